@@ -86,6 +86,19 @@ function resolveLocal(root: Json, node: Json): Json {
 
 const schemaName = (ref: string) => path.basename(ref).replace(/\.ya?ml$/, '');
 
+/** `#/properties/a/properties/b` → `['a']['b']`: a property of a shared schema, as an indexed type. */
+function propertyPath(ref: string, fragment: string): string {
+  if (!fragment) return '';
+  const parts = fragment.split('/').slice(1);
+  if (parts.length % 2 !== 0 || parts.some((p, i) => i % 2 === 0 && p !== 'properties')) {
+    throw new Error(`asyncapi: cannot turn ${ref} into a type; refer to a schema or one of its properties`);
+  }
+  return parts
+    .filter((_p, i) => i % 2 === 1)
+    .map((p) => `['${p}']`)
+    .join('');
+}
+
 /**
  * File refs become type references: a payload schema file is its own exported type, and a schema
  * shared with the OpenAPI document is the type openapi-typescript already generated for it.
@@ -94,12 +107,13 @@ function refsToTypes(node: Json, fileDir: string): Json {
   if (Array.isArray(node)) return node.map((item) => refsToTypes(item, fileDir));
   if (!node || typeof node !== 'object') return node;
   if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) {
-    const target = path.resolve(fileDir, node.$ref);
+    const [file = '', fragment = ''] = node.$ref.split('#');
+    const target = path.resolve(fileDir, file);
     const { $ref: _ref, ...rest } = node;
-    const tsType = target.includes(`${path.sep}openapi${path.sep}archive${path.sep}`)
+    const base = target.includes(`${path.sep}openapi${path.sep}archive${path.sep}`)
       ? `ArchiveSchemas['${schemaName(target)}']`
       : schemaName(target);
-    return { ...rest, tsType };
+    return { ...rest, tsType: `${base}${propertyPath(node.$ref, fragment)}` };
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, refsToTypes(v, fileDir)]));
 }
@@ -140,7 +154,7 @@ async function writeWebSocketTypes(outDir: string): Promise<void> {
       bannerComment: '',
       additionalProperties: false,
       declareExternallyReferenced: false,
-      format: false,
+      format: true,
     });
     parts.push(ts.trim());
   }

@@ -19,3 +19,19 @@ export function contractCredentials(doc: Node, kind: 'prism' | 'live'): Credenti
   const raw = process.env.CONTRACT_CREDENTIALS;
   return raw ? (JSON.parse(raw) as Credentials) : {};
 }
+
+/** The same credentials as request headers (query-string schemes cannot be headers and are left out). */
+export function credentialHeaders(doc: Node, credentials: Credentials): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(credentials)) {
+    const scheme = doc.components?.securitySchemes?.[name];
+    if (!scheme) continue;
+    if (scheme.type === 'http')
+      headers.Authorization = `${scheme.scheme === 'bearer' ? 'Bearer' : 'Basic'} ${value}`;
+    else if (scheme.in === 'header') headers[scheme.name] = value;
+    else if (scheme.in === 'cookie') cookies.push(`${scheme.name}=${value}`);
+  }
+  if (cookies.length > 0) headers.Cookie = cookies.join('; ');
+  return headers;
+}

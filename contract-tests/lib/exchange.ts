@@ -150,7 +150,9 @@ export async function checkResponse(
     const errors = validator.validate(schemaPointer, body);
     if (errors.length > 0) problems.push(`body: ${describeErrors(errors)}`);
   } else if (mediaType === 'application/x-ndjson') {
-    const lineSchema = deref(doc, content[mediaType].schema)?.['x-ndjson-line'] ? `${schemaPointer}/x-ndjson-line` : schemaPointer;
+    const lineSchema = deref(doc, content[mediaType].schema)?.['x-ndjson-line']
+      ? `${schemaPointer}/x-ndjson-line`
+      : schemaPointer;
     const lines = text.split('\n').filter((line) => line.trim().length > 0);
     body = lines.map((line, i) => {
       try {

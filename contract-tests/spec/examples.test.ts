@@ -30,7 +30,11 @@ function exampleSites(doc: Node): ExampleSite[] {
         });
       }
       // A stream documented as text: each line of its example is checked against the line schema.
-      if (type === 'application/x-ndjson' && media.schema?.['x-ndjson-line'] && typeof media.example === 'string') {
+      if (
+        type === 'application/x-ndjson' &&
+        media.schema?.['x-ndjson-line'] &&
+        typeof media.example === 'string'
+      ) {
         const pointer = pointerOf(...base, 'content', type, 'schema', 'x-ndjson-line');
         const lines = media.example.split('\n').filter((line: string) => line.trim());
         for (const [i, line] of lines.entries()) {
