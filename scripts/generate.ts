@@ -3,7 +3,7 @@
  * bundle each OpenAPI document → openapi-typescript types → openapi-fetch client → WebSocket frame types.
  * `generate(dir)` writes into another folder, which is how the freshness test checks generated/.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromFile, Parser } from '@asyncapi/parser';
@@ -201,12 +201,23 @@ regenerate. A test fails when these files are stale.
 - \`archive-updates/frames.ts\`: the WebSocket frame types from the AsyncAPI payload schemas
 `;
 
+/** Writes everything into a fresh folder beside `outDir`, then swaps it in, so readers never see half of it. */
 export async function generate(outDir: string): Promise<void> {
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  for (const service of SERVICES) await writeService(outDir, service);
-  await writeWebSocketTypes(outDir);
-  await writeFile(path.join(outDir, 'README.md'), README);
+  const staging = `${outDir}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  try {
+    for (const service of SERVICES) await writeService(staging, service);
+    await writeWebSocketTypes(staging);
+    await writeFile(path.join(staging, 'README.md'), README);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const previous = `${outDir}.previous-${process.pid}`;
+  await rename(outDir, previous).catch(() => undefined);
+  await rename(staging, outDir);
+  await rm(previous, { recursive: true, force: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

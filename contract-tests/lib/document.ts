@@ -2,11 +2,11 @@
  * The bundled documents in generated/, and ajv validators built from them. Prism validates loosely, so
  * every contract check validates the answers itself against the same document.
  */
-import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
-import { bundledDocumentPath, type Service } from '../../src/common/services';
+import { loadBundledDocument } from '../../src/common/documents';
+import type { Service } from '../../src/common/services';
 
 export { ROOT, SERVICES, type Service } from '../../src/common/services';
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -23,15 +23,8 @@ export interface Operation {
   pointer: string;
 }
 
-const documents = new Map<Service, Node>();
-
 export function loadDocument(service: Service): Node {
-  let doc = documents.get(service);
-  if (!doc) {
-    doc = JSON.parse(readFileSync(bundledDocumentPath(service), 'utf8'));
-    documents.set(service, doc);
-  }
-  return doc;
+  return loadBundledDocument(service);
 }
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');

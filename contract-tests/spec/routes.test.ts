@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDocument, operationsOf, type Service } from '../lib/document';
+import { deref, loadDocument, operationsOf, parametersOf, type Service } from '../lib/document';
 
 // Every route the seeds name, transcribed from their endpoint tables (method and path template).
 const SEED_ROUTES: Record<Service, string[]> = {
@@ -104,6 +104,19 @@ describe.each(Object.keys(SEED_ROUTES) as Service[])('%s document', (service) =>
         !op.operation.summary,
     );
     expect(bad.map((op) => `${op.method} ${op.path}`)).toEqual([]);
+  });
+
+  it('lets every free-form string query parameter carry reserved characters unencoded', () => {
+    const strict = ops.flatMap((op) =>
+      parametersOf(doc, op)
+        .filter(
+          (p) =>
+            p.in === 'query' && deref(doc, p.schema ?? {}).type === 'string' && !deref(doc, p.schema).enum,
+        )
+        .filter((p) => !p.allowReserved)
+        .map((p) => `${op.operationId} ${p.name}`),
+    );
+    expect(strict).toEqual([]);
   });
 
   it('is OpenAPI 3.0.3', () => {

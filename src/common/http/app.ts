@@ -1,0 +1,63 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
+import { loadBundledDocument } from '../documents';
+import type { Service } from '../services';
+import { mountOperations, type OperationHandler } from './operations';
+
+export interface ServiceAppOptions {
+  service: Service;
+  handlers: Record<string, OperationHandler<never>>;
+  logger: Logger;
+  /** Turns any error (validation, domain, unexpected) into this API's documented answer. */
+  errorMapper: ErrorRequestHandler;
+  /** The answer for a path the document does not know. */
+  notFound: RequestHandler;
+  /** Responses are validated in tests and development, never silently dropped (VALIDATE_RESPONSES). */
+  validateResponses: boolean;
+  /** Middleware before validation: security headers, authentication, static files. */
+  before?: RequestHandler[];
+  allowUnknownQueryParameters?: boolean;
+  /** Largest JSON body accepted. */
+  jsonLimit?: string;
+}
+
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const doc = loadBundledDocument(options.service);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestLogger(options.logger));
+  for (const middleware of options.before ?? []) app.use(middleware);
+  app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  app.use(
+    OpenApiValidator.middleware({
+      // The validator resolves and may annotate the document: give it its own copy.
+      apiSpec: structuredClone(doc) as never,
+      validateRequests: {
+        allowUnknownQueryParameters: options.allowUnknownQueryParameters ?? false,
+        coerceTypes: true,
+      },
+      validateResponses: options.validateResponses ? { onError: undefined } : false,
+      // Each service authenticates in its own middleware, with its own documented answers.
+      validateSecurity: false,
+      ignoreUndocumented: true,
+      validateFormats: true,
+    }),
+  );
+  const router = express.Router();
+  mountOperations(router, doc, options.handlers);
+  app.use(router);
+  app.use(options.notFound);
+  app.use(options.errorMapper);
+  return app;
+}
+
+function requestLogger(logger: Logger): RequestHandler {
+  let counter = 0;
+  return (req, _res, next) => {
+    counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+    req.log = logger.child({ req: counter.toString(36) });
+    next();
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Typed handlers per operationId, and the walk that mounts them from the bundled document.
+ * An operation without a handler, or a handler without an operation, stops the app from starting.
+ */
+import type { NextFunction, Request, Response, Router } from 'express';
+
+type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The JSON bodies of every documented response of an operation (a union). */
+export type ResponseBody<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: JsonOf<R[S]> }[keyof R]
+  : never;
+export type PathParams<Op> = Op extends { parameters: { path: infer P } } ? P : Record<string, never>;
+export type QueryParams<Op> = Op extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : Record<string, never>;
+export type RequestBody<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : Op extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B | undefined
+    : undefined;
+
+export type TypedRequest<Op> = Request<PathParams<Op>, ResponseBody<Op>, RequestBody<Op>, QueryParams<Op>>;
+export type TypedResponse<Op> = Response<ResponseBody<Op>>;
+
+/** A handler for one operation: validated input in, typed body out. Rejections reach the error mapper. */
+export type OperationHandler<Op> = (
+  req: TypedRequest<Op>,
+  res: TypedResponse<Op>,
+  next: NextFunction,
+) => unknown;
+
+/** `Handlers<operations>`: one handler per operationId of a service's generated `operations`. */
+export type Handlers<Ops> = { [K in keyof Ops]: OperationHandler<Ops[K]> };
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export interface DocumentedOperation {
+  method: (typeof HTTP_METHODS)[number];
+  path: string;
+  operationId: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+export function documentedOperations(doc: any): DocumentedOperation[] {
+  const found: DocumentedOperation[] = [];
+  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operationId = item[method]?.operationId;
+      if (operationId) found.push({ method, path, operationId });
+    }
+  }
+  return found;
+}
+
+/** `/api/chats/{chat_ref}` → `/api/chats/:chat_ref` (Express 5 path syntax). */
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/**
+ * Literal segments win over templated ones, as OpenAPI says (`/media/avatar/{ref}` before
+ * `/media/{ref}/{key}`), so routes are registered in that order.
+ */
+function specificity(a: DocumentedOperation, b: DocumentedOperation): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const ta = sa[i]?.startsWith('{') ? 1 : 0;
+    const tb = sb[i]?.startsWith('{') ? 1 : 0;
+    if (ta !== tb) return ta - tb;
+  }
+  return 0;
+}
+
+export function mountOperations(
+  router: Router,
+  // biome-ignore lint/suspicious/noExplicitAny: see documentedOperations.
+  doc: any,
+  handlers: Record<string, OperationHandler<never>>,
+): void {
+  const operations = documentedOperations(doc).sort(specificity);
+  const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
+  const known = new Set(operations.map((op) => op.operationId));
+  const extra = Object.keys(handlers).filter((id) => !known.has(id));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(
+      `handlers do not match the document: missing ${missing.join(', ') || 'none'}; undocumented ${extra.join(', ') || 'none'}`,
+    );
+  }
+  for (const op of operations) {
+    router[op.method](
+      expressPath(op.path),
+      handlers[op.operationId] as unknown as Parameters<Router['get']>[1],
+    );
+  }
+}
