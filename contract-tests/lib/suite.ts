@@ -28,14 +28,16 @@ export function operationById(doc: Node, operationId: string): Operation {
 
 /**
  * Registers the suite's target lifecycle and returns the context the service's tests use.
- * Call at the top of a `describe` block.
+ * Call at the top of a `describe` block. `start` gives the target: by default the one `CONTRACT_TARGET`
+ * names; a live suite passes a function that starts the real server in-process (port 0, seeded store)
+ * and returns `{ kind: 'live', url, stop }`.
  */
-export function useContract(service: Service): ContractContext {
+export function useContract(service: Service, start: () => Promise<Target> = () => contractTarget(service)): ContractContext {
   const doc = loadDocument(service);
   const validator = new SchemaValidator(service, doc);
   let target: Target | undefined;
   beforeAll(async () => {
-    target = await contractTarget(service);
+    target = await start();
   }, 60_000);
   afterAll(async () => {
     await target?.stop();

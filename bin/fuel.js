@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The fuel command line as a package bin: TypeScript runs through tsx's loader.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/fuel/cli.ts');

@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isService, ROOT, SERVICES } from '../src/common/services';
+
+/**
+ * `npm run <task> -- <service> [args]` runs scripts/<task>/<service>.ts with the remaining arguments.
+ * Each service adds its own file; a service without one says so.
+ */
+export async function dispatch(task: string, argv = process.argv.slice(2)): Promise<void> {
+  const [service, ...rest] = argv;
+  if (!isService(service)) {
+    console.error(`usage: npm run ${task} -- <${SERVICES.join('|')}> [options]`);
+    process.exit(2);
+  }
+  const file = path.join(ROOT, 'scripts', task, `${service}.ts`);
+  if (!existsSync(file)) {
+    console.error(`${service} has no ${task} yet`);
+    process.exit(1);
+  }
+  process.argv = [process.argv[0] ?? 'node', file, ...rest];
+  await import(pathToFileURL(file).href);
+}
