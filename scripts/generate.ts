@@ -51,6 +51,57 @@ export type ${name}Client = ReturnType<typeof create${name}Client>;
 `;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+type Doc = any;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+function deref(doc: Doc, node: Doc): Doc {
+  let current = node;
+  while (current?.$ref) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at: Doc, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return current;
+}
+
+/** The command table behind `npm run api -- <service> <operationId> ...`, one entry per operation. */
+function commandsSource(service: Service, doc: Doc): string {
+  const commands: Record<string, unknown> = {};
+  for (const [p, item] of Object.entries<Doc>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: Doc) => {
+        const param = deref(doc, raw);
+        const schema = deref(doc, param.schema ?? {});
+        return {
+          name: param.name,
+          in: param.in,
+          required: Boolean(param.required || param.in === 'path'),
+          type: schema.type ?? 'string',
+          ...(schema.enum ? { enum: schema.enum } : {}),
+        };
+      });
+      const body = deref(doc, op.requestBody);
+      commands[op.operationId] = {
+        method,
+        path: p,
+        summary: op.summary ?? '',
+        parameters,
+        body: body ? (body.required ? 'required' : 'optional') : 'none',
+      };
+    }
+  }
+  return `${HEADER}import type { ApiCommand } from '../../src/common/api-cli';
+
+/** Every operation of the ${service} document, as the \`npm run api\` command line calls it. */
+export const commands: Record<string, ApiCommand> = ${JSON.stringify(commands, null, 2)};
+`;
+}
+
 async function writeService(outDir: string, service: Service): Promise<void> {
   const doc = await bundleOpenApi(service);
   const dir = path.join(outDir, service);
@@ -59,6 +110,7 @@ async function writeService(outDir: string, service: Service): Promise<void> {
   const ast = await openapiTS(doc as never, { alphabetize: false });
   await writeFile(path.join(dir, 'types.ts'), `${HEADER}${astToString(ast)}`);
   await writeFile(path.join(dir, 'client.ts'), clientSource(service));
+  await writeFile(path.join(dir, 'commands.ts'), commandsSource(service, doc));
 }
 
 /** Follows `#/...` pointers inside the raw AsyncAPI document. */
@@ -198,6 +250,7 @@ regenerate. A test fails when these files are stale.
 - \`<service>/openapi.json\`: the bundled document (what the validator, Prism, Dredd and the contract tests read)
 - \`<service>/types.ts\`: openapi-typescript types (\`paths\`, \`components\`, \`operations\`)
 - \`<service>/client.ts\`: a typed client on openapi-fetch
+- \`<service>/commands.ts\`: the command table of \`npm run api -- <service> <operationId>\`
 - \`archive-updates/frames.ts\`: the WebSocket frame types from the AsyncAPI payload schemas
 `;
 
