@@ -50,3 +50,92 @@ hooks.beforeEachValidation((transaction, done) => {
   }
   done();
 });
+
+function resolve(doc, node) {
+  let current = node;
+  while (current?.$ref) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at, part) => at?.[part], doc);
+  }
+  return current;
+}
+
+// Dredd's OpenAPI 3 adapter expects every documented response header, ignoring that a header object is
+// optional unless it says `required: true` (a known Dredd defect). A header the document leaves optional,
+// such as fuel's X-Result-Truncated (sent only when a box is cut), is expected only when the server sent it.
+hooks.beforeEachValidation((transaction, done) => {
+  const expected = transaction.expected?.headers;
+  const real = transaction.real?.headers ?? {};
+  if (!expected) return done();
+  const { doc, operation } = operationOf(transaction);
+  const response = resolve(doc, operation?.responses?.[transaction.expected.statusCode]);
+  for (const [name, header] of Object.entries(response?.headers ?? {})) {
+    if (resolve(doc, header)?.required) continue;
+    const key = Object.keys(expected).find((k) => k.toLowerCase() === name.toLowerCase());
+    if (key && real[name.toLowerCase()] === undefined) delete expected[key];
+  }
+  done();
+});
+
+// ---- archive
+const isArchive = (transaction) => /[\\/]archive[\\/]openapi\.json$/.test(transaction.origin.filename);
+
+// Routes whose success example the live viewer cannot produce in this build (DREDD_TARGET=live only; the
+// mocks still check them). Each answers its documented error meanwhile, checked by the contract suites.
+const ARCHIVE_LIVE_SKIPS = {
+  // Share tokens are minted by the server and stored hashed: no token can equal the example plaintext.
+  loginWithToken: 'the example token cannot exist',
+  // Media files, thumbnails, avatars, the gallery, the open commands, export, transcripts and Web Push
+  // arrive with later work; until then these routes answer their documented 404/409/400.
+  getMediaFile: 'media files arrive with the media work',
+  getMediaThumbnail: 'thumbnails arrive with the media work',
+  getChatAvatar: 'avatar files arrive with the media work',
+  getSenderAvatar: 'avatar files arrive with the media work',
+  listChatMedia: 'the gallery arrives with the media work',
+  countChatMedia: 'media counts arrive with the media work',
+  openMedia: 'the open commands arrive with the media work',
+  openMediaPath: 'the open commands arrive with the media work',
+  exportChat: 'export arrives with the export work',
+  listMediaTranscripts: 'transcripts arrive with the transcription work',
+  requestMediaTranscript: 'transcription is off in this build',
+  listStoredMediaTranscripts: 'transcripts arrive with the transcription work',
+  requestStoredMediaTranscript: 'transcription is off in this build',
+  subscribePush: 'Web Push arrives with the push work',
+  unsubscribePush: 'Web Push arrives with the push work',
+  receiveTranscriptionCallback: 'the callback exists only with transcription on',
+};
+
+hooks.beforeEach((transaction, done) => {
+  if (!isArchive(transaction)) return done();
+  const { operation } = operationOf(transaction);
+  if (process.env.DREDD_TARGET === 'live' && ARCHIVE_LIVE_SKIPS[operation.operationId]) {
+    transaction.skip = true;
+  }
+  if (operation.operationId === 'logout') {
+    // Logging out with the run's session would end it for every later transaction: log out without it.
+    for (const name of Object.keys(transaction.request.headers)) {
+      if (name.toLowerCase() === 'cookie') delete transaction.request.headers[name];
+    }
+  }
+  // Dredd sends the optional X-Viewer-Only example (`true`), which turns a master request into a viewer
+  // one (the documented 403): requests go without it, as a master's browser sends them.
+  for (const name of Object.keys(transaction.request.headers)) {
+    if (name.toLowerCase() === 'x-viewer-only') delete transaction.request.headers[name];
+  }
+  if (operation.operationId === 'getMessageByDate') {
+    // The path's example chat is not a forum, so the optional topic_id example finds no message (the
+    // documented 404): the example request jumps to the date in the whole chat.
+    transaction.fullPath = transaction.fullPath.replace(/([?&])topic_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+    transaction.request.uri = transaction.fullPath;
+  }
+  if (operation.operationId === 'listMessages') {
+    // Dredd sends every optional parameter's example at once; `after_id` excludes the `before_` cursor
+    // (a documented 400), so the example request pages by the before cursor alone.
+    transaction.fullPath = transaction.fullPath.replace(/([?&])after_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+    transaction.request.uri = transaction.fullPath;
+  }
+  done();
+});

@@ -1318,10 +1318,11 @@ export interface paths {
         };
         /**
          * Read-only API reference page
-         * @description Public. An HTML page that renders `/openapi.json` as a read-only, three-panel reference of every
-         *     operation, schema and example. Our choice: upstream's pages render
-         *     blank because its content security policy blocks their scripts from other hosts; ours load the
-         *     renderer from the viewer's own `/static/` files, so they work under the same-origin policy.
+         * @description Public. An HTML page that renders `/openapi.json` as a read-only reference of every operation,
+         *     schema and example (the same renderer as `/docs`, without the try-it-out forms, so nothing is sent
+         *     from it). Our choice: upstream's pages render blank because its content security policy blocks their
+         *     scripts from other hosts; ours load the renderer from the viewer's own `/static/` files, so they work
+         *     under the same-origin policy. One renderer serves both pages, so the viewer carries one set of files.
          */
         get: operations["getRedocPage"];
         put?: never;
@@ -3056,7 +3057,7 @@ export interface components {
              */
             role: string | null;
             /**
-             * @description What happened, for example `viewer_created`, `viewer_updated:<username>`, `token_created:<id>` or `setting_updated:<key>`.
+             * @description What happened, as `<verb>` or `<verb>:<target>`: `viewer_created:<username>`, `viewer_updated:<username>`, `viewer_deleted:<username>`, `token_created:<id>`, `token_updated:<id>`, `token_deleted:<id>`, `sessions_ended_all` (or `sessions_ended_all:keep_current`), `setting_updated:<key>` and `stats_refreshed`.
              * @example token_created:5
              */
             action: string;
@@ -7277,8 +7278,8 @@ export interface operations {
                  */
                 username?: string;
                 /**
-                 * @description Only entries with this action (for example `viewer_created`).
-                 * @example viewer_created
+                 * @description Only entries with exactly this action (for example `viewer_created:alice`).
+                 * @example viewer_created:alice
                  */
                 action?: string;
             };
@@ -7307,7 +7308,7 @@ export interface operations {
                      *           "id": 1289,
                      *           "username": "admin",
                      *           "role": "master",
-                     *           "action": "viewer_created",
+                     *           "action": "viewer_created:alice",
                      *           "endpoint": "/api/admin/viewers",
                      *           "chat_id": null,
                      *           "ip_address": "192.168.1.23",
@@ -7725,7 +7726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Chat archive viewer API</title><link rel="stylesheet" href="/static/docs/redoc.css"></head><body><div id="api-docs"></div><script src="/static/docs/redoc.js"></script><script src="/static/docs/redoc-init.js" data-spec-url="/openapi.json"></script></body></html> */
+                    /** @example <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Chat archive viewer API</title><link rel="stylesheet" href="/static/docs/swagger-ui.css"></head><body><div id="api-docs"></div><script src="/static/docs/swagger-ui.js"></script><script src="/static/docs/reference-init.js" data-spec-url="/openapi.json"></script></body></html> */
                     "text/html": string;
                 };
             };

@@ -1067,6 +1067,8 @@ export interface operations {
             query: {
                 /**
                  * @description The box as four comma-separated numbers `minLon,minLat,maxLon,maxLat`; longitudes -180 to 180, latitudes -90 to 90. The pattern checks the form only; the server checks the ranges. Any violation gets 400 `Invalid parameters` whose `details` carry the message `bbox must be minLon,minLat,maxLon,maxLat with valid coordinates`.
+                 *
+                 *     Choice: a minimum greater than its maximum (`minLon > maxLon` or `minLat > maxLat`) is such a violation too. The seed names the order of the four numbers but not what a reversed pair means; reading it as a box across the antimeridian would silently answer a different question than a swapped-by-mistake box asks, so the server refuses it.
                  * @example -3.80,40.35,-3.60,40.50
                  */
                 bbox: string;

@@ -44,5 +44,78 @@ export const commands: Record<string, ApiCommand> = {
       }
     ],
     "body": "none"
+  },
+  "enqueueQueueItem": {
+    "method": "post",
+    "path": "/Plugins/{plugin}/Queue/Items",
+    "summary": "Add a media file to the subtitle queue",
+    "parameters": [
+      {
+        "name": "plugin",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "required"
+  },
+  "scanLibrary": {
+    "method": "post",
+    "path": "/Plugins/{plugin}/Queue/Scan",
+    "summary": "Queue every media file of the library that lacks subtitles",
+    "parameters": [
+      {
+        "name": "plugin",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "optional"
+  },
+  "authenticateUserByName": {
+    "method": "post",
+    "path": "/Users/AuthenticateByName",
+    "summary": "Sign in with a user name and password",
+    "parameters": [],
+    "body": "required"
+  },
+  "getServerConfiguration": {
+    "method": "get",
+    "path": "/System/Configuration",
+    "summary": "Read the server configuration (the legacy authorization switch)",
+    "parameters": [],
+    "body": "none"
+  },
+  "updateServerConfiguration": {
+    "method": "post",
+    "path": "/System/Configuration",
+    "summary": "Switch legacy authorization on or off",
+    "parameters": [],
+    "body": "required"
+  },
+  "getWebClientIndex": {
+    "method": "get",
+    "path": "/web/index.html",
+    "summary": "The web client's start page",
+    "parameters": [],
+    "body": "none"
+  },
+  "getConfigurationPage": {
+    "method": "get",
+    "path": "/web/configurationpage",
+    "summary": "The plugin client script that adds the Generate Subtitles button",
+    "parameters": [
+      {
+        "name": "name",
+        "in": "query",
+        "required": true,
+        "type": "string",
+        "enum": [
+          "subtitles.js"
+        ]
+      }
+    ],
+    "body": "none"
   }
 };

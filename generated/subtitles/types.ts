@@ -95,6 +95,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Plugins/{plugin}/Queue/Items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plugin's route segment (`Subtitles` by default, configurable). Any other name than the loaded plugin's answers 404, with or without credentials; so does every path under `/Plugins/{plugin}` when the plugin is not loaded.
+                 * @example Subtitles
+                 */
+                plugin: components["parameters"]["Plugin"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a media file to the subtitle queue
+         * @description Queues one media file of the library for transcription in one language. The queue keeps at most
+         *     one job per file and language: a request for a file and language that is already waiting or being
+         *     processed changes nothing and answers `queued: false`. A worker extracts the audio as 16 kHz mono
+         *     WAV with ffmpeg, transcribes it with the local `whisper-cli` engine (or posts it to the configured
+         *     remote API) and writes `<media>.<language>.srt` beside the media file. Jobs are kept in the data
+         *     folder and survive a restart. Requests made here count in the queue's `pendingRequests` until a
+         *     worker takes them. Administrator role required. The seed's endpoints are read-only; this route is
+         *     ours, so the queue can be fed.
+         */
+        post: operations["enqueueQueueItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Plugins/{plugin}/Queue/Scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plugin's route segment (`Subtitles` by default, configurable). Any other name than the loaded plugin's answers 404, with or without credentials; so does every path under `/Plugins/{plugin}` when the plugin is not loaded.
+                 * @example Subtitles
+                 */
+                plugin: components["parameters"]["Plugin"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every media file of the library that lacks subtitles
+         * @description Walks the configured media folder (sub-folders included, hidden ones skipped) for audio and video
+         *     files (`.mkv`, `.mp4`, `.m4v`, `.avi`, `.mov`, `.webm`, `.wmv`, `.ts`, `.mp3`, `.m4a`, `.flac`,
+         *     `.mka`, `.ogg`, `.opus`, `.wav`; letter case ignored) and queues each one that has no `<media>.<language>.srt` beside it yet, in
+         *     the given language (default: the server's configured default language). Files already waiting or
+         *     being processed are not queued twice. Administrator role required. The seed's endpoints are
+         *     read-only; this route is ours, so a library can be fed to the queue in one call.
+         */
+        post: operations["scanLibrary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Users/AuthenticateByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a user name and password
+         * @description Checks the user name (without regard to case) and password and opens a session, as a
+         *     Jellyfin-compatible server does: the answer carries the session's `AccessToken` and the user. Send
+         *     the token as `Authorization: MediaServer Token="<AccessToken>"`; an administrator's token opens the
+         *     plugin endpoints, another user's token gets 403 there. Client details in an `Authorization:
+         *     MediaServer Client="…", Device="…", DeviceId="…", Version="…"` header are kept with the session and
+         *     are not required. Passwords are stored only as slow salted hashes (scrypt). No credentials needed.
+         *     The seed does not cover sign-in; this is the media server's own route, which the plugin relies on.
+         */
+        post: operations["authenticateUserByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/Configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the server configuration (the legacy authorization switch)
+         * @description Returns whether legacy authorization is on, that is whether the legacy token header
+         *     (`X-Media-Token`, also `X-Emby-Token`) is accepted. Administrator role required. The seed says an
+         *     admin can switch legacy authorization off but shows no route; this is ours, named after the media
+         *     server's own configuration route.
+         */
+        get: operations["getServerConfiguration"];
+        put?: never;
+        /**
+         * Switch legacy authorization on or off
+         * @description Sets whether the legacy token header is accepted, with effect on the next request; the choice is
+         *     stored in the data folder and kept across restarts (unless `SUBTITLES_LEGACY_AUTHORIZATION` is set,
+         *     which applies again at every start). Administrator role required. Answers 204 with no body, as the
+         *     media server does.
+         */
+        post: operations["updateServerConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/index.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web client's start page
+         * @description Serves `index.html` from the web client folder (`SUBTITLES_WEB_DIR`); this is the page the plugin's
+         *     client script is injected into. With direct injection the file on disk already carries the script
+         *     tag; with serve-time injection the tag is added to the page as it is served (the file on disk is
+         *     left alone). `Setup/InjectionStatus` fetches this route to verify what is really served. Public, as
+         *     a media server's web client is. Only this page and the plugin's script are served under `/web`:
+         *     every other path under `/web`, API paths included, answers 404.
+         */
+        get: operations["getWebClientIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/configurationpage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plugin client script that adds the Generate Subtitles button
+         * @description Serves the plugin page named by `name`, here the client script that the injected script tag (whose
+         *     `src` is `configurationpage?name=subtitles.js`) loads into the web client. The script
+         *     adds a Generate Subtitles button that queues a media file through `POST /Plugins/{plugin}/Queue/Items`
+         *     (it asks for the file, the language and an administrator key). Public, as the media server serves
+         *     plugin pages; 404 while the plugin is not loaded.
+         */
+        get: operations["getConfigurationPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -115,10 +284,10 @@ export interface components {
             HasVulkanLibrary: boolean;
             /** @description `libgomp.so.1` was found. Informational: when it is absent the plugin falls back to the self-contained `noavx` build. */
             HasOpenMP: boolean;
-            /** @description The CPU has the AVX2-class instructions the prebuilt binaries need. Always true on arm64. When false only the `*-noavx` variants run; the others die with SIGILL (exit code 132). */
+            /** @description The CPU has the AVX2-class instructions the prebuilt binaries need. Always true on arm64. When false only the `*-noavx` variants run; the others die with SIGILL (exit code 132). Read from the `avx2` flag in `/proc/cpuinfo` (the builds use AVX2, so AVX alone is not enough); true outside Linux and when the file cannot be read, so a hidden flag does not force the slow build. */
             HasAvx: boolean;
             /**
-             * @description The binary variant the plugin would choose for this hardware. A GPU variant only when its device and library flags are both true; a `*-noavx` variant when `HasAvx` is false; otherwise `cpu` (so a container with a passed-through GPU but no runtime libraries gets `cpu`). The seed does not say which GPU build wins when several pairs are complete; we follow the real plugin: CUDA first, then ROCm, then Vulkan.
+             * @description The binary variant the plugin would choose for this hardware. A GPU variant only when its device and library flags are both true; a `*-noavx` variant when `HasAvx` is false; otherwise `cpu` (so a container with a passed-through GPU but no runtime libraries gets `cpu`). The seed does not say which GPU build wins when several pairs are complete; we follow the real plugin: CUDA first, then ROCm, then Vulkan. There is no ROCm build without AVX, so without AVX the ROCm pair is passed over (Vulkan next, else `noavx`).
              * @enum {string}
              */
             RecommendedVariant: "cpu" | "noavx" | "cuda12" | "cuda12-noavx" | "vulkan" | "vulkan-noavx" | "rocm";
@@ -164,22 +333,22 @@ export interface components {
         };
         /** @description What the work queue is doing now. Field names are camelCase, unlike the setup status object. The seed names the fields but not their types; the types, bounds and nullability here are our choice, following what the real plugin sends. `currentItem`, `lastError` and the workers' `item` identify media (and `lastError` may contain file paths): treat the response as private. `phase` is the phase of `currentItem`, and `idle` when `currentItem` is null. */
         QueueStatus: {
-            /** @description True while the queue is being worked off (a dispatch or the scheduled generation task is running). */
+            /** @description True while at least one worker is processing an item. */
             isProcessing: boolean;
             /** @description Display name of the item being processed now (with several workers busy, the one started last); `null` when none is. Always sent, as `null` rather than left out, so a client reads one shape. */
             currentItem: string | null;
-            /** @description Items still to process (queued jobs plus the rest of a running scheduled task). */
+            /** @description Items waiting for a worker (not counting those being processed now). Jobs are kept in the data folder, so waiting items survive a restart; an item that was being processed when the server stopped waits again. */
             remaining: number;
-            /** @description Items finished since the server started. Only a job's final outcome counts, not each retry. */
+            /** @description Items whose subtitle file was written since the server started. Only a job's final outcome counts, not each attempt. */
             processed: number;
-            /** @description Items that failed for good (after their last retry) since the server started. */
+            /** @description Items that failed for good (after their last attempt; `SUBTITLES_QUEUE_MAX_ATTEMPTS`, 2 by default, a failed attempt going back to the end of the queue) since the server started. A failing item never holds up the others. */
             failed: number;
             /** @description The most recent failure, of the form `<item>: <message>` (item display name, a colon and a space, the error message); it may contain file paths. Set on every failed attempt, retries included; `null` while nothing has failed. Always sent, as `null` rather than left out. */
             lastError: string | null;
             phase: components["schemas"]["QueuePhase"];
-            /** @description Subtitle requests made by users that are still pending. */
+            /** @description Items requested one by one (`POST /Plugins/{plugin}/Queue/Items`, for example from the Generate Subtitles button) that no worker has taken yet; items found by a library scan are not requests. Counted within `remaining`. The seed names the field without saying what a request is; this is our reading. */
             pendingRequests: number;
-            /** @description Which worker is transcribing which item, one entry per configured worker. Empty before the first dispatch. */
+            /** @description Which worker is transcribing which item: one entry per configured worker (`SUBTITLES_LOCAL_WORKERS`, 1 by default), free ones included, in worker order. */
             workers: components["schemas"]["QueueWorker"][];
         };
         /** @description Whether the client script that adds the Generate Subtitles button reaches the web client. Field names are PascalCase. Read `Level` and `Message` first. */
@@ -204,6 +373,89 @@ export interface components {
              */
             ServedHtmlVerified: "yes" | "no" | "unknown";
         };
+        /**
+         * @description The spoken language of the media as a lowercase ISO 639 code (`en`, `es`, `haw`), passed to the engine as `-l` and used in the subtitle file name `<media>.<language>.srt`. Auto-detection is not offered, because the file name needs the language.
+         * @example en
+         */
+        Language: string;
+        /** @description One media file to transcribe. */
+        EnqueueRequest: {
+            /** @description The media file, relative to the configured media folder or absolute inside it. A path that leaves the media folder (also through a symbolic link), or that names no regular file, is rejected with 400, so the queue only ever writes subtitle files inside the library. */
+            path: string;
+            language: components["schemas"]["Language"];
+        };
+        /** @description What became of an enqueue request. */
+        EnqueueResult: {
+            /** @description The media file's absolute path. */
+            path: string;
+            /** @description The item's display name (the file name without its extension), as the queue reports it. */
+            item: string;
+            language: components["schemas"]["Language"];
+            /** @description True when the item was added; false when the same file and language is already waiting or being processed (the queue keeps one job per item and language). */
+            queued: boolean;
+        };
+        /** @description The media server's error body for a request it rejects (RFC 9457 problem details, as an ASP.NET Core server sends them): a title, the status, and for invalid input the offending fields with their messages. The seed shows no error bodies besides the empty 401; this shape is our choice. */
+        ProblemDetails: {
+            /** @description A URI naming the kind of problem. */
+            type?: string;
+            /** @description A short, human-readable summary of the problem. */
+            title: string;
+            /** @description The HTTP status, repeated. */
+            status: number;
+            /** @description For invalid input, each offending field (or `body`) with its messages. */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
+        /** @description Options of a library scan. The body may be left out. */
+        ScanRequest: {
+            language?: components["schemas"]["Language"];
+        };
+        /** @description What a library scan found. */
+        ScanResult: {
+            language: components["schemas"]["Language"];
+            /** @description Media files found in the media folder. */
+            scanned: number;
+            /** @description Files newly added to the queue: those without a `<media>.<language>.srt` beside them that were neither waiting nor being processed already. */
+            queued: number;
+        };
+        /** @description A sign-in with a user name and password, as a Jellyfin-compatible client sends it. */
+        AuthenticateByName: {
+            /** @description The user's name (compared without regard to case). */
+            Username: string;
+            /** @description The user's password in plain text (send it over HTTPS only). */
+            Pw: string;
+        };
+        /** @description What the user may do. Only the administrator flag exists in this server. */
+        UserPolicy: {
+            /** @description True for an administrator, who may call every plugin and system endpoint. */
+            IsAdministrator: boolean;
+        };
+        /** @description A user of the media server, as Jellyfin's `UserDto` carries it (only the fields this server has). */
+        User: {
+            /** @description The user's name. */
+            Name: string;
+            /** @description The user's id (32 lowercase hex digits, Jellyfin's GUID "N" format). */
+            Id: string;
+            /** @description The id of this server. */
+            ServerId: string;
+            /** @description Whether the user has a non-empty password. */
+            HasPassword: boolean;
+            Policy: components["schemas"]["UserPolicy"];
+        };
+        /** @description A new sign-in session. Send `AccessToken` as `Authorization: MediaServer Token="<AccessToken>"` (or `MediaBrowser Token=...`); it stays valid until the user or the session is deleted. */
+        AuthenticationResult: {
+            /** @description The session's access token (32 lowercase hex digits). Keep it secret. */
+            AccessToken: string;
+            User: components["schemas"]["User"];
+            /** @description The id of this server. */
+            ServerId: string;
+        };
+        /** @description The part of the server configuration this host exposes (Jellyfin's `ServerConfiguration` has many more fields; this server has only this one). */
+        ServerConfiguration: {
+            /** @description Whether the legacy token header (`X-Media-Token`, also `X-Emby-Token`) is accepted. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
+            EnableLegacyAuthorization: boolean;
+        };
     };
     responses: {
         /** @description No credentials, or an unrecognised, revoked or disabled user's token (a legacy `X-Media-Token` header while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
@@ -226,6 +478,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The request is malformed: not JSON, a required field missing, a value outside its bounds, or a media path that does not name a file inside the media folder. The body says which field and why. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                 *       "title": "One or more validation errors occurred.",
+                 *       "status": 400,
+                 *       "errors": {
+                 *         "language": [
+                 *           "must match pattern \"^[a-z]{2,3}$\""
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDetails"];
+            };
         };
     };
     parameters: {
@@ -382,6 +655,337 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    enqueueQueueItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plugin's route segment (`Subtitles` by default, configurable). Any other name than the loaded plugin's answers 404, with or without credentials; so does every path under `/Plugins/{plugin}` when the plugin is not loaded.
+                 * @example Subtitles
+                 */
+                plugin: components["parameters"]["Plugin"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "path": "Movies/Big Buck Bunny (2008)/Big Buck Bunny (2008).mkv",
+                 *       "language": "en"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EnqueueRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the job is queued (or already was). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "path": "/srv/media/Movies/Big Buck Bunny (2008)/Big Buck Bunny (2008).mkv",
+                     *       "item": "Big Buck Bunny (2008)",
+                     *       "language": "en",
+                     *       "queued": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EnqueueResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    scanLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plugin's route segment (`Subtitles` by default, configurable). Any other name than the loaded plugin's answers 404, with or without credentials; so does every path under `/Plugins/{plugin}` when the plugin is not loaded.
+                 * @example Subtitles
+                 */
+                plugin: components["parameters"]["Plugin"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "en"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScanRequest"];
+            };
+        };
+        responses: {
+            /** @description Scanned; the files found are queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "language": "en",
+                     *       "scanned": 42,
+                     *       "queued": 5
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScanResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The configured media folder does not exist or cannot be read. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "The media folder /srv/media does not exist. Set SUBTITLES_MEDIA_DIR to the library folder.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    authenticateUserByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "Username": "admin",
+                 *       "Pw": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthenticateByName"];
+            };
+        };
+        responses: {
+            /** @description Signed in; a new session was opened. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "AccessToken": "4f1c2a9be0d34c7a8e5b6f7081a2b3c4",
+                     *       "User": {
+                     *         "Name": "admin",
+                     *         "Id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+                     *         "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
+                     *         "HasPassword": true,
+                     *         "Policy": {
+                     *           "IsAdministrator": true
+                     *         }
+                     *       },
+                     *       "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthenticationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Unknown user name or wrong password (the two are not told apart). The body is empty. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getServerConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "EnableLegacyAuthorization": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServerConfiguration"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateServerConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "EnableLegacyAuthorization": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ServerConfiguration"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getWebClientIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The start page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!DOCTYPE html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <title>Media Server</title>
+                     *     <script src="configurationpage?name=subtitles.js"></script>
+                     *     </head>
+                     *     <body>
+                     *     <div id="app"></div>
+                     *     </body>
+                     *     </html>
+                     */
+                    "text/html": string;
+                };
+            };
+            /** @description The web client folder has no `index.html`, or the path lacks the configured base path prefix. The body is empty. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getConfigurationPage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The page to serve; the plugin has one, its client script.
+                 * @example subtitles.js
+                 */
+                name: "subtitles.js";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example // Adds a Generate Subtitles button to the web client.
+                     *     (function () {
+                     *       'use strict';
+                     *       var route = "/Plugins/Subtitles/Queue/Items";
+                     *       function generate() {
+                     *         var path = window.prompt('Media file, relative to the media folder:');
+                     *         if (!path) return;
+                     *         var language = window.prompt('Language (ISO 639 code):', 'en');
+                     *         if (!language) return;
+                     *         var token = window.sessionStorage.getItem('subtitles.token') || window.prompt('Administrator API key:');
+                     *         if (!token) return;
+                     *         window.sessionStorage.setItem('subtitles.token', token);
+                     *         fetch(route, {
+                     *           method: 'POST',
+                     *           headers: { 'Content-Type': 'application/json', Authorization: 'MediaServer Token="' + token + '"' },
+                     *           body: JSON.stringify({ path: path, language: language })
+                     *         }).then(function (res) {
+                     *           window.alert(res.status === 202 ? 'Queued for subtitles.' : 'Not queued (HTTP ' + res.status + ').');
+                     *         });
+                     *       }
+                     *       function mount() {
+                     *         if (document.getElementById('subtitles-generate')) return;
+                     *         var button = document.createElement('button');
+                     *         button.id = 'subtitles-generate';
+                     *         button.type = 'button';
+                     *         button.textContent = 'Generate Subtitles';
+                     *         button.addEventListener('click', generate);
+                     *         document.body.appendChild(button);
+                     *       }
+                     *       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mount);
+                     *       else mount();
+                     *     })();
+                     */
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The plugin is not loaded, or the path lacks the configured base path prefix. The body is empty. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

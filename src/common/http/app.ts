@@ -36,7 +36,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       apiSpec: structuredClone(doc) as never,
       validateRequests: {
         allowUnknownQueryParameters: options.allowUnknownQueryParameters ?? false,
-        coerceTypes: true,
+        // Query and path parameters are still coerced from text; JSON bodies must carry the
+        // documented types (`{"lat": "40"}` is a 400, not a number).
+        coerceTypes: false,
       },
       validateResponses: options.validateResponses ? { onError: undefined } : false,
       // Each service authenticates in its own middleware, with its own documented answers.

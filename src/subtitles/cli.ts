@@ -1,0 +1,19 @@
+// `npm run subtitles -- <command>` (also the `subtitles` package bin).
+import { createLogger } from '../common/logger';
+import { closeOnSignals } from '../common/serve';
+import { runCli } from './commands';
+import { processEnv } from './config';
+
+const io = {
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+};
+
+let serving = false;
+const code = await runCli(process.argv.slice(2), processEnv(), io, {
+  onServing: (server) => {
+    serving = true;
+    closeOnSignals(createLogger('subtitles'), server.close);
+  },
+});
+if (!serving || code !== 0) process.exit(code);

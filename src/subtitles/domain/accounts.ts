@@ -1,0 +1,86 @@
+import type { StoredApiKey, StoredUser, SubtitlesStore } from '../store/store';
+import { InvalidInputError } from './errors';
+import { DUMMY_HASH, digest, hashPassword, randomHex32, verifyPassword } from './secrets';
+
+export type Principal =
+  | { kind: 'api-key'; isAdmin: true }
+  | { kind: 'session'; isAdmin: boolean; userId: string; userName: string };
+
+const now = () => new Date().toISOString();
+
+export function checkName(field: string, name: string, max: number): string {
+  const trimmed = name.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (trimmed.length === 0 || trimmed.length > max || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new InvalidInputError(field, `${field} must be 1 to ${max} printable characters`);
+  }
+  return trimmed;
+}
+
+export async function createUser(
+  store: SubtitlesStore,
+  input: { name: string; password: string; isAdmin: boolean },
+): Promise<StoredUser> {
+  const user: StoredUser = {
+    id: randomHex32(),
+    name: checkName('name', input.name, 128),
+    passwordHash: await hashPassword(input.password),
+    hasPassword: input.password.length > 0,
+    isAdmin: input.isAdmin,
+    createdAt: now(),
+  };
+  await store.createUser(user);
+  return user;
+}
+
+export interface ClientInfo {
+  client: string | null;
+  device: string | null;
+  deviceId: string | null;
+}
+
+/** Checks name and password and opens a session; undefined when either is wrong. */
+export async function signIn(
+  store: SubtitlesStore,
+  input: { name: string; password: string },
+  client: ClientInfo,
+): Promise<{ user: StoredUser; accessToken: string } | undefined> {
+  const user = await store.findUserByName(input.name.trim());
+  const matches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !matches) return undefined;
+  const accessToken = randomHex32();
+  await store.createSession({ tokenHash: digest(accessToken), userId: user.id, ...client, createdAt: now() });
+  return { user, accessToken };
+}
+
+export async function createApiKey(
+  store: SubtitlesStore,
+  name: string,
+): Promise<{ id: number; key: string }> {
+  const key = randomHex32();
+  const id = await store.createApiKey({
+    name: checkName('name', name, 64),
+    keyHash: digest(key),
+    keyPrefix: key.slice(0, 6),
+    createdAt: now(),
+  });
+  return { id, key };
+}
+
+export const listApiKeys = (store: SubtitlesStore): Promise<StoredApiKey[]> => store.listApiKeys();
+
+/** Revokes by the key itself, or by the id `apikey list` shows (for a key whose value is lost). */
+export function revokeApiKey(store: SubtitlesStore, keyOrId: string): Promise<boolean> {
+  if (/^\d+$/.test(keyOrId)) return store.deleteApiKeyById(Number(keyOrId));
+  return store.deleteApiKeyByHash(digest(keyOrId.trim()));
+}
+
+/** Who a token belongs to: an API key (always an administrator) or a signed-in user's session. */
+export async function resolveToken(store: SubtitlesStore, token: string): Promise<Principal | undefined> {
+  const hash = digest(token);
+  const at = now();
+  if (await store.useApiKey(hash, at)) return { kind: 'api-key', isAdmin: true };
+  const user = await store.useSession(hash, at);
+  if (!user) return undefined;
+  return { kind: 'session', isAdmin: user.isAdmin, userId: user.id, userName: user.name };
+}
