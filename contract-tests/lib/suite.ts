@@ -32,7 +32,10 @@ export function operationById(doc: Node, operationId: string): Operation {
  * names; a live suite passes a function that starts the real server in-process (port 0, seeded store)
  * and returns `{ kind: 'live', url, stop }`.
  */
-export function useContract(service: Service, start: () => Promise<Target> = () => contractTarget(service)): ContractContext {
+export function useContract(
+  service: Service,
+  start: () => Promise<Target> = () => contractTarget(service),
+): ContractContext {
   const doc = loadDocument(service);
   const validator = new SchemaValidator(service, doc);
   let target: Target | undefined;
