@@ -643,7 +643,9 @@ export interface paths {
          *     `Cache-Control: private, no-store`.
          *
          *     To walk the feed, pass `next_before` of each answer as `before` on the next request until `changes`
-         *     comes back empty. To poll, pass the time of your last poll as `since` (inclusive).
+         *     comes back empty. To poll, pass the time of your last poll as `since` (inclusive). Entries that share
+         *     the page's last timestamp with the next entry are held back for the next page, so an exclusive
+         *     `before` never skips one; a page can therefore hold fewer than `limit` entries while more follow.
          *
          *     Our choice: `since` and `before` accept ISO 8601 timestamps with or without an offset (without one
          *     they are UTC) or a bare date (midnight UTC), so they are strings with a pattern rather than

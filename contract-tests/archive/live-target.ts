@@ -1,0 +1,90 @@
+/**
+ * The live archive target for contract suites: the real viewer (`start`, as `npm start` runs it) in this
+ * process on port 0, over a migrated SQLite archive seeded with the fixture data, whose refs and ids are
+ * the document's example values. The master credentials are the test ones.
+ */
+
+import { start } from '../../src/archive/main';
+import { seedFixtures } from '../../src/archive/store/fixtures';
+import { migrateOpenStore } from '../../src/archive/store/migrate';
+import { openArchiveStore } from '../../src/archive/store/open';
+import { createTestDatabase } from '../../src/archive/store/test-databases';
+import { silentLogger } from '../../src/common/logger';
+import type { Target } from '../lib/target';
+
+export const LIVE_MASTER = { username: 'admin', password: 'master-secret-42' };
+
+export async function startLiveArchive(): Promise<Target & { database: string }> {
+  const database = await createTestDatabase('sqlite');
+  if (database.config.backend !== 'sqlite') throw new Error('expected SQLite');
+  const db = await openArchiveStore(database.config, silentLogger());
+  try {
+    await migrateOpenStore(db);
+    await seedFixtures(db);
+  } finally {
+    await db.close();
+  }
+  const viewer = await start(
+    {
+      DATABASE_PATH: database.config.path,
+      VIEWER_USERNAME: LIVE_MASTER.username,
+      VIEWER_PASSWORD: LIVE_MASTER.password,
+      VALIDATE_RESPONSES: 'true',
+    },
+    { port: 0, logger: silentLogger(), passwordIterations: 1000 },
+  );
+  return {
+    kind: 'live',
+    url: viewer.url,
+    database: database.config.path,
+    stop: async () => {
+      await viewer.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Logs in as the master; returns the session cookie value. */
+export async function liveMasterCookie(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(LIVE_MASTER),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .map((line) => /^viewer_auth=([^;]+)/.exec(line)?.[1])
+    .find(Boolean);
+  if (res.status !== 200 || !cookie) throw new Error(`master login answered ${res.status}`);
+  return cookie;
+}
+
+/**
+ * What the document's admin and login examples address, beyond the fixture archive: the login example's
+ * viewer account, viewer id 3, share token id 5 and the settings example's keys. Dredd's OpenAPI 3 adapter
+ * loses `nullable` on schemas reached through a reference (a Dredd defect), so these accounts carry
+ * explicit grants rather than null.
+ */
+export async function seedExampleTargets(url: string, cookie: string): Promise<void> {
+  const send = async (route: string, body: unknown, method = 'POST') => {
+    const res = await fetch(`${url}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', cookie: `viewer_auth=${cookie}` },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== (method === 'POST' ? 201 : 200)) throw new Error(`${route} answered ${res.status}`);
+  };
+  const grants = { allowed_accounts: [1, 2], allowed_chat_refs: ['k3JZp0aV8s2Q1xWn7bRt4A'] };
+  await send('/api/admin/viewers', { username: 'marta', password: 'tall-lantern-harbour-42', ...grants });
+  await send('/api/admin/viewers', { username: 'jonas', password: 'another-long-passphrase', ...grants });
+  await send('/api/admin/viewers', { username: 'grandpa', password: 'another-long-passphrase', ...grants });
+  for (let i = 0; i < 5; i++)
+    await send('/api/admin/tokens', { allowed_chat_refs: ['k3JZp0aV8s2Q1xWn7bRt4A'] });
+  for (const [key, value] of Object.entries({
+    theme: 'midnight',
+    transcription_server_name: 'akou',
+    transcription_server_version: '2.4.1',
+  })) {
+    await send(`/api/admin/settings/${key}`, { value }, 'PUT');
+  }
+}

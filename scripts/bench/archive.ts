@@ -1,0 +1,307 @@
+// `npm run bench -- archive [--messages N] [--chats N] [--backend sqlite|postgresql|both] [--runs N]`
+// Store-level timings on a generated archive (default 1,000,000 messages in 200 chats, one of them
+// holding a fifth of all messages): full-text search, a cursor page deep in the big chat, an offset page,
+// and the chat list. Figures are kept in scripts/bench/README.md. Not a test. `--reuse` keeps the generated
+// database (/tmp/specyard-archive-bench/archive.db, PostgreSQL database specyard_archive_bench) for the
+// next run instead of dropping it.
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { ArchiveSqlStore } from '../../src/archive/store/archive-store';
+import { migrateOpenStore } from '../../src/archive/store/migrate';
+import { openArchiveStore } from '../../src/archive/store/open';
+import { join, sql } from '../../src/archive/store/sql';
+import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type ChatKey } from '../../src/archive/store/store';
+import { createTestDatabase } from '../../src/archive/store/test-databases';
+import type { NewMessage } from '../../src/archive/store/writer';
+import { silentLogger } from '../../src/common/logger';
+
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '1000000' },
+    chats: { type: 'string', default: '200' },
+    backend: { type: 'string', default: 'both' },
+    runs: { type: 'string', default: '60' },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+const TOTAL = Number(values.messages);
+const CHATS = Number(values.chats);
+const RUNS = Number(values.runs);
+const backends: Backend[] =
+  values.backend === 'both' ? ['sqlite', 'postgresql'] : [values.backend as Backend];
+
+// A deterministic generator, so every run and backend gets the same archive.
+let seed = 0x2545f491;
+const random = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 4294967296;
+};
+
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'te',
+  'vo',
+  'bri',
+  'dan',
+  'fel',
+  'gor',
+  'hul',
+  'jen',
+  'kor',
+  'lun',
+];
+const COMMON = [
+  'the',
+  'and',
+  'release',
+  'party',
+  'deploy',
+  'meeting',
+  'photo',
+  'tomorrow',
+  'coffee',
+  'build',
+];
+const VOCABULARY: string[] = [...COMMON];
+while (VOCABULARY.length < 20_000) {
+  const n = 2 + Math.floor(random() * 3);
+  let w = '';
+  for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+  VOCABULARY.push(`${w}${VOCABULARY.length % 7 === 0 ? VOCABULARY.length : ''}`);
+}
+// Zipf-like: word i is drawn with weight 1/(i+1).
+const CDF: number[] = [];
+let acc = 0;
+for (let i = 0; i < VOCABULARY.length; i++) {
+  acc += 1 / (i + 1);
+  CDF.push(acc);
+}
+const word = () => {
+  const x = random() * acc;
+  let lo = 0;
+  let hi = CDF.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((CDF[mid] ?? 0) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCABULARY[lo] ?? 'the';
+};
+const sentence = () => Array.from({ length: 4 + Math.floor(random() * 14) }, word).join(' ');
+
+const START = Date.UTC(2023, 0, 1);
+const SPAN = 3 * 365 * 86_400_000;
+
+function chatSizes(): number[] {
+  const big = Math.floor(TOTAL / 5);
+  const rest = TOTAL - big;
+  const sizes = [big];
+  for (let i = 1; i < CHATS; i++)
+    sizes.push(Math.floor(rest / (CHATS - 1)) + (i <= rest % (CHATS - 1) ? 1 : 0));
+  return sizes;
+}
+
+async function load(db: ArchiveDatabase): Promise<ChatKey> {
+  const driver = (db as ArchiveSqlStore).driver;
+  await db.upsertAccount({ id: 1, label: null });
+  const sizes = chatSizes();
+  let bigChat: ChatKey | undefined;
+  let loaded = 0;
+  const started = Date.now();
+  for (let c = 0; c < CHATS; c++) {
+    const chatId = -1001000000000 - c;
+    const ref = await db.upsertChat({
+      accountId: 1,
+      id: chatId,
+      type: c % 4 === 0 ? 'private' : 'supergroup',
+      title: `Chat ${c} ${word()}`,
+      firstName: c % 4 === 0 ? `Person${c}` : null,
+    });
+    if (c === 0) bigChat = { accountId: 1, chatId, ref };
+    const size = sizes[c] ?? 0;
+    for (let from = 0; from < size; from += 20_000) {
+      const batch: NewMessage[] = [];
+      const media: ReturnType<typeof sql>[] = [];
+      for (let i = from; i < Math.min(size, from + 20_000); i++) {
+        const id = i + 1;
+        const date = new Date(START + Math.floor((SPAN * i) / size) + Math.floor(random() * 60_000));
+        const tag = random();
+        batch.push({
+          accountId: 1,
+          chatId,
+          id,
+          date,
+          text: `${sentence()}${tag < 0.003 ? ' #release' : tag < 0.004 ? ' $BTC' : ''}`,
+          senderId: 1000 + Math.floor(random() * 50),
+          senderName: 'Bench User',
+          isOutgoing: random() < 0.1,
+        });
+        if (random() < 0.02) {
+          media.push(
+            sql`(1, ${`${chatId}_${id}_photo`}, ${chatId}, ${id}, 'photo', ${`${chatId}/${id}_photo.jpg`}, ${100_000}, 'image/jpeg', ${true})`,
+          );
+        }
+      }
+      await db.upsertMessages(batch);
+      for (let i = 0; i < media.length; i += 500) {
+        await driver.run(sql`INSERT INTO media (account_id, id, chat_id, message_id, type, file_path, file_size, mime_type, downloaded)
+          VALUES ${join(media.slice(i, i + 500))}`);
+      }
+      loaded += batch.length;
+    }
+    if (c % 20 === 0)
+      process.stderr.write(
+        `  loaded ${loaded} messages in ${((Date.now() - started) / 1000).toFixed(0)} s\r`,
+      );
+  }
+  process.stderr.write(`  loaded ${loaded} messages in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  if (driver.dialect === 'postgresql') await driver.exec('ANALYZE');
+  else await driver.exec('ANALYZE');
+  if (!bigChat) throw new Error('no chats');
+  return bigChat;
+}
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return { p50: at(0.5).toFixed(2), p95: at(0.95).toFixed(2) };
+}
+
+async function time(name: string, fn: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 3; i++) await fn(i);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t0);
+  }
+  return { name, ...percentiles(samples) };
+}
+
+const view = { noDownload: false, withTranscripts: true };
+
+async function measure(db: ArchiveDatabase, big: ChatKey) {
+  const size = chatSizes()[0] ?? 0;
+  const rare = VOCABULARY.slice(5000, 5000 + RUNS + 3);
+  const queries = ['release', 'party deploy', 'tomorrow coffee', 'kalo', ...rare.map((w) => w.slice(0, 6))];
+  const deep = await db.listMessages(big, { limit: 1, offset: Math.floor(size * 0.9), ...view });
+  const cursors = await Promise.all(
+    [0.1, 0.5, 0.9, 0.99].map(
+      async (f) => (await db.listMessages(big, { limit: 1, offset: Math.floor(size * f), ...view }))[0],
+    ),
+  );
+  return [
+    await time('search: common word', () =>
+      db.searchMessages(ALL_VISIBLE, { query: 'release', limit: 20, offset: 0, includeTranscripts: true }),
+    ),
+    await time('search: two short prefixes', () =>
+      db.searchMessages(ALL_VISIBLE, { query: 're pa', limit: 20, offset: 0, includeTranscripts: true }),
+    ),
+    await time('search: mixed queries', (i) =>
+      db.searchMessages(ALL_VISIBLE, {
+        query: queries[i % queries.length] ?? 'the',
+        limit: 20,
+        offset: 0,
+        includeTranscripts: true,
+      }),
+    ),
+    await time('search: rare word', (i) =>
+      db.searchMessages(ALL_VISIBLE, {
+        query: rare[i] ?? 'x',
+        limit: 20,
+        offset: 0,
+        includeTranscripts: true,
+      }),
+    ),
+    await time('search: restricted to the big chat', (i) =>
+      db.searchMessages(
+        { accounts: null, chatRefs: [big.ref], displayChatIds: null },
+        { query: queries[i % queries.length] ?? 'the', limit: 20, offset: 0, includeTranscripts: true },
+      ),
+    ),
+    await time('cursor page (50) at 10-99 % depth', (i) => {
+      const c = cursors[i % cursors.length];
+      return db.listMessages(big, {
+        limit: 50,
+        beforeDate: new Date(c?.date ?? 0),
+        beforeId: c?.id ?? 1,
+        ...view,
+      });
+    }),
+    await time('before_id page (50) at 90 % depth', () =>
+      db.listMessages(big, { limit: 50, beforeId: deep[0]?.id ?? 1, ...view }),
+    ),
+    await time('offset page (50) at 90 % depth', () =>
+      db.listMessages(big, { limit: 50, offset: Math.floor(size * 0.9), ...view }),
+    ),
+    await time('tag #release (all chats)', () =>
+      db.listTaggedMessages(ALL_VISIBLE, { tag: '#release', scope: 'all', limit: 50, offset: 0 }),
+    ),
+    await time('tag $BTC (the big chat)', () =>
+      db.listTaggedMessages(ALL_VISIBLE, { tag: '$BTC', scope: 'chat', chat: big, limit: 50, offset: 0 }),
+    ),
+    await time('chat list (50 of 200, with total)', () =>
+      db.listChats(ALL_VISIBLE, { limit: 50, offset: 0 }),
+    ),
+    await time('change feed (50)', () =>
+      db.listChanges(ALL_VISIBLE, { limit: 50, includeTranscripts: true }),
+    ),
+  ];
+}
+
+async function benchDatabase(backend: Backend) {
+  if (!values.reuse) return createTestDatabase(backend);
+  if (backend === 'sqlite') {
+    const config = {
+      backend,
+      path: '/tmp/specyard-archive-bench/archive.db',
+      timeoutSeconds: 60,
+      echo: false,
+    } as const;
+    return { config, drop: async () => {} };
+  }
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'specyard_archive_bench'");
+  if (exists.rowCount === 0) await admin.query('CREATE DATABASE specyard_archive_bench');
+  await admin.end();
+  const url = 'postgres://postgres@127.0.0.1:5432/specyard_archive_bench';
+  return { config: { backend, url, timeoutSeconds: 60, echo: false } as const, drop: async () => {} };
+}
+
+for (const backend of backends) {
+  seed = 0x2545f491;
+  const database = await benchDatabase(backend);
+  const db = await openArchiveStore(database.config, silentLogger());
+  try {
+    await migrateOpenStore(db);
+    const loaded = await db.listChats(ALL_VISIBLE, { limit: 1, offset: 0 });
+    let big: ChatKey;
+    if (loaded.total === CHATS) {
+      const first = await db.findChat(
+        ALL_VISIBLE,
+        (await db.listAdminChats()).find((c) => c.id === -1001000000000)?.ref ?? '',
+      );
+      if (!first) throw new Error('reused database lacks the big chat');
+      big = first.key;
+      console.error(`${backend}: reusing the generated archive`);
+    } else {
+      console.error(`${backend}: generating ${TOTAL} messages in ${CHATS} chats`);
+      big = await load(db);
+    }
+    const results = await measure(db, big);
+    console.log(`\n${backend} (${TOTAL} messages, ${CHATS} chats, ${RUNS} runs, ms)`);
+    console.log('| operation | p50 | p95 |\n|---|---:|---:|');
+    for (const r of results) console.log(`| ${r.name} | ${r.p50} | ${r.p95} |`);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+}

@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../common/services';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'src/archive/cli.ts'), ...args],
+    { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 },
+  );
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('archive-cli', () => {
+  it('prints help without a command and usage for an unknown one', () => {
+    const help = cli([]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: archive-cli');
+    const unknown = cli(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command');
+  });
+
+  it('migrates, saying so, and fails with the seed message', () => {
+    const env = { DATABASE_PATH: path.join(dir, 'archive.db') };
+    const first = cli(['migrate'], env);
+    expect(first.stdout.trim(), first.stderr).toBe('Database schema is up to date.');
+    expect(first.code).toBe(0);
+    expect(cli(['migrate'], env).code).toBe(0);
+    const bad = cli(['migrate'], { DB_TYPE: 'oracle' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Migration failed: unrecognised database configuration/);
+  });
+});

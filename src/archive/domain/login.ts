@@ -1,0 +1,185 @@
+/**
+ * The login use cases: password (viewer accounts first, then the master credentials), share tokens and
+ * proxy identities. Plain functions over the store and the session manager; no HTTP here.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AuthConfig } from '../config';
+import {
+  type ArchiveStore,
+  DatabaseUnavailableError,
+  type ShareToken,
+  shareTokenUsername,
+  type ViewerAccount,
+} from '../store/store';
+import {
+  ArchiveError,
+  DATABASE_UNAVAILABLE,
+  INVALID_CREDENTIALS,
+  INVALID_TOKEN,
+  NOT_AUTHENTICATED,
+} from './errors';
+import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import type { Principal } from './principal';
+import { constantTimeEqual } from './secrets';
+import type { SessionManager } from './sessions';
+
+export interface LoginDeps {
+  store: ArchiveStore;
+  sessions: SessionManager;
+  auth: AuthConfig;
+  passwordIterations: number;
+  now?: () => number;
+}
+
+export interface LoggedIn {
+  key: string;
+  role: 'master' | 'viewer' | 'token';
+  username: string;
+  noDownload: boolean;
+  allowedChatRefs: string[] | null;
+}
+
+const unauthenticated = (detail: string) => new ArchiveError('unauthenticated', detail);
+
+export async function loginWithPassword(
+  deps: LoginDeps,
+  input: { username: string; password: string; viewerOnly: boolean },
+): Promise<LoggedIn> {
+  let account: Awaited<ReturnType<ArchiveStore['findViewerAccountByUsername']>> = null;
+  let databaseDown = false;
+  try {
+    account = await deps.store.findViewerAccountByUsername(input.username);
+  } catch (error) {
+    if (!(error instanceof DatabaseUnavailableError)) throw error;
+    databaseDown = true;
+  }
+  // Always spend one hash, so the answer time does not reveal whether the username exists.
+  const passwordOk = await verifyPassword(
+    input.password,
+    account?.password_hash ?? decoyHash(deps.passwordIterations),
+  );
+  if (account && passwordOk && account.is_active) {
+    const created = await deps.sessions.open({
+      username: account.username,
+      role: 'viewer',
+      allowedAccounts: account.allowed_accounts,
+      allowedChatRefs: account.allowed_chat_refs,
+      noDownload: account.no_download,
+      viewerAccountId: account.id,
+    });
+    return {
+      key: created.key,
+      role: 'viewer',
+      username: account.username,
+      noDownload: account.no_download,
+      allowedChatRefs: account.allowed_chat_refs,
+    };
+  }
+  const master = deps.auth.master;
+  if (master && !account) {
+    // Both comparisons always run: no early exit tells which part was wrong.
+    const userOk = constantTimeEqual(input.username, master.username);
+    const passOk = constantTimeEqual(input.password, master.password);
+    if (userOk && passOk && !input.viewerOnly) {
+      const created = await deps.sessions.open({
+        username: master.username,
+        role: 'master',
+        allowedAccounts: null,
+        allowedChatRefs: null,
+        noDownload: false,
+      });
+      return {
+        key: created.key,
+        role: 'master',
+        username: master.username,
+        noDownload: false,
+        allowedChatRefs: null,
+      };
+    }
+  }
+  if (databaseDown) throw new ArchiveError('unavailable', DATABASE_UNAVAILABLE);
+  throw unauthenticated(INVALID_CREDENTIALS);
+}
+
+export async function loginWithToken(deps: LoginDeps, plaintext: string): Promise<LoggedIn> {
+  let token: ShareToken | null;
+  try {
+    token = await deps.store.redeemShareToken(plaintext.toLowerCase(), new Date((deps.now ?? Date.now)()));
+  } catch (error) {
+    // The seed's one exception to 503: this route says 500 'Database not available'.
+    if (error instanceof DatabaseUnavailableError)
+      throw new ArchiveError('internal', 'Database not available');
+    throw error;
+  }
+  if (!token) throw unauthenticated(INVALID_TOKEN);
+  const username = shareTokenUsername(token);
+  const created = await deps.sessions.open({
+    username,
+    role: 'token',
+    allowedAccounts: token.allowed_accounts,
+    allowedChatRefs: token.allowed_chat_refs,
+    noDownload: token.no_download,
+    sourceTokenId: token.id,
+  });
+  return {
+    key: created.key,
+    role: 'token',
+    username,
+    noDownload: token.no_download,
+    allowedChatRefs: token.allowed_chat_refs,
+  };
+}
+
+/**
+ * A request carrying the proxy's identity header. Listed admins are the master; anyone else is a viewer
+ * account, created on first visit with every chat (`AUTH_PROXY_DEFAULT_ACCESS=all`) or none, for the
+ * master to grant. An inactive account is refused.
+ */
+export async function proxyPrincipal(deps: LoginDeps, username: string): Promise<Principal> {
+  const proxy = deps.auth.proxy;
+  if (proxy?.adminUsers.includes(username)) {
+    return {
+      via: 'proxy',
+      role: 'master',
+      username,
+      allowedAccounts: null,
+      allowedChatRefs: null,
+      noDownload: false,
+      sessionKey: null,
+    };
+  }
+  let account: ViewerAccount | null = await deps.store.findViewerAccountByUsername(username);
+  if (!account) account = await createProxyAccount(deps, username, proxy?.defaultAccess === 'all');
+  if (!account.is_active) throw unauthenticated(NOT_AUTHENTICATED);
+  return {
+    via: 'proxy',
+    role: 'viewer',
+    username: account.username,
+    allowedAccounts: account.allowed_accounts,
+    allowedChatRefs: account.allowed_chat_refs,
+    noDownload: account.no_download,
+    sessionKey: null,
+  };
+}
+
+async function createProxyAccount(deps: LoginDeps, username: string, allChats: boolean) {
+  // The proxy vouches for the identity: the account gets a random password nobody knows.
+  const passwordHash = await hashPassword(randomBytes(24).toString('base64url'), deps.passwordIterations);
+  try {
+    return await deps.store.createViewerAccount({
+      username,
+      passwordHash,
+      salt: passwordHash.split('$')[2] ?? '',
+      allowedAccounts: null,
+      allowedChatRefs: allChats ? null : [],
+      isActive: true,
+      noDownload: false,
+      createdBy: 'proxy',
+    });
+  } catch (error) {
+    // Two first requests at once: the other one created it.
+    const existing = await deps.store.findViewerAccountByUsername(username);
+    if (existing) return existing;
+    throw error;
+  }
+}

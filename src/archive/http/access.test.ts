@@ -1,0 +1,235 @@
+/**
+ * The access matrix: every documented operation, called by every kind of caller, answers the status the
+ * seed's access rules give. Requests are the document's examples with real fixture ids, so a caller that
+ * passes the guard gets the route's own answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundledDocument } from '../../common/documents';
+import { documentedOperations } from '../../common/http/operations';
+import { accessOf, INTERNAL_OPERATIONS, MASTER_OPERATIONS } from './access';
+import { handlers } from './handlers';
+import {
+  call,
+  FIXTURE,
+  login,
+  MASTER,
+  PASSWORD_ENV,
+  startTestViewer,
+  type TestViewer,
+  tokenLogin,
+} from './test-viewer';
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+const doc = loadBundledDocument('archive') as any;
+
+const CALLERS = [
+  'none',
+  'anonymous',
+  'unconfigured',
+  'proxy user',
+  'viewer-only master',
+  'viewer with grant',
+  'viewer without grant',
+  'share token',
+  'master',
+] as const;
+type Caller = (typeof CALLERS)[number];
+
+/** What a caller who passes the guard gets for the example request on the seeded archive. */
+const ALLOWED: Record<string, number> = {
+  login: 401,
+  loginWithToken: 401,
+  createViewer: 201,
+  createShareToken: 201,
+  getMediaFile: 404,
+  getMediaThumbnail: 404,
+  getChatAvatar: 404,
+  getSenderAvatar: 404,
+  listChatMedia: 404,
+  countChatMedia: 404,
+  openMedia: 404,
+  openMediaPath: 404,
+  exportChat: 404,
+  listMediaTranscripts: 404,
+  requestMediaTranscript: 409,
+  listStoredMediaTranscripts: 404,
+  requestStoredMediaTranscript: 409,
+  subscribePush: 400,
+  unsubscribePush: 400,
+  receiveTranscriptionCallback: 404,
+};
+
+const ops = documentedOperations(doc);
+const opById = new Map(ops.map((o) => [o.operationId, o]));
+const LAST = ['endAllSessions', 'logout'];
+const rows = [
+  ...ops.filter((o) => !LAST.includes(o.operationId)),
+  ...LAST.map((id) => opById.get(id)).filter((o) => o !== undefined),
+];
+
+function expected(operationId: string, caller: Caller): number {
+  const op = opById.get(operationId);
+  const access = accessOf(doc, operationId);
+  const allowed = ALLOWED[operationId] ?? 200;
+  if (access === 'public' || access === 'internal' || access === 'login-attempt') {
+    if (operationId === 'login' && caller === 'anonymous') return 200;
+    if (operationId === 'login' && caller === 'unconfigured') return 503;
+    return allowed;
+  }
+  if (caller === 'unconfigured') return 503;
+  if (caller === 'none') return 401;
+  if (access === 'master') return caller === 'master' ? allowed : 403;
+  if (op?.path.includes('{chat_ref}') && caller === 'viewer without grant') return 404;
+  return allowed;
+}
+
+describe('access matrix', () => {
+  const PROXY_ENV = {
+    ...PASSWORD_ENV,
+    AUTH_PROXY_HEADER: 'X-Remote-User',
+    AUTH_PROXY_DEFAULT_ACCESS: 'all',
+    TRUST_PROXY_HEADERS: 'true',
+  };
+  let main: TestViewer;
+  let anonymous: TestViewer;
+  let unconfigured: TestViewer;
+  const cookies: Partial<Record<Caller, string>> = {};
+  const targets = { viewerToUpdate: 0, viewerToDelete: 0, tokenToUpdate: 0, tokenToDelete: 0 };
+  let address = 0;
+  const nextAddress = () => `198.51.100.${(address++ % 250) + 1}`;
+
+  beforeAll(async () => {
+    [main, anonymous, unconfigured] = await Promise.all([
+      startTestViewer(PROXY_ENV),
+      startTestViewer({ ALLOW_ANONYMOUS_VIEWER: 'true', TRUST_PROXY_HEADERS: 'true' }),
+      startTestViewer({ TRUST_PROXY_HEADERS: 'true' }),
+    ]);
+    const master = await login(main.url, MASTER.username, MASTER.password);
+    cookies.master = master;
+    cookies['viewer-only master'] = master;
+    const admin = (path: string, body: unknown, method = 'POST') =>
+      call(main.url, path, { cookie: master, body, method }).then((r) => r.body);
+    await admin('/api/admin/viewers', {
+      username: 'grantee',
+      password: 'grantee-pass-1',
+      allowed_chat_refs: [FIXTURE.releaseCrew.ref],
+    });
+    await admin('/api/admin/viewers', {
+      username: 'nobody',
+      password: 'nobody-pass-1',
+      allowed_chat_refs: [],
+    });
+    targets.viewerToUpdate = (
+      await admin('/api/admin/viewers', { username: 'target-u', password: 'target-pass-1' })
+    ).id;
+    targets.viewerToDelete = (
+      await admin('/api/admin/viewers', { username: 'target-d', password: 'target-pass-1' })
+    ).id;
+    const share = await admin('/api/admin/tokens', {
+      label: 'matrix',
+      allowed_chat_refs: [FIXTURE.releaseCrew.ref],
+    });
+    targets.tokenToUpdate = (await admin('/api/admin/tokens', { allowed_chat_refs: [FIXTURE.anna.ref] })).id;
+    targets.tokenToDelete = (await admin('/api/admin/tokens', { allowed_chat_refs: [FIXTURE.anna.ref] })).id;
+    cookies['viewer with grant'] = await login(main.url, 'grantee', 'grantee-pass-1');
+    cookies['viewer without grant'] = await login(main.url, 'nobody', 'nobody-pass-1');
+    cookies['share token'] = await tokenLogin(main.url, share.token);
+  });
+  afterAll(async () => {
+    await Promise.all([main?.close(), anonymous?.close(), unconfigured?.close()]);
+  });
+
+  function request(operationId: string, caller: Caller) {
+    const op = opById.get(operationId);
+    if (!op) throw new Error(operationId);
+    const operation = doc.paths[op.path][op.method];
+    const admin = operationId.includes('Viewer') || operationId.includes('ShareToken');
+    const ids: Record<string, string | number> = {
+      chat_ref: FIXTURE.releaseCrew.ref,
+      message_id: FIXTURE.photoMessageId,
+      media_key: FIXTURE.photoMediaKey,
+      media_id: 1,
+      key: 'theme',
+      tag: '#release',
+      size: 200,
+      id: !admin
+        ? 1
+        : operationId === 'updateViewer'
+          ? targets.viewerToUpdate
+          : operationId === 'deleteViewer'
+            ? targets.viewerToDelete
+            : operationId === 'updateShareToken'
+              ? targets.tokenToUpdate
+              : targets.tokenToDelete,
+    };
+    const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(String(ids[name])));
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = { 'x-forwarded-for': nextAddress() };
+    const params = [...(doc.paths[op.path].parameters ?? []), ...(operation.parameters ?? [])].map(
+      // biome-ignore lint/suspicious/noExplicitAny: see above.
+      (p: any) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p),
+    );
+    for (const p of params) {
+      if (!p.required) continue;
+      if (p.in === 'query') query.set(p.name, String(p.example));
+      if (p.in === 'header') headers[p.name] = String(p.example);
+    }
+    if (caller === 'viewer-only master') headers['x-viewer-only'] = 'true';
+    if (caller === 'proxy user') headers['x-remote-user'] = 'sso-user';
+    const body = operation.requestBody?.content?.['application/json']?.example;
+    const base =
+      caller === 'anonymous' ? anonymous.url : caller === 'unconfigured' ? unconfigured.url : main.url;
+    const qs = query.toString();
+    return call(base, `${path}${qs ? `?${qs}` : ''}`, {
+      method: op.method.toUpperCase(),
+      cookie: cookies[caller],
+      headers,
+      ...(body !== undefined && { body }),
+    });
+  }
+
+  it('covers every documented operation, each with one handler', () => {
+    expect(rows).toHaveLength(ops.length);
+    expect(ops.length).toBeGreaterThan(55);
+    expect(Object.keys(handlers).sort()).toEqual(ops.map((o) => o.operationId).sort());
+    for (const id of [...MASTER_OPERATIONS, ...INTERNAL_OPERATIONS]) expect(opById.has(id), id).toBe(true);
+  });
+
+  const checkRow = async (operationId: string) => {
+    const actual: Record<string, number> = {};
+    const wanted: Record<string, number> = {};
+    const details: Record<string, unknown> = {};
+    const check = async (caller: Caller) => {
+      const res = await request(operationId, caller);
+      actual[caller] = res.status;
+      wanted[caller] = expected(operationId, caller);
+      if (res.status !== wanted[caller]) details[caller] = res.body;
+      if ([401, 403, 404, 503].includes(res.status) && res.status !== ALLOWED[operationId]) {
+        expect(res.body?.detail, `${caller}: ${JSON.stringify(res.body)}`).toBe(
+          {
+            401: operationId.startsWith('login') ? res.body?.detail : 'Not authenticated',
+            403: 'Admin access required',
+            404: 'Chat not found',
+            503: 'Viewer authentication is not configured',
+          }[res.status],
+        );
+      }
+    };
+    // The master goes last: its writes (end-all above all) must not change what the others meet.
+    await Promise.all(CALLERS.filter((c) => c !== 'master').map(check));
+    await check('master');
+    expect(actual, JSON.stringify(details)).toEqual(wanted);
+  };
+
+  // Rows are independent and run together; the two that end sessions (end-all, logout) run last.
+  describe.concurrent('rows', () => {
+    it.each(
+      rows
+        .filter((o) => !LAST.includes(o.operationId))
+        .map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operationId] as const),
+    )('%s', (_name, operationId) => checkRow(operationId));
+  });
+  describe('rows that end sessions', () => {
+    it.each(LAST.map((id) => [id] as const))('%s', (operationId) => checkRow(operationId));
+  });
+});

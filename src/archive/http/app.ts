@@ -1,0 +1,78 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { loadBundledDocument } from '../../common/documents';
+import { createServiceApp } from '../../common/http/app';
+import { type ArchiveConfig, loginModes } from '../config';
+import { PASSWORD_ITERATIONS } from '../domain/passwords';
+import { loginLimiter } from '../domain/rate-limit';
+import { SessionManager } from '../domain/sessions';
+import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
+import { accessGuards } from './access';
+import { TtlCache } from './cache';
+import { type ArchiveDeps, requestState } from './context';
+import { errorMapper, notFoundHandler } from './errors';
+import { handlers } from './handlers';
+import { requestLog } from './request-log';
+import { cors, securityHeaders } from './security';
+import { docsAssets } from './static';
+
+export interface ArchiveAppOptions {
+  config: ArchiveConfig;
+  store: ArchiveStore;
+  logger: Logger;
+  /** PBKDF2 rounds for new passwords; tests lower it to stay fast. */
+  passwordIterations?: number;
+  /** How long a session read from the database is trusted before it is read again (at most 60 s). */
+  sessionCacheMs?: number;
+  now?: () => number;
+}
+
+export interface ArchiveApp {
+  app: Express;
+  deps: ArchiveDeps;
+}
+
+export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
+  const { config, store, logger } = options;
+  const now = options.now ?? Date.now;
+  const deps: ArchiveDeps = {
+    config,
+    modes: loginModes(config.auth),
+    store,
+    sessions: new SessionManager(store, {
+      lifetimeMs: config.auth.sessionDays * 86_400_000,
+      cacheMs: options.sessionCacheMs ?? 30_000,
+      now,
+    }),
+    limiter: loginLimiter(now),
+    chatStats: new TtlCache(60_000, now),
+    passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
+    now,
+    logger,
+  };
+  const app = createServiceApp({
+    service: 'archive',
+    handlers,
+    logger,
+    errorMapper: errorMapper({ logger, isDatabaseDown: (e) => e instanceof DatabaseUnavailableError }),
+    notFound: notFoundHandler,
+    validateResponses: config.validateResponses,
+    before: [
+      requestLog,
+      securityHeaders,
+      cors(config.corsOrigins),
+      docsAssets(),
+      accessGuards(loadBundledDocument('archive')),
+      express.json({ limit: '1mb' }),
+      keepRawBody,
+    ],
+  });
+  app.locals.archive = deps;
+  return { app, deps };
+}
+
+/** Keeps a copy of the JSON body before validation coerces it. */
+const keepRawBody: RequestHandler = (req, res, next) => {
+  if (req.body !== undefined) requestState(res).rawBody = structuredClone(req.body);
+  next();
+};

@@ -1,0 +1,103 @@
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ArchiveConfig, LoginModes } from '../config';
+import type { Actor, AdminDeps } from '../domain/admin';
+import type { Principal } from '../domain/principal';
+import { visibilityOf } from '../domain/principal';
+import type { SlidingWindowLimiter } from '../domain/rate-limit';
+import type { SessionManager } from '../domain/sessions';
+import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
+import type { TtlCache } from './cache';
+import { clientIp } from './client';
+
+/** Everything a handler may reach, set once on `app.locals.archive` by createArchiveApp. */
+export interface ArchiveDeps {
+  config: ArchiveConfig;
+  modes: LoginModes;
+  store: ArchiveStore;
+  sessions: SessionManager;
+  limiter: SlidingWindowLimiter;
+  /** Per-chat statistics, kept 60 seconds (seed). */
+  chatStats: TtlCache<ChatStats>;
+  passwordIterations: number;
+  now: () => number;
+  logger: Logger;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: these helpers serve every typed handler.
+type AnyRequest = Request<any, any, any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+type AnyResponse = Response<any>;
+
+export const deps = (req: AnyRequest): ArchiveDeps => req.app.locals.archive as ArchiveDeps;
+
+/** What the access guard learned about one request (kept off `res.locals`, which other code types). */
+export interface RequestState {
+  guarded?: boolean;
+  /** Undefined: not authenticated yet; null: nobody. */
+  principal?: Principal | null;
+  chat?: FoundChat;
+  /**
+   * The JSON body as sent, before the validator coerced it (it turns a `null` into `""` for a string
+   * field): for the few rules that must tell them apart.
+   */
+  rawBody?: unknown;
+}
+
+const states = new WeakMap<object, RequestState>();
+
+export function requestState(res: AnyResponse): RequestState {
+  let state = states.get(res);
+  if (!state) {
+    state = {};
+    states.set(res, state);
+  }
+  return state;
+}
+
+/** The caller, as the access guard authenticated it (routes that need a login). */
+export function principal(res: AnyResponse): Principal {
+  const p = requestState(res).principal;
+  if (!p) throw new Error('route has no authenticated principal');
+  return p;
+}
+
+/** The chat of a `{chat_ref}` route, found and checked visible by the access guard. */
+export function chat(res: AnyResponse): FoundChat {
+  const found = requestState(res).chat;
+  if (!found) throw new Error('route has no chat');
+  return found;
+}
+
+export function visibility(req: AnyRequest, res: AnyResponse): Visibility {
+  return visibilityOf(principal(res), deps(req).config.displayChatIds);
+}
+
+export function actor(req: AnyRequest, res: AnyResponse): Actor {
+  const p = principal(res);
+  return {
+    username: p.username ?? 'anonymous',
+    role: p.role,
+    endpoint: req.path,
+    ipAddress: clientIp(req, deps(req).config.auth.trustProxyHeaders),
+    userAgent: req.headers['user-agent'] ?? null,
+  };
+}
+
+export const messageView = (req: AnyRequest, res: AnyResponse) => ({
+  noDownload: principal(res).noDownload,
+  withTranscripts: deps(req).config.transcription.enabled,
+});
+
+export function adminDeps(req: AnyRequest): AdminDeps {
+  const d = deps(req);
+  return {
+    store: d.store,
+    sessions: d.sessions,
+    auth: d.config.auth,
+    passwordIterations: d.passwordIterations,
+  };
+}
+
+/** The JSON body as the client sent it (see RequestState.rawBody). */
+export const rawBody = (res: AnyResponse): unknown => requestState(res).rawBody;

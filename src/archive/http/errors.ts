@@ -1,0 +1,99 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { classifyError, type ValidationDetail } from '../../common/http/errors';
+import { ArchiveError, type ArchiveErrorKind, DATABASE_UNAVAILABLE } from '../domain/errors';
+
+const STATUS: Record<ArchiveErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-many-requests': 429,
+  unavailable: 503,
+  'not-configured': 503,
+  internal: 500,
+};
+
+/** Answers the seed gives for some fields, instead of the validator's wording. */
+const FIELD_MESSAGES: Record<string, string> = {
+  '/body/token': 'token must be 64 hexadecimal characters',
+  '/body/allowed_chat_ids': 'allowed_chat_ids is no longer accepted; send allowed_chat_refs',
+  '/body/chat_id': 'chat_id is no longer accepted; send chat_ref',
+  '/body/allowed_chat_refs': 'allowed_chat_refs is required (list of chat refs)',
+};
+
+const fieldName = (path: string) => path.split('/').filter(Boolean).slice(1).join('.') || 'body';
+
+/** One readable line from the validator's findings: `limit: must be <= 500`, `Missing field: password`. */
+export function describeInvalidRequest(details: ValidationDetail[]): string {
+  const lines = details.map((d) => {
+    const special = FIELD_MESSAGES[d.path];
+    if (special) return special;
+    const required = /must have required property '([^']+)'/.exec(d.message);
+    if (required) return `Missing field: ${required[1]}`;
+    return `${fieldName(d.path)}: ${d.message}`;
+  });
+  return [...new Set(lines)].join('; ') || 'Invalid request';
+}
+
+export interface ErrorMapperOptions {
+  logger: Logger;
+  /** Whether an error means the database cannot be reached (503 instead of 500). */
+  isDatabaseDown: (error: unknown) => boolean;
+}
+
+/** Every error becomes `{detail}` with the seed's status; a 500 never says more than that. */
+export function errorMapper({ logger, isDatabaseDown }: ErrorMapperOptions): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const send = (status: number, detail: string) => {
+      if (!res.headersSent) res.status(status).json({ detail });
+      else res.end();
+    };
+    if (error instanceof ArchiveError) {
+      if (error.retryAfter) res.setHeader('Retry-After', String(error.retryAfter));
+      send(STATUS[error.kind], error.detail);
+      return;
+    }
+    if (isDatabaseDown(error)) {
+      (req.log ?? logger).warn({ err: error }, 'database unreachable');
+      send(503, DATABASE_UNAVAILABLE);
+      return;
+    }
+    const classified = classifyError(error);
+    switch (classified.kind) {
+      case 'invalid-json':
+        send(400, 'Request body is not valid JSON');
+        return;
+      case 'unsupported-media-type':
+        send(400, 'Request body must be JSON (Content-Type: application/json)');
+        return;
+      case 'body-too-large':
+        send(413, 'Payload too large');
+        return;
+      case 'invalid-request':
+        send(400, describeInvalidRequest(classified.details));
+        return;
+      case 'not-found':
+        send(404, 'Not Found');
+        return;
+      case 'method-not-allowed':
+        send(405, 'Method Not Allowed');
+        return;
+      case 'invalid-response':
+        (req.log ?? logger).error(
+          { details: classified.details, path: req.path },
+          'response breaks the document',
+        );
+        send(500, 'Internal server error');
+        return;
+      default:
+        (req.log ?? logger).error({ err: error }, 'unexpected error');
+        send(500, 'Internal server error');
+    }
+  };
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ detail: 'Not Found' });
+};

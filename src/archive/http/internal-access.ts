@@ -1,0 +1,29 @@
+import { isIP } from 'node:net';
+import type { Request } from 'express';
+import { constantTimeEqual } from '../domain/secrets';
+
+const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.');
+
+function isPrivate(ip: string): boolean {
+  if (isLoopback(ip)) return true;
+  if (isIP(ip) === 4) {
+    const [a = 0, b = 0] = ip.split('.').map(Number);
+    return (
+      a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
+  }
+  const lower = ip.toLowerCase();
+  return lower.startsWith('fc') || lower.startsWith('fd') || lower.startsWith('fe80:');
+}
+
+/**
+ * `/internal/push`: only loopback and private peers (the socket peer, never a forwarded address); with a
+ * secret every caller sends it as a bearer token, without one only loopback gets in.
+ */
+export function internalPushAllowed(req: Request, secret: string | null): boolean {
+  const raw = req.socket.remoteAddress ?? '';
+  const peer = raw.startsWith('::ffff:') ? raw.slice(7) : raw;
+  if (!secret) return isLoopback(peer);
+  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  return isPrivate(peer) && bearer !== undefined && constantTimeEqual(bearer, secret);
+}

@@ -1,0 +1,64 @@
+import type { RequestHandler } from 'express';
+
+/**
+ * Same-origin policy for everything the viewer serves. The web app needs inline scripts and eval
+ * (in-page templates), images and media from blob:/data:, and the WebSocket on its own host.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/** The seed's headers, on every response (errors and 404s included). */
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  next();
+};
+
+const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+
+/**
+ * `CORS_ORIGINS`: `*` (the default) lets any origin read answers but never with credentials; a list of
+ * origins lets exactly those send the session cookie. Preflight requests are answered here.
+ */
+export function cors(origins: '*' | string[]): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    let allowed = false;
+    if (origins === '*') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      allowed = true;
+    } else {
+      res.append('Vary', 'Origin');
+      if (origin && origins.includes(origin)) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Access-Control-Allow-Credentials', 'true');
+        allowed = true;
+      }
+    }
+    if (req.method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
+      if (allowed) {
+        res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+        const requested = req.headers['access-control-request-headers'];
+        if (requested) res.setHeader('Access-Control-Allow-Headers', requested);
+        res.setHeader('Access-Control-Max-Age', '600');
+      }
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}

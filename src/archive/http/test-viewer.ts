@@ -1,0 +1,152 @@
+/**
+ * For tests: the real viewer app on port 0 over a fresh, migrated, seeded store (SQLite by default), with
+ * small helpers to log in and call it. Password hashing runs at a low cost here to keep suites fast.
+ */
+import type { Env } from '../../common/env';
+import { silentLogger } from '../../common/logger';
+import { listen } from '../../common/serve';
+import { loadConfig } from '../config';
+import type { DatabaseConfig } from '../store/config';
+import { FIXTURE } from '../store/fixtures';
+import { openArchiveStore } from '../store/open';
+import type { ArchiveDatabase, Backend } from '../store/store';
+import { openTestStore } from '../store/test-databases';
+import { createArchiveApp } from './app';
+import type { ArchiveDeps } from './context';
+
+export { FIXTURE };
+
+export const MASTER = { username: 'admin', password: 'master-secret-42' };
+export const PASSWORD_ENV: Env = { VIEWER_USERNAME: MASTER.username, VIEWER_PASSWORD: MASTER.password };
+
+export interface TestViewer {
+  url: string;
+  db: ArchiveDatabase;
+  deps: ArchiveDeps;
+  database: DatabaseConfig;
+  close(): Promise<void>;
+}
+
+export interface TestViewerOptions {
+  backend?: Backend;
+  seed?: boolean;
+  sessionCacheMs?: number;
+  now?: () => number;
+}
+
+async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) {
+  const config = loadConfig({ VALIDATE_RESPONSES: 'true', ...env });
+  const { app, deps } = createArchiveApp({
+    config,
+    store: db,
+    logger: silentLogger(),
+    passwordIterations: 1000,
+    ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
+    ...(options.now && { now: options.now }),
+  });
+  return { server: await listen(app, 0), deps };
+}
+
+export async function startTestViewer(
+  env: Env = PASSWORD_ENV,
+  options: TestViewerOptions = {},
+): Promise<TestViewer> {
+  const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
+  const { server, deps } = await serve(store.db, env, options);
+  return {
+    url: server.url,
+    db: store.db,
+    deps,
+    database: store.config,
+    close: async () => {
+      await server.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Another viewer process on the same database (its own connection and session cache): a restart, or a
+ * second viewer beside the first. Closing it leaves the database in place.
+ */
+export async function startViewerOn(
+  database: DatabaseConfig,
+  env: Env = PASSWORD_ENV,
+  options: TestViewerOptions = {},
+): Promise<TestViewer> {
+  const db = await openArchiveStore(database, silentLogger());
+  const { server, deps } = await serve(db, env, options);
+  return {
+    url: server.url,
+    db,
+    deps,
+    database,
+    close: async () => {
+      await server.close();
+      await db.close();
+    },
+  };
+}
+
+export interface Call {
+  cookie?: string | undefined;
+  headers?: Record<string, string>;
+  body?: unknown;
+  method?: string;
+}
+
+/** One request; the answer's JSON (or text) body is read. */
+export async function call(base: string, path: string, options: Call = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.cookie) headers.cookie = `viewer_auth=${options.cookie}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const res = await fetch(`${base}${path}`, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body !== undefined && { body }),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them.
+  return { status: res.status, headers: res.headers, body: json as any };
+}
+
+/** The `viewer_auth` value a response set (undefined when none; '' when it was cleared). */
+export function sessionCookieOf(headers: Headers): string | undefined {
+  for (const line of headers.getSetCookie()) {
+    const match = /^viewer_auth=([^;]*)/.exec(line);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+export async function login(
+  base: string,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
+  const res = await call(base, '/api/login', { body: { username, password }, headers });
+  if (res.status !== 200)
+    throw new Error(`login as ${username} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const cookie = sessionCookieOf(res.headers);
+  if (!cookie) throw new Error('login set no cookie');
+  return cookie;
+}
+
+export async function tokenLogin(base: string, token: string, headers: Record<string, string> = {}) {
+  const res = await call(base, '/auth/token', { body: { token }, headers });
+  if (res.status !== 200) throw new Error(`token login answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const cookie = sessionCookieOf(res.headers);
+  if (!cookie) throw new Error('token login set no cookie');
+  return cookie;
+}

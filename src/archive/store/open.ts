@@ -1,0 +1,22 @@
+import type { Logger } from '../../common/logger';
+import { ArchiveSqlStore } from './archive-store';
+import type { DatabaseConfig } from './config';
+import type { Driver } from './driver';
+import { PostgresDriver } from './postgres';
+import { SqliteDriver } from './sqlite';
+import type { ArchiveDatabase } from './store';
+
+export function openDriver(config: DatabaseConfig, logger?: Logger): Driver {
+  const common = { timeoutSeconds: config.timeoutSeconds, echo: config.echo, logger };
+  return config.backend === 'sqlite'
+    ? new SqliteDriver({ path: config.path, ...common })
+    : new PostgresDriver({ url: config.url, ...common });
+}
+
+/**
+ * Opens the archive over the configured database. It never migrates: an unmigrated database answers
+ * errors until `npm run migrate -- archive` (or the backup) has run.
+ */
+export async function openArchiveStore(config: DatabaseConfig, logger: Logger): Promise<ArchiveDatabase> {
+  return new ArchiveSqlStore(openDriver(config, logger), logger);
+}

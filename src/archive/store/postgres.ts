@@ -1,0 +1,151 @@
+/**
+ * The PostgreSQL backend: a pg pool behind the Driver. 64-bit integers and numerics come back as
+ * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text).
+ */
+import pg from 'pg';
+import type { Logger } from '../../common/logger';
+import type { Driver, Queryable, Row } from './driver';
+import { DatabaseUnavailableError } from './errors';
+import { compile, type Sql } from './sql';
+
+export interface PostgresOptions {
+  url: string;
+  timeoutSeconds: number;
+  echo?: boolean;
+  logger?: Logger;
+  maxConnections?: number;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+const types = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => (value === null ? null : Number(value));
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
+
+function translate(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : '';
+  const unavailable =
+    (typeof code === 'string' &&
+      (NETWORK.has(code) || code.startsWith('08') || code === '57P01' || code === '57P03')) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(message);
+  return unavailable ? new DatabaseUnavailableError('database unreachable', { cause: err }) : err;
+}
+
+function queryable(
+  run: (text: string, params: unknown[]) => Promise<pg.QueryResult>,
+  options: PostgresOptions,
+) {
+  const exec = async (query: Sql) => {
+    const { text, params } = compile(query, 'postgresql');
+    if (options.echo) options.logger?.info({ sql: text }, 'sql');
+    try {
+      return await run(text, params);
+    } catch (err) {
+      throw translate(err);
+    }
+  };
+  const q: Queryable = {
+    dialect: 'postgresql',
+    all: async <T>(query: Sql) => (await exec(query)).rows as T[],
+    get: async <T>(query: Sql) => (await exec(query)).rows[0] as T | undefined,
+    run: async (query: Sql) => ({ changes: (await exec(query)).rowCount ?? 0 }),
+  };
+  return q;
+}
+
+export class PostgresDriver implements Driver {
+  readonly dialect = 'postgresql' as const;
+  readonly pool: pg.Pool;
+  private readonly direct: Queryable;
+
+  constructor(private readonly options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
+      types,
+    });
+    this.pool.on('error', (err) =>
+      options.logger?.warn({ err: err.message }, 'idle database connection failed'),
+    );
+    this.direct = queryable((text, params) => this.pool.query(text, params), options);
+  }
+
+  all<T = Row>(query: Sql): Promise<T[]> {
+    return this.direct.all<T>(query);
+  }
+
+  get<T = Row>(query: Sql): Promise<T | undefined> {
+    return this.direct.get<T>(query);
+  }
+
+  run(query: Sql): Promise<{ changes: number }> {
+    return this.direct.run(query);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw translate(err);
+    }
+    try {
+      await client.query('BEGIN');
+      const result = await fn(queryable((text, params) => client.query(text, params), this.options));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw translate(err);
+    } finally {
+      client.release();
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    // One simple-protocol query runs all its statements in one implicit transaction.
+    try {
+      await this.pool.query(script);
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  async hasTable(name: string): Promise<boolean> {
+    const rows = await this.pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
+    return rows.rows[0]?.present === true;
+  }
+
+  async hasColumn(table: string, column: string): Promise<boolean> {
+    const rows = await this.pool.query(
+      `SELECT 1 FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2`,
+      [table, column],
+    );
+    return (rows.rowCount ?? 0) > 0;
+  }
+
+  async sizeBytes(): Promise<number> {
+    const rows = await this.pool.query('SELECT pg_database_size(current_database()) AS size');
+    return Number(rows.rows[0]?.size ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,203 @@
+import { containsPattern } from '../../domain/search';
+import type { Row } from '../driver';
+import {
+  bool,
+  byCodePoint,
+  iso,
+  isoRequired,
+  num,
+  parseJson,
+  str,
+  toMessageMedia,
+  toTranscript,
+} from '../rows';
+import { join, list, raw, type Sql, sql } from '../sql';
+import { localDayRange, localMonthDays } from '../timezone';
+import type {
+  ChatKey,
+  Message,
+  MessageByDateQuery,
+  MessageDatesQuery,
+  MessageListQuery,
+  MessageVersion,
+  MessageView,
+  Reaction,
+  Transcript,
+  VersionSource,
+} from '../types';
+import { casefold, type Db, inChat, MEDIA_JOIN, MESSAGE_COLUMNS } from './common';
+
+const NEWEST_FIRST = sql`ORDER BY m.date DESC, m.id DESC`;
+
+async function reactionsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<number, Reaction[]>> {
+  const out = new Map<number, Reaction[]>();
+  if (ids.length === 0) return out;
+  const rows = await db.all(sql`
+    SELECT message_id, emoji, sum(count) AS count FROM reactions
+     WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND message_id IN ${list(ids)}
+       AND removed_at IS NULL
+     GROUP BY message_id, emoji`);
+  for (const r of rows) {
+    const count = Number(r.count);
+    if (count < 1) continue;
+    const entry = out.get(Number(r.message_id)) ?? [];
+    entry.push({ emoji: String(r.emoji), count });
+    out.set(Number(r.message_id), entry);
+  }
+  for (const entry of out.values()) entry.sort((a, b) => b.count - a.count || byCodePoint(a.emoji, b.emoji));
+  return out;
+}
+
+async function transcriptsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<number, Transcript[]>> {
+  const out = new Map<number, Transcript[]>();
+  if (ids.length === 0) return out;
+  const rows = await db.all(sql`
+    SELECT t.*, md.message_id AS message_id FROM media_transcripts t
+      JOIN media md ON md.account_id = t.account_id AND md.id = t.media_id
+     WHERE md.account_id = ${chat.accountId} AND md.chat_id = ${chat.chatId} AND md.message_id IN ${list(ids)}
+     ORDER BY t.requested_at DESC, t.id DESC`);
+  for (const r of rows) {
+    const entry = out.get(Number(r.message_id)) ?? [];
+    entry.push(toTranscript(r));
+    out.set(Number(r.message_id), entry);
+  }
+  return out;
+}
+
+/** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
+export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const reactions = await reactionsOf(db, chat, ids);
+  const withTranscripts = view.withTranscripts && !view.noDownload;
+  const transcripts = withTranscripts ? await transcriptsOf(db, chat, ids) : new Map<number, Transcript[]>();
+  return rows.map((r) => {
+    const id = Number(r.id);
+    const senderId = num(r.sender_id);
+    const message: Message = {
+      id,
+      chat_id: Number(r.chat_id),
+      account_id: Number(r.account_id),
+      sender_id: senderId,
+      sender_name: str(r.sender_name),
+      date: isoRequired(r.date),
+      text: str(r.text),
+      reply_to_msg_id: num(r.reply_to_msg_id),
+      reply_to_top_id: num(r.reply_to_top_id),
+      reply_to_text: str(r.reply_to_text),
+      forward_from_id: num(r.forward_from_id),
+      edit_date: iso(r.edit_date),
+      is_outgoing: bool(r.is_outgoing),
+      is_pinned: bool(r.is_pinned),
+      is_deleted: bool(r.is_deleted),
+      deleted_at: iso(r.deleted_at),
+      raw_data: parseJson<Record<string, unknown>>(r.raw_data),
+      reactions: reactions.get(id) ?? [],
+      sender_avatar_url: senderId === null ? null : `/media/avatar/${chat.ref}/${id}`,
+    };
+    const media = toMessageMedia(r, chat.ref, view.noDownload);
+    if (media) message.media = media;
+    if (withTranscripts) message.transcripts = transcripts.get(id) ?? [];
+    return message;
+  });
+}
+
+function selectMessages(chat: ChatKey, where: Sql[], tail: Sql): Sql {
+  return sql`SELECT ${MESSAGE_COLUMNS} FROM messages m ${MEDIA_JOIN}
+    WHERE ${join([inChat(chat), ...where], ' AND ')} ${tail}`;
+}
+
+export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<Message[]> {
+  const where: Sql[] = [];
+  if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
+  if (q.search) {
+    where.push(sql`${casefold(db.dialect, sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
+  }
+  let tail: Sql;
+  let oldestFirst = false;
+  if (q.afterId !== undefined) {
+    where.push(sql`m.id > ${q.afterId}`);
+    tail = sql`ORDER BY m.id ASC LIMIT ${q.limit}`;
+    oldestFirst = true;
+  } else if (q.beforeDate !== undefined) {
+    const d = q.beforeDate;
+    where.push(
+      q.beforeId === undefined
+        ? sql`m.date < ${d}`
+        : // Not an OR: the planners keep the date range on the chat's (date, id) index this way.
+          sql`m.date <= ${d} AND NOT (m.date = ${d} AND m.id >= ${q.beforeId})`,
+    );
+    tail = sql`${NEWEST_FIRST} LIMIT ${q.limit}`;
+  } else if (q.beforeId !== undefined) {
+    where.push(sql`m.id < ${q.beforeId}`);
+    tail = sql`ORDER BY m.id DESC LIMIT ${q.limit}`;
+  } else {
+    tail = sql`${NEWEST_FIRST} LIMIT ${q.limit} OFFSET ${q.offset ?? 0}`;
+  }
+  const rows = await db.all(selectMessages(chat, where, tail));
+  if (oldestFirst) rows.reverse();
+  return toMessages(db, chat, rows, q);
+}
+
+export async function getMessage(
+  db: Db,
+  chat: ChatKey,
+  id: number,
+  view: MessageView,
+): Promise<Message | null> {
+  const rows = await db.all(selectMessages(chat, [sql`m.id = ${id}`], sql``));
+  return (await toMessages(db, chat, rows, view))[0] ?? null;
+}
+
+export async function listPinnedMessages(db: Db, chat: ChatKey, view: MessageView): Promise<Message[]> {
+  const rows = await db.all(selectMessages(chat, [sql`m.is_pinned = TRUE`], NEWEST_FIRST));
+  return toMessages(db, chat, rows, view);
+}
+
+export async function listMessageVersions(
+  db: Db,
+  chat: ChatKey,
+  messageId: number,
+  limit: number,
+): Promise<MessageVersion[]> {
+  const rows = await db.all(sql`
+    SELECT chat_id, message_id, text, date, captured_at, source FROM message_versions
+     WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND message_id = ${messageId}
+     ORDER BY date DESC, id DESC LIMIT ${limit}`);
+  return rows.map((r) => ({
+    chat_id: Number(r.chat_id),
+    message_id: Number(r.message_id),
+    text: str(r.text),
+    date: isoRequired(r.date),
+    captured_at: iso(r.captured_at),
+    source: str(r.source) as VersionSource | null,
+  }));
+}
+
+const inTopic = (topicId: number | undefined) =>
+  topicId === undefined ? sql`` : sql`AND m.reply_to_top_id = ${topicId}`;
+
+export async function findMessageByDate(
+  db: Db,
+  chat: ChatKey,
+  q: MessageByDateQuery,
+  view: MessageView,
+): Promise<Message | null> {
+  const { start } = localDayRange(q.date, q.timezone);
+  const rows = await db.all(sql`SELECT ${MESSAGE_COLUMNS} FROM messages m ${MEDIA_JOIN}
+    WHERE ${inChat(chat)} AND m.date >= ${start} ${inTopic(q.topicId)}
+    ORDER BY m.date ASC, m.id ASC LIMIT 1`);
+  return (await toMessages(db, chat, rows, view))[0] ?? null;
+}
+
+export async function listMessageDates(db: Db, chat: ChatKey, q: MessageDatesQuery): Promise<string[]> {
+  const days = localMonthDays(q.month, q.timezone);
+  const probes = days.map(
+    (day, i) => sql`SELECT ${raw(String(i))} AS day WHERE EXISTS (SELECT 1 FROM messages m
+      WHERE ${inChat(chat)} AND m.date >= ${day.start} AND m.date < ${day.end} ${inTopic(q.topicId)})`,
+  );
+  const rows = await db.all<{ day: number }>(join(probes, ' UNION ALL '));
+  return rows
+    .map((r) => Number(r.day))
+    .sort((a, b) => a - b)
+    .map((i) => days[i]?.date ?? '');
+}

@@ -1,0 +1,178 @@
+/**
+ * The SQLite backend: better-sqlite3 (synchronous) behind the async Driver. WAL journal, a busy timeout
+ * of DATABASE_TIMEOUT seconds, foreign keys on. Transactions hold a lock so that no other request's
+ * statement runs inside them while their callback awaits.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Logger } from '../../common/logger';
+import type { Driver, Queryable, Row } from './driver';
+import { DatabaseUnavailableError } from './errors';
+import { compile, type Sql } from './sql';
+
+export interface SqliteOptions {
+  path: string;
+  timeoutSeconds: number;
+  echo?: boolean;
+  logger?: Logger;
+  readonly?: boolean;
+}
+
+const UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB']);
+
+function translate(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && UNAVAILABLE.has(code)) {
+    return new DatabaseUnavailableError(code === 'SQLITE_BUSY' ? 'database is locked' : code, { cause: err });
+  }
+  return err;
+}
+
+export class SqliteDriver implements Driver {
+  readonly dialect = 'sqlite' as const;
+  readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private busy: Promise<void> | null = null;
+  private readonly direct: Queryable;
+
+  constructor(private readonly options: SqliteOptions) {
+    if (options.path !== ':memory:') mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
+    try {
+      this.db = new Database(options.path, {
+        timeout: Math.round(options.timeoutSeconds * 1000),
+        readonly: options.readonly ?? false,
+      });
+      if (!options.readonly) this.db.pragma('journal_mode = WAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('synchronous = NORMAL');
+    } catch (err) {
+      throw translate(err);
+    }
+    // SQLite's lower() folds ASCII only; PostgreSQL's folds every letter. Search both the same way.
+    this.db.function('archive_casefold', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
+    this.direct = {
+      dialect: this.dialect,
+      all: async <T>(q: Sql) => this.allNow<T>(q),
+      get: async <T>(q: Sql) => this.allNow<T>(q)[0],
+      run: async (q: Sql) => this.runNow(q),
+    };
+  }
+
+  private prepare(query: Sql): { stmt: Database.Statement; params: unknown[] } {
+    const { text, params } = compile(query, this.dialect);
+    if (this.options.echo) this.options.logger?.info({ sql: text }, 'sql');
+    let stmt = this.statements.get(text);
+    if (!stmt) {
+      stmt = this.db.prepare(text);
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(text, stmt);
+    }
+    return { stmt, params };
+  }
+
+  private allNow<T>(query: Sql): T[] {
+    try {
+      const { stmt, params } = this.prepare(query);
+      if (!stmt.reader) {
+        stmt.run(...params);
+        return [];
+      }
+      return stmt.all(...params) as T[];
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  private runNow(query: Sql): { changes: number } {
+    try {
+      const { stmt, params } = this.prepare(query);
+      if (stmt.reader) return { changes: stmt.all(...params).length };
+      return { changes: stmt.run(...params).changes };
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  private async idle(): Promise<void> {
+    while (this.busy) await this.busy;
+  }
+
+  async all<T = Row>(query: Sql): Promise<T[]> {
+    await this.idle();
+    return this.allNow<T>(query);
+  }
+
+  async get<T = Row>(query: Sql): Promise<T | undefined> {
+    await this.idle();
+    return this.allNow<T>(query)[0];
+  }
+
+  async run(query: Sql): Promise<{ changes: number }> {
+    await this.idle();
+    return this.runNow(query);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    await this.idle();
+    let release = () => {};
+    this.busy = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        throw translate(err);
+      }
+      try {
+        const result = await fn(this.direct);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      this.busy = null;
+      release();
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.transaction(async () => {
+      try {
+        this.db.exec(script);
+      } catch (err) {
+        throw translate(err);
+      }
+    });
+  }
+
+  async hasTable(name: string): Promise<boolean> {
+    await this.idle();
+    return this.db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
+  }
+
+  async hasColumn(table: string, column: string): Promise<boolean> {
+    await this.idle();
+    return (
+      this.db.prepare('SELECT 1 FROM pragma_table_info(?) WHERE name = ?').get(table, column) !== undefined
+    );
+  }
+
+  async sizeBytes(): Promise<number> {
+    await this.idle();
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    const size = this.db.pragma('page_size', { simple: true }) as number;
+    return pages * size;
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Throwaway databases for tests: a SQLite file in a fresh temporary directory, or a PostgreSQL database
+ * of its own (`specyard_archive_<random>`) on 127.0.0.1, dropped afterwards. Other suites run at the
+ * same time, so nothing here touches a shared database.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { silentLogger } from '../../common/logger';
+import type { DatabaseConfig } from './config';
+import { seedFixtures } from './fixtures';
+import { migrateOpenStore } from './migrate';
+import { openArchiveStore } from './open';
+import type { ArchiveDatabase, Backend } from './store';
+
+export const TEST_BACKENDS: readonly Backend[] = ['sqlite', 'postgresql'];
+
+const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+  if (backend === 'sqlite') {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-'));
+    return {
+      config: { backend: 'sqlite', path: path.join(dir, 'archive.db'), timeoutSeconds: 5, echo: false },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `specyard_archive_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return {
+    config: { backend: 'postgresql', url: url.toString(), timeoutSeconds: 5, echo: false },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: SERVER });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestStore {
+  db: ArchiveDatabase;
+  config: DatabaseConfig;
+  /** Closes the store and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A migrated store on a fresh database, with the fixture archive unless `seed` is false. */
+export async function openTestStore(backend: Backend, options: { seed?: boolean } = {}): Promise<TestStore> {
+  const database = await createTestDatabase(backend);
+  const db = await openArchiveStore(database.config, silentLogger());
+  try {
+    await migrateOpenStore(db);
+    if (options.seed !== false) await seedFixtures(db);
+  } catch (err) {
+    await db.close();
+    await database.drop();
+    throw err;
+  }
+  return {
+    db,
+    config: database.config,
+    close: async () => {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
