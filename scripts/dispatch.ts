@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { isService, ROOT, SERVICES } from '../src/common/services';
 
 /**
- * `npm run <task> -- <service> [args]` runs scripts/<task>/<service>.ts with the remaining arguments.
+ * `npm run <task> -- <service> [variant] [args]` runs scripts/<task>/<service>.ts (or
+ * scripts/<task>/<service>-<variant>.ts) with the remaining arguments.
  * Each service adds its own file; a service without one says so.
  */
 export async function dispatch(task: string, argv = process.argv.slice(2)): Promise<void> {
@@ -13,11 +14,18 @@ export async function dispatch(task: string, argv = process.argv.slice(2)): Prom
     console.error(`usage: npm run ${task} -- <${SERVICES.join('|')}> [options]`);
     process.exit(2);
   }
-  const file = path.join(ROOT, 'scripts', task, `${service}.ts`);
+  // A word after the service names a variant: `npm run bench -- fuel ingest` → scripts/bench/fuel-ingest.ts.
+  const [word, ...afterWord] = rest;
+  const variant =
+    word && !word.startsWith('-') ? path.join(ROOT, 'scripts', task, `${service}-${word}.ts`) : '';
+  const [file, args] =
+    variant && existsSync(variant)
+      ? [variant, afterWord]
+      : [path.join(ROOT, 'scripts', task, `${service}.ts`), rest];
   if (!existsSync(file)) {
     console.error(`${service} has no ${task} yet`);
     process.exit(1);
   }
-  process.argv = [process.argv[0] ?? 'node', file, ...rest];
+  process.argv = [process.argv[0] ?? 'node', file, ...args];
   await import(pathToFileURL(file).href);
 }

@@ -1,41 +1,51 @@
 /**
- * `npm start`: every service on its own port. A service whose implementation has not landed yet is
- * served by its documented mock (Prism over the bundled document), so clients can work against it now.
+ * `npm start`: the three services in one process, each on its own port (SUBTITLES_PORT 8096, FUEL_PORT
+ * 3000, VIEWER_PORT 8000), embedded SQLite under DATA_DIR (./data). A variable meant for one service only
+ * can carry its prefix (FUEL_DATABASE_URL, ARCHIVE_DATABASE_URL); each service reads its own.
+ *
+ * The archive viewer never migrates its database; like the backup image at each start, this composition
+ * runs the archive's migrate step first, so a fresh checkout has a working (empty) archive.
  */
-import { startPrism } from './common/prism';
-import { DEFAULT_PORTS, SERVICES, type Service } from './common/services';
 
-const PORT_VARIABLES: Record<Service, string> = {
-  subtitles: 'SUBTITLES_PORT',
-  fuel: 'FUEL_PORT',
-  archive: 'VIEWER_PORT',
-};
+import { loadConfig as loadArchiveConfig } from './archive/config';
+import { start as startArchive } from './archive/main';
+import { migrateArchive } from './archive/store/migrate';
+import { ConfigError } from './common/env';
+import { createLogger } from './common/logger';
+import { closeOnSignals } from './common/serve';
+import { start as startFuel } from './fuel/main';
+import { start as startSubtitles } from './subtitles/main';
 
-function portOf(service: Service): number {
-  const name = PORT_VARIABLES[service];
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return DEFAULT_PORTS[service];
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${name} must be a port number (1-65535), not "${raw}"`);
-  }
-  return port;
+interface Running {
+  url: string;
+  close(): Promise<void>;
 }
 
 async function main(): Promise<void> {
-  const ports = SERVICES.map((service) => [service, portOf(service)] as const);
-  const running = await Promise.all(
-    ports.map(([service, port]) => startPrism(service, { host: process.env.HOST ?? '127.0.0.1', port })),
-  );
-  for (const [i, [service]] of ports.entries()) {
-    console.log(`${service}: documented mock listening on ${running[i]?.url}`);
+  const logger = createLogger('specyard');
+  const env = process.env;
+  await migrateArchive(loadArchiveConfig(env).database, createLogger('archive'));
+
+  const running: [string, Running][] = [];
+  try {
+    running.push(['subtitles', await startSubtitles(env)]);
+    running.push(['fuel', await startFuel(env)]);
+    running.push(['archive', await startArchive(env)]);
+  } catch (error) {
+    await Promise.all(running.map(([, service]) => service.close()));
+    throw error;
   }
-  const stop = () => Promise.all(running.map((r) => r.stop())).then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(
+    logger,
+    ...running.map(
+      ([, service]) =>
+        () =>
+          service.close(),
+    ),
+  );
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -1,0 +1,279 @@
+/**
+ * `npm run bench -- fuel [--backend=sqlite|postgres|both] [--stations=200000] [--iterations=40]
+ *  [--concurrency=4] [--seconds=5]`
+ *
+ * Loads a Spain-sized synthetic dataset (clustered around cities, fuel stations with B7/E5 prices and EV
+ * chargers), serves it with the real app on 127.0.0.1, and measures a country-sized /api/stations box,
+ * /api/stations/nearest and /api/route-stations on a 2,000-point 1,000 km line: p50/p95 of sequential
+ * requests, requests/s at a fixed concurrency, and the ratio of each p50 to the bare store query it wraps.
+ * Not a test: the figures go to scripts/bench/README.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { silentLogger } from '../../src/common/logger';
+import { listen } from '../../src/common/serve';
+import { loadFuelConfig } from '../../src/fuel/config';
+import { destination, intermediate } from '../../src/fuel/geo';
+import { createFuelApp } from '../../src/fuel/http/app';
+import { openPostgresStore } from '../../src/fuel/store/postgres';
+import { openSqliteStore } from '../../src/fuel/store/sqlite';
+import type { BBox, FuelStore, LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
+import { createTestDatabase } from '../../src/fuel/testing/postgres';
+
+const { values } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'both' },
+    stations: { type: 'string', default: '200000' },
+    iterations: { type: 'string', default: '40' },
+    concurrency: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '5' },
+  },
+});
+const STATIONS = Number(values.stations);
+const ITERATIONS = Number(values.iterations);
+const CONCURRENCY = Number(values.concurrency);
+const SECONDS = Number(values.seconds);
+
+const SPAIN: BBox = [-9.4, 36.0, 3.4, 43.8];
+const CITIES: [LonLat, number][] = [
+  [[-3.7038, 40.4168], 30],
+  [[2.1686, 41.3874], 22],
+  [[-0.3763, 39.4699], 12],
+  [[-5.9845, 37.3891], 10],
+  [[-0.8891, 41.6488], 6],
+  [[-4.4214, 36.7213], 7],
+  [[-2.935, 43.263], 6],
+  [[-4.7245, 41.6523], 4],
+  [[-1.1307, 37.9922], 4],
+  [[-8.4115, 43.3623], 4],
+];
+
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function dataset(count: number): { stations: StationInput[]; prices: PriceInput[] } {
+  const next = random(42);
+  const totalWeight = CITIES.reduce((s, [, w]) => s + w, 0);
+  const stations: StationInput[] = [];
+  const prices: PriceInput[] = [];
+  for (let i = 0; i < count; i++) {
+    let at: LonLat;
+    if (next() < 0.6) {
+      let pick = next() * totalWeight;
+      let city = CITIES[0] as [LonLat, number];
+      for (const candidate of CITIES) {
+        city = candidate;
+        pick -= candidate[1];
+        if (pick < 0) break;
+      }
+      at = destination(city[0], next() * 360, Math.sqrt(next()) * 40);
+    } else {
+      at = [SPAIN[0] + next() * (SPAIN[2] - SPAIN[0]), SPAIN[1] + next() * (SPAIN[3] - SPAIN[1])];
+    }
+    const ev = next() < 0.1;
+    const externalId = `b${i}`;
+    stations.push({
+      externalId,
+      country: 'ES',
+      type: ev ? 'ev_charger' : 'fuel',
+      name: `Station ${i}`,
+      brand: ev ? 'Charger' : 'Brand',
+      address: `Street ${i}`,
+      city: 'Town',
+      lon: at[0],
+      lat: at[1],
+      powerKw: ev ? 50 : null,
+      source: ev ? 'bench-ev' : 'bench',
+    });
+    if (!ev) {
+      prices.push({ externalId, country: 'ES', fuel: 'B7', price: 1.3 + next() * 0.3, currency: 'EUR' });
+      prices.push({ externalId, country: 'ES', fuel: 'E5', price: 1.45 + next() * 0.3, currency: 'EUR' });
+    }
+  }
+  return { stations, prices };
+}
+
+/** About 1,000 km from Cádiz to Girona through Madrid and Zaragoza, as 2,000 points with small wiggles. */
+function longLine(): LonLat[] {
+  const stops: LonLat[] = [
+    [-6.2886, 36.527],
+    [-5.9845, 37.3891],
+    [-3.7038, 40.4168],
+    [-0.8891, 41.6488],
+    [2.8214, 41.9794],
+  ];
+  const line: LonLat[] = [];
+  const perLeg = Math.ceil(2000 / (stops.length - 1));
+  for (let s = 0; s < stops.length - 1; s++) {
+    for (let k = 0; k < perLeg && line.length < 1999; k++) {
+      const [lon, lat] = intermediate(stops[s] as LonLat, stops[s + 1] as LonLat, k / perLeg);
+      line.push([lon, lat + Math.sin(line.length / 7) * 0.004]);
+    }
+  }
+  line.push(stops.at(-1) as LonLat);
+  return line;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+async function timed(work: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 3; i++) await work();
+  const samples: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t = performance.now();
+    await work();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
+}
+
+async function throughput(work: () => Promise<unknown>): Promise<number> {
+  const until = performance.now() + SECONDS * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await work();
+        done++;
+      }
+    }),
+  );
+  return done / SECONDS;
+}
+
+interface Row {
+  backend: string;
+  scenario: string;
+  features: number;
+  p50: number;
+  p95: number;
+  rps: number;
+  storeP50: number;
+}
+
+/** Fresh planner statistics, as autovacuum would gather soon after a bulk load. */
+async function analyze(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+async function benchBackend(name: string, store: FuelStore, settle?: () => Promise<void>): Promise<Row[]> {
+  const data = dataset(STATIONS);
+  const t = performance.now();
+  const upserted = await store.upsertStations(data.stations, { batchSize: 1000 });
+  const written = await store.replacePrices('bench', 'ES', data.prices);
+  await settle?.();
+  console.error(
+    `${name}: loaded ${upserted.count} stations and ${written.inserted} prices in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+  const config = { ...loadFuelConfig({ APP_ENABLED_COUNTRIES: 'ES' }), validateResponses: false };
+  const server = await listen(createFuelApp({ config, store, logger: silentLogger() }), 0);
+  // A 20,000-station answer keeps the event loop busy; with several clients a kept-alive socket can wait
+  // longer than Node's 5 s idle timeout for its next request to be read, and the server would reset it.
+  server.server.keepAliveTimeout = 120_000;
+  let client = 0;
+  const line = longLine();
+  const scenarios = [
+    {
+      scenario: '/api/stations Spain box, B7',
+      http: () => fetch(`${server.url}/api/stations?bbox=${SPAIN.join(',')}&fuel=B7`),
+      store: () => store.stationsInBox({ bbox: SPAIN, fuel: 'B7', limit: 20_000 }),
+    },
+    {
+      scenario: '/api/stations/nearest Madrid, 10 km, limit 10',
+      http: () =>
+        fetch(`${server.url}/api/stations/nearest?lat=40.4168&lon=-3.7038&radius_km=10&fuel=B7&limit=10`),
+      store: () => store.nearestStations({ lon: -3.7038, lat: 40.4168, radiusKm: 10, fuel: 'B7', limit: 10 }),
+    },
+    {
+      scenario: '/api/route-stations 2,000 points, 1,000 km, 5 km',
+      http: () =>
+        fetch(`${server.url}/api/route-stations`, {
+          method: 'POST',
+          // A new client address per request: the bench measures the query, not the rate limit.
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.${client++ % 250}.0.1` },
+          body: JSON.stringify({
+            geometry: { type: 'LineString', coordinates: line },
+            fuel: 'B7',
+            corridorKm: 5,
+          }),
+        }),
+      store: () => store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 5_000 }),
+    },
+  ];
+  const rows: Row[] = [];
+  try {
+    for (const s of scenarios) {
+      const first = await s.http();
+      if (first.status !== 200) throw new Error(`${s.scenario}: status ${first.status}`);
+      const features = ((await first.json()) as { features: unknown[] }).features.length;
+      const call = async () => {
+        const res = await s.http();
+        await res.arrayBuffer();
+      };
+      const http = await timed(call);
+      const bare = await timed(s.store);
+      const rps = await throughput(call);
+      rows.push({ backend: name, scenario: s.scenario, features, ...http, rps, storeP50: bare.p50 });
+      console.error(`${name}: ${s.scenario} done`);
+    }
+  } finally {
+    await server.close();
+  }
+  return rows;
+}
+
+const rows: Row[] = [];
+if (values.backend === 'sqlite' || values.backend === 'both') {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-bench-'));
+  const store = openSqliteStore(path.join(dir, 'fuel.db'));
+  try {
+    rows.push(...(await benchBackend('sqlite', store)));
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+if (values.backend === 'postgres' || values.backend === 'both') {
+  const db = await createTestDatabase('specyard_fuel_bench');
+  try {
+    const store = await openPostgresStore(db.url);
+    try {
+      rows.push(...(await benchBackend('postgres', store, () => analyze(db.url))));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+const ms = (v: number) => v.toFixed(1);
+console.log(
+  `\n${STATIONS.toLocaleString('en')} stations, ${ITERATIONS} sequential requests per figure, ${CONCURRENCY} concurrent for req/s (${SECONDS} s)\n`,
+);
+console.log('| backend | scenario | features | p50 ms | p95 ms | req/s | store p50 ms | HTTP / store |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.backend} | ${r.scenario} | ${r.features} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.rps.toFixed(1)} | ${ms(r.storeP50)} | ${(r.p50 / r.storeP50).toFixed(2)} |`,
+  );
+}

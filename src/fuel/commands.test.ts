@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../common/services';
+import { migrateCommand } from './commands';
+import { createTestDatabase } from './testing/postgres';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('fuel migrate', () => {
+  it('applies the migrations to <DATA_DIR>/fuel.db once', async () => {
+    const lines: string[] = [];
+    await migrateCommand({ DATA_DIR: dir }, (line) => lines.push(line));
+    await migrateCommand({ DATA_DIR: dir }, (line) => lines.push(line));
+    expect(lines).toEqual([
+      `fuel: applied migration 001_initial to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
+    ]);
+  });
+
+  it('applies them to PostgreSQL, creating PostGIS', async () => {
+    const db = await createTestDatabase();
+    try {
+      const lines: string[] = [];
+      await migrateCommand({ DATABASE_URL: db.url }, (line) => lines.push(line));
+      await migrateCommand({ FUEL_DATABASE_URL: db.url }, (line) => lines.push(line));
+      expect(lines[0]).toMatch(/^fuel: applied migration 001_initial to postgres:\/\//);
+      expect(lines[1]).toMatch(/is up to date$/);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('the fuel command line', () => {
+  const run = (args: string[], env: Record<string, string>) =>
+    spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/fuel/cli.ts', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      },
+    );
+
+  it('stops with a clear message and status 1 on a bad setting', () => {
+    const result = run(['migrate'], { DATA_DIR: dir, DATABASE_URL: 'mysql://db/fuel' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('fuel: DATABASE_URL must be a postgres:// URL or file:<path>');
+  });
+
+  it('refuses an unknown command with its usage', () => {
+    const result = run(['bogus'], {});
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unknown command "bogus"');
+    expect(result.stderr).toContain('scrape --country=KEYS');
+  });
+});

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { components } from '../../../generated/fuel/types';
+import type { MapConfig } from '../config';
+import type { FuelStore } from '../store/store';
+import { countryName } from './countries';
+import { DatabaseFailure } from './errors';
+
+export type StatsResponse = components['schemas']['StatsResponse'];
+export type ConfigResponse = components['schemas']['ConfigResponse'];
+
+/** The map settings; built from the configuration alone, so it answers while the database is down. */
+export function mapConfigResponse(map: MapConfig): ConfigResponse {
+  return {
+    defaultCountry: map.defaultCountry,
+    defaultFuel: map.defaultFuel,
+    center: map.center,
+    zoom: map.zoom,
+    enabledCountries: map.enabledCountries.map(({ code, name, center, zoom }) => ({
+      code,
+      name,
+      center,
+      zoom,
+    })),
+  };
+}
+
+export async function databaseStats({
+  store,
+  log,
+  map,
+}: {
+  store: FuelStore;
+  log: Logger;
+  map: MapConfig;
+}): Promise<StatsResponse> {
+  const stats = await store.stats().catch((error: unknown) => {
+    log.error({ err: error }, 'Failed to query stats:');
+    throw new DatabaseFailure(error);
+  });
+  return {
+    totals: stats.totals,
+    countries: stats.countries.map((c) => ({
+      code: c.code,
+      name: countryName(c.code),
+      stations: c.stations,
+      prices: c.prices,
+      lastUpdate: c.lastUpdate?.toISOString() ?? null,
+    })),
+    config: {
+      defaultCountry: map.defaultCountry,
+      enabledCountries: map.enabledCodes,
+      defaultFuel: map.defaultFuel,
+      center: map.center,
+      zoom: map.zoom,
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { createServiceApp } from '../../common/http/app';
+import type { OperationHandler } from '../../common/http/operations';
+import type { FuelConfig } from '../config';
+import { ExchangeRates } from '../domain/exchange-rates';
+import { OsrmClient } from '../domain/osrm';
+import { Semaphore } from '../domain/semaphore';
+import type { FuelStore } from '../store/store';
+import type { FuelContext } from './context';
+import { fuelErrorMapper, fuelNotFound } from './errors';
+import * as exchangeRates from './handlers/exchange-rates';
+import * as geocoding from './handlers/geocoding';
+import * as meta from './handlers/meta';
+import * as routing from './handlers/routing';
+import * as stations from './handlers/stations';
+import { rateLimits } from './rate-limit';
+
+export interface FuelAppOptions {
+  config: FuelConfig;
+  store: FuelStore;
+  logger: Logger;
+  /** The fetch used for the routing engine, geocoder and rate feed. */
+  fetchImpl?: typeof fetch;
+  /** Clock of the rate limits and the rate cache. */
+  now?: () => number;
+}
+
+export const fuelHandlers = { ...meta, ...stations, ...geocoding, ...exchangeRates, ...routing };
+
+export function createFuelApp(options: FuelAppOptions): Express {
+  const { config, store, logger } = options;
+  const fetchImpl = options.fetchImpl ?? fetch;
+  const now = options.now ?? Date.now;
+  const context: FuelContext = {
+    config,
+    store,
+    engine: new OsrmClient(config.routing.url, fetchImpl),
+    inflight: new Semaphore(config.routing.maxInflight),
+    rates: new ExchangeRates(config.exchangeRates, fetchImpl, now),
+    fetchImpl,
+  };
+  const app = createServiceApp({
+    service: 'fuel',
+    handlers: fuelHandlers as unknown as Record<string, OperationHandler<never>>,
+    logger,
+    errorMapper: fuelErrorMapper,
+    notFound: fuelNotFound,
+    validateResponses: config.validateResponses,
+    before: [rateLimits(config.rateLimits, now)],
+    // As the original service: parameters a route does not know are ignored, not refused.
+    allowUnknownQueryParameters: true,
+  });
+  app.locals.fuel = context;
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { FuelConfig } from '../config';
+import type { ExchangeRates } from '../domain/exchange-rates';
+import type { OsrmClient } from '../domain/osrm';
+import type { Semaphore } from '../domain/semaphore';
+import type { FuelStore } from '../store/store';
+
+/** What the handlers reach through the app: set once in createFuelApp. */
+export interface FuelContext {
+  config: FuelConfig;
+  store: FuelStore;
+  engine: OsrmClient;
+  /** Routing engine calls in flight for detours, across every request. */
+  inflight: Semaphore;
+  rates: ExchangeRates;
+  fetchImpl: typeof fetch;
+}
+
+export function contextOf(req: { app: { locals: Record<string, unknown> } }): FuelContext {
+  return req.app.locals.fuel as FuelContext;
+}

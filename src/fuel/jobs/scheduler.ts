@@ -1,0 +1,169 @@
+import { EventEmitter } from 'node:events';
+import type { Worker } from 'node:worker_threads';
+import Bree from 'bree';
+import type { Logger } from '../../common/logger';
+import type { ScraperConfig } from '../scrapers/config';
+import { runScraper } from '../scrapers/pipeline';
+import {
+  allKeys,
+  createScraper,
+  createSharedState,
+  GERMAN_REGISTRY,
+  intervalHours,
+  type ScraperTuning,
+  SPANISH_REGISTRY,
+  scheduledKeys,
+} from '../scrapers/registry';
+import { schedulerLine } from '../scrapers/summary';
+import type { RunLog, RunSummary, Scraper } from '../scrapers/types';
+import type { FuelStore } from '../store/store';
+
+const HOUR_MS = 3_600_000;
+
+export interface SchedulerOptions {
+  config: ScraperConfig;
+  store: FuelStore;
+  logger: Logger;
+  /** Delay before the first key's first run (10 s). */
+  firstDelayMs?: number;
+  /** Delay between the first runs of consecutive keys (5 s). */
+  staggerMs?: number;
+  /** Runs one key once; by default its scraper through the pipeline. */
+  runKey?: (key: string, signal: AbortSignal) => Promise<RunSummary>;
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+  tuning?: ScraperTuning;
+}
+
+export interface RunningScheduler {
+  /** The keys on a timer, in start order. */
+  keys: string[];
+  /** Clears every timer and waits for runs in progress, which are asked to stop. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Bree starts its jobs as worker threads, which cannot load TypeScript under ESM and could not share the
+ * store. This stands in for a worker: the job runs in this process and reports completion the way a
+ * worker does (`online`, then the `done` message), so Bree's own timers and bookkeeping drive it.
+ */
+class InProcessJob extends EventEmitter {
+  readonly isMainThread = true;
+  readonly threadId = 0;
+  readonly resourceLimits = {};
+  private readonly controller = new AbortController();
+
+  constructor(name: string, task: (name: string, signal: AbortSignal) => Promise<void>) {
+    super();
+    // Bree attaches its listeners right after creating the worker, in the same tick.
+    queueMicrotask(async () => {
+      this.emit('online');
+      await task(name, this.controller.signal);
+      this.emit('message', 'done');
+    });
+  }
+
+  postMessage(message: unknown): void {
+    if (message === 'cancel') this.controller.abort(new Error('Scheduler stopping'));
+  }
+
+  terminate(): Promise<number> {
+    return Promise.resolve(0);
+  }
+}
+
+const formatHours = (hours: number) => String(Number(hours.toFixed(4)));
+
+/** Starts one timer per enabled key: the first 10 s after start, each next one 5 s later, then on its interval. */
+export async function startScheduler(options: SchedulerOptions): Promise<RunningScheduler> {
+  const { config, store, logger } = options;
+  const firstDelayMs = options.firstDelayMs ?? 10_000;
+  const staggerMs = options.staggerMs ?? 5_000;
+  const line = (text: string) => logger.info(text);
+  const log: RunLog = { info: line, error: (text) => logger.error(text) };
+
+  const known = allKeys(config);
+  for (const key of Object.keys(config.keyIntervals)) {
+    if (!known.includes(key))
+      logger.warn(`[scraper] APP_SCRAPE_INTERVAL_${key} names no scraper key; ignored`);
+  }
+  const keys = scheduledKeys(config);
+  if (keys.includes(SPANISH_REGISTRY))
+    line('[scraper] Spain EV: using the official registry (EV_ES_REVE) instead of EV_ES');
+  if (keys.includes(GERMAN_REGISTRY))
+    line('[scraper] Germany EV: using the official registry (EV_DE_BNETZA) instead of EV_DE');
+
+  const shared = createSharedState(config);
+  // One scraper per key for the life of the scheduler: some remember what they learnt (the registry's
+  // page count), and the registries' rate limits are shared through `shared`.
+  const scrapers = new Map<string, Scraper | undefined>();
+  const runKey =
+    options.runKey ??
+    ((key: string, signal: AbortSignal) => {
+      if (!scrapers.has(key)) scrapers.set(key, createScraper(key, config, shared, options.tuning));
+      const scraper = scrapers.get(key);
+      if (!scraper) throw new Error(`no scraper for key ${key}`);
+      return runScraper(scraper, {
+        store,
+        log,
+        limits: config,
+        signal,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      });
+    });
+
+  const jobs: Bree.JobOptions[] = [];
+  for (const key of keys) {
+    const hours = intervalHours(key, config);
+    if (hours <= 0) {
+      line(`[scraper] ${key}: automatic scraping disabled`);
+      continue;
+    }
+    line(`[scraper] ${key}: scraping every ${formatHours(hours)}h`);
+    jobs.push({
+      name: key,
+      path: () => undefined,
+      timeout: firstDelayMs + staggerMs * jobs.length,
+      interval: Math.round(hours * HOUR_MS),
+    });
+  }
+
+  const task = async (key: string, signal: AbortSignal) => {
+    try {
+      line(schedulerLine(key, await runKey(key, signal)));
+    } catch (error) {
+      // A feed that crashes outside the pipeline still never takes the process down.
+      logger.error(
+        `[scraper] ${key}: Fatal error: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  const breeLogger = {
+    info: (...args: unknown[]) => logger.debug({ bree: args.map(String) }, 'bree'),
+    warn: (...args: unknown[]) => logger.debug({ bree: args.map(String) }, 'bree'),
+    error: (...args: unknown[]) => logger.error({ bree: args.map(String) }, 'bree'),
+  };
+  const bree = new Bree({ root: false, doRootCheck: false, logger: breeLogger, jobs });
+  bree.createWorker = (_path, workerOptions) => {
+    const name = (workerOptions.workerData as { job: { name: string } }).job.name;
+    return new InProcessJob(name, task) as unknown as Worker;
+  };
+  const breeRun = bree.run;
+  // Bree's timers call `this.run(name)`; a job still in progress turns the tick into the overlap line.
+  bree.run = async (name?: string) => {
+    if (name !== undefined && bree.workers.has(name)) {
+      line(`[scraper] ${name}: previous run still in progress — skipping this tick`);
+      return;
+    }
+    return breeRun(name);
+  };
+  await bree.start();
+
+  return {
+    keys: jobs.map((job) => job.name),
+    stop: () => bree.stop(),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Composition root of the fuel service: config → logger → store (migrated) → app → listen → scraper
+ * scheduler (the scrapers run inside the server process; a failing feed never takes the server down).
+ */
+import type { Env } from '../common/env';
+import { createLogger, type Logger } from '../common/logger';
+import { listen } from '../common/serve';
+import { type FuelConfig, loadFuelConfig } from './config';
+import { createFuelApp } from './http/app';
+import { startScheduler } from './jobs/scheduler';
+import { describeLocation, openFuelStore } from './store/open';
+import type { FuelStore } from './store/store';
+
+export interface RunningFuel {
+  url: string;
+  config: FuelConfig;
+  logger: Logger;
+  /** The open store, for whatever runs beside the server in the same process (the scraper scheduler). */
+  store: FuelStore;
+  close(): Promise<void>;
+}
+
+export async function start(env: Env = process.env): Promise<RunningFuel> {
+  const config = loadFuelConfig(env);
+  const logger = createLogger('fuel', config.logLevel);
+  const store = await openFuelStore(config.database);
+  try {
+    const app = createFuelApp({ config, store, logger });
+    const server = await listen(app, config.port, config.host);
+    logger.info({ url: server.url, database: describeLocation(config.database) }, 'fuel listening');
+    const scheduler = await startScheduler({ config: config.scrapers, store, logger });
+    return {
+      url: server.url,
+      config,
+      logger,
+      store,
+      async close() {
+        await scheduler.stop();
+        await server.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testContext } from '../testing/context';
+import { type FakeFeeds, fixture, startFakeFeeds } from '../testing/fake-feeds';
+import { parseSpain, spainScraper } from './spain';
+
+const answer = () => JSON.parse(fixture('es-estaciones-terrestres.json').toString('utf8'));
+
+describe('Spain (ministry REST JSON)', () => {
+  it('reads decimal commas, keeps each id once and trims the town', () => {
+    const { stations, prices } = parseSpain(answer());
+    const ids = stations.map((s) => s.externalId);
+    expect(ids.filter((id) => id === '4375')).toHaveLength(1);
+    const madrid = stations.find((s) => s.externalId === '5122');
+    expect(madrid).toMatchObject({
+      brand: 'GALP',
+      city: 'MADRID',
+      lat: 40.437222,
+      lon: -3.628333,
+      type: 'fuel',
+    });
+    expect(prices).toContainEqual({ externalId: '4375', fuel: 'B7', price: 1.459, currency: 'EUR' });
+    expect(prices).toContainEqual({ externalId: '4375', fuel: 'E5_98', price: 1.699, currency: 'EUR' });
+    // Out-of-band values are the pipeline's business: the parser hands them over as published.
+    expect(prices).toContainEqual({ externalId: '5122', fuel: 'E5_98', price: 9.999, currency: 'EUR' });
+  });
+
+  it('maps gases, hydrogen and AdBlue, and keeps the Canary Islands', () => {
+    const { stations, prices } = parseSpain(answer());
+    const fuels = prices.filter((p) => p.externalId === '8888').map((p) => p.fuel);
+    expect(fuels.sort()).toEqual(['ADBLUE', 'CNG', 'H2', 'LNG', 'LPG']);
+    expect(stations.find((s) => s.externalId === '9034')).toMatchObject({ lat: 27.993611, lon: -15.409722 });
+  });
+
+  it('skips a station without coordinates and swaps back exchanged ones', () => {
+    const { stations } = parseSpain(answer());
+    expect(stations.find((s) => s.externalId === '7777')).toBeUndefined();
+    expect(stations.find((s) => s.externalId === '6666')).toMatchObject({ lat: 40.416775, lon: -3.70379 });
+  });
+
+  it('hands over a station with no price (the pipeline drops it)', () => {
+    const { stations, prices } = parseSpain(answer());
+    expect(stations.find((s) => s.externalId === '10500')).toBeDefined();
+    expect(prices.filter((p) => p.externalId === '10500')).toHaveLength(0);
+  });
+
+  it('fails on a non-OK result that arrives with HTTP 200', () => {
+    expect(() =>
+      parseSpain({ ResultadoConsulta: 'Parametros de entrada incorrectos.', ListaEESSPrecio: [] }),
+    ).toThrow('Spanish ministry feed answered "Parametros de entrada incorrectos."');
+  });
+
+  describe('over HTTP', () => {
+    let fake: FakeFeeds;
+    beforeAll(async () => {
+      fake = await startFakeFeeds();
+    });
+    afterAll(() => fake.close());
+
+    it('fetches the whole list in one request', async () => {
+      fake.route('/es', {
+        body: fixture('es-estaciones-terrestres.json'),
+        headers: { 'content-type': 'application/json' },
+      });
+      const result = await spainScraper(`${fake.url}/es`).fetch(testContext());
+      expect(result.stations.length).toBe(6);
+    });
+
+    it.each([403, 404, 500])('fails on HTTP %d', async (status) => {
+      fake.route('/es', { status, body: 'no' });
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext())).rejects.toThrow(
+        `HTTP ${status} from 127.0.0.1`,
+      );
+    });
+
+    it('fails when the feed does not answer within the time limit', async () => {
+      fake.route('/es', { hang: true });
+      await expect(spainScraper(`${fake.url}/es`, 150).fetch(testContext())).rejects.toThrow(
+        'The operation was aborted due to timeout',
+      );
+    });
+
+    it('fails on a truncated body', async () => {
+      fake.route('/es', { body: fixture('es-estaciones-terrestres.json'), truncate: true });
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext())).rejects.toThrow();
+    });
+
+    it('reports a refused connection as "fetch failed"', async () => {
+      await expect(spainScraper('http://127.0.0.1:9/es').fetch(testContext())).rejects.toThrow(
+        'fetch failed',
+      );
+    });
+  });
+});

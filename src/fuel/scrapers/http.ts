@@ -1,0 +1,104 @@
+import type { FeedContext } from './types';
+
+/** A feed answered with an error status. The message names the host only: queries may carry keys. */
+export class FeedHttpError extends Error {
+  override name = 'FeedHttpError';
+  constructor(
+    readonly status: number,
+    readonly host: string,
+    readonly retryAfter: string | null,
+  ) {
+    super(`HTTP ${status} from ${host}`);
+  }
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+}
+
+/** One request with the scraper's time limit; a non-2xx answer throws FeedHttpError. */
+export async function request(ctx: FeedContext, url: string, options: RequestOptions): Promise<Response> {
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const init: RequestInit = { signal, headers: { 'user-agent': 'specyard-fuel/0.1', ...options.headers } };
+  if (options.method) init.method = options.method;
+  if (options.body !== undefined) init.body = options.body;
+  const response = await ctx.fetch(url, init);
+  if (!response.ok) {
+    // Drain the body so the connection is released.
+    await response.arrayBuffer().catch(() => undefined);
+    throw new FeedHttpError(response.status, new URL(url).host, response.headers.get('retry-after'));
+  }
+  return response;
+}
+
+export async function getBytes(ctx: FeedContext, url: string, options: RequestOptions): Promise<Buffer> {
+  const response = await request(ctx, url, options);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+export async function getJson<T = unknown>(
+  ctx: FeedContext,
+  url: string,
+  options: RequestOptions,
+): Promise<T> {
+  const bytes = await getBytes(ctx, url, options);
+  return parseJson<T>(decodeText(bytes), new URL(url).host);
+}
+
+export async function getText(ctx: FeedContext, url: string, options: RequestOptions): Promise<string> {
+  return decodeText(await getBytes(ctx, url, options));
+}
+
+export function parseJson<T>(text: string, host: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new Error(`Invalid JSON from ${host}: ${(error as Error).message}`);
+  }
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Text of a feed whose encoding is not declared reliably: UTF-8 (with or without a byte order mark) when
+ * the bytes are valid UTF-8, otherwise Windows-1252, the superset of Latin-1 older government files use.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  const hasBom = UTF8_BOM.every((byte, index) => bytes[index] === byte);
+  const body = hasBom ? bytes.subarray(3) : bytes;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return new TextDecoder('windows-1252').decode(body);
+  }
+}
+
+/** Seconds to wait from a Retry-After header (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (header === null || header.trim() === '') return null;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isFinite(date) ? Math.max(0, date - now) : null;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight, keeping the input order in the result. */
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

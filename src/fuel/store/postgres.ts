@@ -1,0 +1,383 @@
+/**
+ * The scale-out backend: PostgreSQL with PostGIS through pg. Boxes use the GiST index on the point
+ * geometry; distances use geography on the sphere (the same sphere as the SQLite backend).
+ */
+import pg from 'pg';
+import { type Candidate, searchCorridor } from './corridor';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import { type Migration, migrationsOf } from './migrations';
+import { sampleKey } from './sample-key';
+import {
+  type BoxQuery,
+  type BoxResult,
+  type CorridorQuery,
+  type CorridorResult,
+  type DeleteBySourceOptions,
+  EV_FUEL,
+  type FailedBatch,
+  type FuelStore,
+  type NearestQuery,
+  type NearestRow,
+  type PriceInput,
+  type ReplacePricesResult,
+  type StationInput,
+  type StationRow,
+  type StationType,
+  type StoreStats,
+  stationKey,
+  type UpsertOptions,
+  type UpsertResult,
+} from './store';
+
+export interface PostgresStoreOptions {
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+  /** Largest number of pooled connections (default 10). */
+  maxConnections?: number;
+}
+
+interface RawRow {
+  id: string;
+  external_id: string;
+  country: string;
+  station_type: StationType;
+  name: string;
+  brand: string | null;
+  address: string;
+  city: string;
+  lon: number;
+  lat: number;
+  power_kw: number | null;
+  price: number | null;
+  currency: string | null;
+  reported_at: Date | null;
+}
+
+const COLUMNS = `s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
+  ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, s.power_kw`;
+const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
+
+/** Columns, join and filter of the fuel selection; `$fuel` is the placeholder of the fuel code. */
+function selection(fuel: string, fuelParam: string): { columns: string; join: string; where: string } {
+  return fuel === EV_FUEL
+    ? {
+        columns: `${COLUMNS}, NULL::float8 AS price, NULL::text AS currency, NULL::timestamptz AS reported_at`,
+        join: '',
+        // The fuel parameter is sent either way; naming it here gives it a type.
+        where: `${EV_TYPES} AND ${fuelParam}::text IS NULL`,
+      }
+    : {
+        columns: `${COLUMNS}, p.price, p.currency, p.reported_at`,
+        join: `JOIN LATERAL (
+            SELECT q.price, q.currency, q.reported_at FROM prices q
+            WHERE q.station_id = s.id AND q.fuel = ${fuelParam}
+            ORDER BY q.reported_at DESC, q.id DESC LIMIT 1) p ON true`,
+        where: 'true',
+      };
+}
+
+function toRow(raw: RawRow): StationRow {
+  return {
+    id: raw.id,
+    externalId: raw.external_id,
+    country: raw.country,
+    type: raw.station_type,
+    name: raw.name,
+    brand: raw.brand,
+    address: raw.address,
+    city: raw.city,
+    lon: raw.lon,
+    lat: raw.lat,
+    powerKw: raw.power_kw,
+    price: raw.price,
+    currency: raw.currency,
+    reportedAt: raw.reported_at,
+  };
+}
+
+const MIGRATION_LOCK = 'specyard_fuel_migrations';
+
+export async function migratePostgres(pool: pg.Pool): Promise<Migration[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.version));
+    const pending = migrationsOf('postgres').filter((m) => !applied.has(m.version));
+    for (const migration of pending) {
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+    return pending;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<FuelStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    // These are short queries whose planner costs look high (20,000-row answers); compiling them with JIT
+    // costs more than it saves.
+    options: '-c jit=off',
+  });
+  // An idle connection that breaks (database restart) must not take the process down; the next query
+  // gets a fresh connection or fails on its own.
+  pool.on('error', () => {});
+  try {
+    if (options.migrate ?? true) await migratePostgres(pool);
+    else await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresFuelStore(pool);
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+class PostgresFuelStore implements FuelStore {
+  readonly backend = 'postgres' as const;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async stationsInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxResult> {
+    const { columns, join, where } = selection(fuel, '$5');
+    const { rows } = await this.pool.query<RawRow>(
+      `SELECT ${columns} FROM stations s ${join}
+       WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
+       ORDER BY s.sample_key, s.country, s.external_id LIMIT $6`,
+      [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
+    );
+    return { stations: rows.slice(0, limit).map(toRow), truncated: rows.length > limit };
+  }
+
+  async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
+    const { columns, join, where } = selection(fuel, '$5');
+    const { rows } = await this.pool.query<RawRow & { distance_km: number }>(
+      `WITH here AS (SELECT ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography AS g)
+       SELECT ${columns}, ST_Distance(s.geom::geography, here.g, false) / 1000 AS distance_km
+       FROM here, stations s ${join}
+       WHERE ST_DWithin(s.geom::geography, here.g, $3 * 1000, false) AND ${where}
+       ORDER BY distance_km, s.country, s.external_id LIMIT $4`,
+      [lon, lat, radiusKm, limit, fuel === EV_FUEL ? null : fuel],
+    );
+    return rows.map((row) => ({ ...toRow(row), distanceKm: row.distance_km }));
+  }
+
+  /**
+   * Candidates come from the GiST index on the points, one small box per chunk of the line; the distance on
+   * the sphere is measured in corridor.ts, the same way as on SQLite, and only the stations that pass are
+   * read with their latest price.
+   */
+  async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
+    const { columns, join, where } = selection(query.fuel, '$2');
+    return searchCorridor<string>(
+      {
+        candidates: async (pieces) => {
+          const { rows } = await this.pool.query<{ id: string; lon: number; lat: number; chunk: number }>(
+            `SELECT s.id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, u.chunk
+             FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[])
+               AS u(chunk, x1, y1, x2, y2)
+             JOIN stations s ON s.geom && ST_MakeEnvelope(u.x1, u.y1, u.x2, u.y2, 4326)
+             WHERE $6 = false OR ${EV_TYPES}`,
+            [
+              pieces.map((p) => p.chunk),
+              pieces.map((p) => p.box[0]),
+              pieces.map((p) => p.box[1]),
+              pieces.map((p) => p.box[2]),
+              pieces.map((p) => p.box[3]),
+              query.fuel === EV_FUEL,
+            ],
+          );
+          return rows.map((r): Candidate<string> => [r.id, r.lon, r.lat, r.chunk]);
+        },
+        rows: async (ids) => {
+          const { rows } = await this.pool.query<RawRow>(
+            `SELECT ${columns} FROM unnest($1::uuid[]) AS k(id) JOIN stations s ON s.id = k.id ${join}
+             WHERE ${where}`,
+            [ids, query.fuel === EV_FUEL ? null : query.fuel],
+          );
+          return new Map(rows.map((row) => [row.id, toRow(row)]));
+        },
+      },
+      query,
+    );
+  }
+
+  async stats(): Promise<StoreStats> {
+    const { rows } = await this.pool.query<{
+      country: string;
+      stations: string;
+      prices: string;
+      last: Date | null;
+    }>(
+      `WITH st AS (SELECT country, count(*) AS n FROM stations GROUP BY country),
+            pr AS (SELECT s.country, count(*) AS n, max(p.reported_at) AS last
+                   FROM prices p JOIN stations s ON s.id = p.station_id GROUP BY s.country)
+       SELECT st.country, st.n AS stations, coalesce(pr.n, 0) AS prices, pr.last
+       FROM st LEFT JOIN pr ON pr.country = st.country
+       ORDER BY st.n DESC, st.country`,
+    );
+    const countries = rows.map((r) => ({
+      code: r.country,
+      stations: Number(r.stations),
+      prices: Number(r.prices),
+      lastUpdate: r.last,
+    }));
+    return {
+      totals: {
+        stations: countries.reduce((sum, c) => sum + c.stations, 0),
+        prices: countries.reduce((sum, c) => sum + c.prices, 0),
+      },
+      countries,
+    };
+  }
+
+  async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
+    const unique = dedupeStations(stations);
+    const ids = new Map<string, string>();
+    const failedBatches: FailedBatch[] = [];
+    let count = 0;
+    for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      const s = batch.items;
+      try {
+        const { rows } = await this.pool.query<{ id: string; external_id: string; country: string }>(
+          `INSERT INTO stations (external_id, country, station_type, name, brand, address, city, geom,
+             power_kw, source, sample_key)
+           SELECT u.e, u.c, u.t, u.n, u.b, u.a, u.ci, ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk,
+             u.so, u.sk
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::float8[], $9::float8[], $10::float8[], $11::text[], $12::int[])
+             AS u(e, c, t, n, b, a, ci, lo, la, pk, so, sk)
+           ON CONFLICT (external_id, country) DO UPDATE SET
+             station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
+             address = excluded.address, city = excluded.city, geom = excluded.geom,
+             power_kw = excluded.power_kw, source = excluded.source, updated_at = now()
+           RETURNING id, external_id, country`,
+          [
+            s.map((x) => x.externalId),
+            s.map((x) => x.country),
+            s.map((x) => x.type),
+            s.map((x) => x.name),
+            s.map((x) => x.brand ?? null),
+            s.map((x) => x.address),
+            s.map((x) => x.city),
+            s.map((x) => x.lon),
+            s.map((x) => x.lat),
+            s.map((x) => x.powerKw ?? null),
+            s.map((x) => x.source),
+            s.map((x) => sampleKey(x.country, x.externalId)),
+          ],
+        );
+        for (const row of rows) ids.set(stationKey(row.country, row.external_id), row.id);
+        count += rows.length;
+      } catch (error) {
+        failedBatches.push({ offset: batch.offset, size: s.length, message: errorMessage(error) });
+      }
+    }
+    return { count, ids, failedBatches };
+  }
+
+  async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {
+    const mine = prices.filter((p) => p.country === country);
+    const now = new Date();
+    return inTransaction(this.pool, async (client) => {
+      const deleted = await client.query(
+        `DELETE FROM prices p USING stations s
+         WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2`,
+        [source, country],
+      );
+      let inserted = 0;
+      for (const batch of batchesOf(mine, 10_000)) {
+        const p = batch.items;
+        const result = await client.query(
+          `INSERT INTO prices (station_id, fuel, price, currency, reported_at, source)
+           SELECT s.id, u.f, u.p, u.cur, u.at, $1
+           FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
+             AS u(e, f, p, cur, at)
+           JOIN stations s ON s.external_id = u.e AND s.country = $2`,
+          [
+            source,
+            country,
+            p.map((x) => x.externalId),
+            p.map((x) => x.fuel),
+            p.map((x) => x.price),
+            p.map((x) => x.currency),
+            p.map((x) => x.reportedAt ?? now),
+          ],
+        );
+        inserted += result.rowCount ?? 0;
+      }
+      return { inserted, skipped: prices.length - inserted, deleted: deleted.rowCount ?? 0 };
+    });
+  }
+
+  async deleteOrphanFuelStations(country: string): Promise<number> {
+    const result = await this.pool.query(
+      `DELETE FROM stations s WHERE s.country = $1 AND s.station_type = 'fuel'
+       AND NOT EXISTS (SELECT 1 FROM prices p WHERE p.station_id = s.id)`,
+      [country],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async deleteStationsBySource(
+    source: string,
+    country: string,
+    options: DeleteBySourceOptions = {},
+  ): Promise<number> {
+    const result = await this.pool.query(
+      `DELETE FROM stations s WHERE s.country = $1 AND s.source = $2
+       AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) AS keep(id) WHERE keep.id = s.external_id)`,
+      [country, source, [...(options.exceptExternalIds ?? [])]],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async countStationsBySource(source: string, country: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      'SELECT count(*) AS n FROM stations WHERE country = $1 AND source = $2',
+      [country, source],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

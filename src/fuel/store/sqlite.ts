@@ -1,0 +1,414 @@
+/**
+ * The embedded backend: one SQLite file (WAL) through better-sqlite3, an R*Tree over the station points,
+ * great-circle distances computed in process. The synchronous driver sits behind the async interface.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { greatCircleKm, radiusBoxes } from '../geo';
+import { type Candidate, searchCorridor } from './corridor';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import { type Migration, migrationsOf } from './migrations';
+import { sampleKey } from './sample-key';
+import {
+  type BBox,
+  type BoxQuery,
+  type BoxResult,
+  type CorridorQuery,
+  type CorridorResult,
+  type DeleteBySourceOptions,
+  EV_FUEL,
+  type FailedBatch,
+  type FuelStore,
+  type NearestQuery,
+  type NearestRow,
+  type PriceInput,
+  type ReplacePricesResult,
+  type StationInput,
+  type StationRow,
+  type StationType,
+  type StoreStats,
+  stationKey,
+  type UpsertOptions,
+  type UpsertResult,
+} from './store';
+
+export interface SqliteStoreOptions {
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * One station row as an array in COLUMNS order (read in raw mode: a country-sized box returns 20,000 rows,
+ * and arrays cost far less to build than objects); index 15 holds a query's extra column.
+ */
+type RawRow = [
+  seq: number,
+  id: string,
+  externalId: string,
+  country: string,
+  type: StationType,
+  name: string,
+  brand: string | null,
+  address: string,
+  city: string,
+  lon: number,
+  lat: number,
+  powerKw: number | null,
+  price: number | null,
+  currency: string | null,
+  reportedAt: number | null,
+  extra?: number,
+];
+
+const COLUMNS = `s.seq, s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
+  s.lon, s.lat, s.power_kw`;
+const IN_BOX = `r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @minLat AND r.min_lat <= @maxLat
+  AND s.lon BETWEEN @minLon AND @maxLon AND s.lat BETWEEN @minLat AND @maxLat`;
+const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
+const LATEST_PRICE = `JOIN prices p ON p.rowid = (
+    SELECT q.rowid FROM prices q WHERE q.station_seq = s.seq AND q.fuel = @fuel
+    ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)`;
+
+function selection(fuel: string): { columns: string; join: string; where: string } {
+  return fuel === EV_FUEL
+    ? {
+        columns: `${COLUMNS}, NULL AS price, NULL AS currency, NULL AS reported_at`,
+        join: '',
+        where: EV_TYPES,
+      }
+    : { columns: `${COLUMNS}, p.price, p.currency, p.reported_at`, join: LATEST_PRICE, where: '1' };
+}
+
+function toRow(r: RawRow): StationRow {
+  return {
+    id: r[1],
+    externalId: r[2],
+    country: r[3],
+    type: r[4],
+    name: r[5],
+    brand: r[6],
+    address: r[7],
+    city: r[8],
+    lon: r[9],
+    lat: r[10],
+    powerKw: r[11],
+    price: r[12],
+    currency: r[13],
+    reportedAt: r[14] === null ? null : new Date(r[14]),
+  };
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A box with this many times more stations than asked for is walked in sample-key order. */
+const CROWDED_FACTOR = 2;
+
+const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
+
+export function migrateSqlite(db: Database.Database): Migration[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  );
+  const pending = migrationsOf('sqlite').filter((m) => !applied.has(m.version));
+  for (const migration of pending) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    })();
+  }
+  return pending;
+}
+
+/** Opens (creating its folder) an SQLite file with the settings every connection of this store uses. */
+export function openSqliteDatabase(file: string): Database.Database {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  try {
+    if (file !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // A country-sized box reads 20,000 rows in random order: a page cache of 64 MB and a memory-mapped
+    // file spare most of the read system calls (measured in scripts/bench/fuel.ts).
+    db.pragma('cache_size = -65536');
+    if (file !== ':memory:') db.pragma('mmap_size = 268435456');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): FuelStore {
+  const db = openSqliteDatabase(file);
+  try {
+    if (options.migrate ?? true) migrateSqlite(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  db.function('gc_km', { deterministic: true }, (lon1, lat1, lon2, lat2) =>
+    greatCircleKm([Number(lon1), Number(lat1)], [Number(lon2), Number(lat2)]),
+  );
+  return new SqliteFuelStore(db);
+}
+
+class SqliteFuelStore implements FuelStore {
+  readonly backend = 'sqlite' as const;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Points in the box, counted up to `cap` (the count stops there). */
+  private pointsInBox(bbox: BBox, cap: number): number {
+    return this.prepare(
+      `SELECT count(*) FROM (SELECT 1 FROM stations_rtree r
+       WHERE r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @minLat AND r.min_lat <= @maxLat
+       LIMIT @cap)`,
+    )
+      .pluck()
+      .get({ ...boxParams(bbox), cap }) as number;
+  }
+
+  /**
+   * The rows with the smallest sample keys. A box holding few stations is searched through the R*Tree and
+   * sorted; a box holding many more than `limit` is answered by walking the stations in sample-key order
+   * and keeping those inside it, which stops after about `limit` rows instead of sorting them all.
+   */
+  async stationsInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxResult> {
+    const { columns, join, where } = selection(fuel);
+    const wanted = limit + 1;
+    const cap = CROWDED_FACTOR * wanted;
+    const crowded = this.pointsInBox(bbox, cap) >= cap;
+    const source = crowded
+      ? 'stations s INDEXED BY stations_sample_key'
+      : 'stations_rtree r JOIN stations s ON s.seq = r.seq';
+    const inBox = crowded
+      ? 's.lon BETWEEN @minLon AND @maxLon AND s.lat BETWEEN @minLat AND @maxLat'
+      : IN_BOX;
+    const raw = this.prepare(
+      `SELECT ${columns} FROM ${source} ${join} WHERE ${inBox} AND ${where}
+       ORDER BY s.sample_key, s.country, s.external_id LIMIT @limit`,
+    )
+      .raw()
+      .all({ ...boxParams(bbox), fuel, limit: wanted }) as RawRow[];
+    return { stations: raw.slice(0, limit).map(toRow), truncated: raw.length > limit };
+  }
+
+  async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
+    const { columns, join, where } = selection(fuel);
+    const statement = this.prepare(
+      `SELECT ${columns}, gc_km(@lon, @lat, s.lon, s.lat) AS distance_km
+       FROM stations_rtree r JOIN stations s ON s.seq = r.seq ${join}
+       WHERE ${IN_BOX} AND ${where} AND distance_km <= @radiusKm
+       ORDER BY distance_km, s.country, s.external_id LIMIT @limit`,
+    ).raw();
+    const rows = radiusBoxes([lon, lat], radiusKm).flatMap(
+      (box) => statement.all({ ...boxParams(box), lon, lat, radiusKm, fuel, limit }) as RawRow[],
+    );
+    const seen = new Set<number>();
+    return rows
+      .filter((row) => !seen.has(row[0]) && seen.add(row[0]))
+      .sort((a, b) => (a[15] ?? 0) - (b[15] ?? 0) || compare(a[3], b[3]) || compare(a[2], b[2]))
+      .slice(0, limit)
+      .map((row) => ({ ...toRow(row), distanceKm: row[15] ?? 0 }));
+  }
+
+  /** Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. */
+  async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
+    const candidates = this.prepare(
+      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2 FROM stations_rtree
+       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat`,
+    ).raw();
+    const { columns, join, where } = selection(query.fuel);
+    const details = this.prepare(
+      `SELECT ${columns} FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
+    ).raw();
+    return searchCorridor<number>(
+      {
+        candidates: async (pieces) =>
+          (function* () {
+            for (const { chunk, box } of pieces) {
+              for (const row of candidates.all(boxParams(box)) as number[][]) {
+                row.push(chunk);
+                yield row as Candidate<number>;
+              }
+            }
+          })(),
+        rows: async (seqs) => {
+          const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as RawRow[];
+          return new Map(rows.map((row) => [row[0], toRow(row)]));
+        },
+      },
+      query,
+    );
+  }
+
+  async stats(): Promise<StoreStats> {
+    const read = this.db.transaction(() => ({
+      stations: this.prepare('SELECT country, count(*) AS n FROM stations GROUP BY country').all() as {
+        country: string;
+        n: number;
+      }[],
+      prices: this.prepare(
+        `SELECT s.country, count(*) AS n, max(p.reported_at) AS last
+         FROM prices p JOIN stations s ON s.seq = p.station_seq GROUP BY s.country`,
+      ).all() as { country: string; n: number; last: number | null }[],
+    }));
+    const { stations, prices } = read();
+    const priceByCountry = new Map(prices.map((p) => [p.country, p]));
+    const countries = stations
+      .map(({ country, n }) => {
+        const p = priceByCountry.get(country);
+        return {
+          code: country,
+          stations: n,
+          prices: p?.n ?? 0,
+          lastUpdate: p?.last == null ? null : new Date(p.last),
+        };
+      })
+      .sort((a, b) => b.stations - a.stations || a.code.localeCompare(b.code));
+    return {
+      totals: {
+        stations: countries.reduce((sum, c) => sum + c.stations, 0),
+        prices: countries.reduce((sum, c) => sum + c.prices, 0),
+      },
+      countries,
+    };
+  }
+
+  async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
+    const unique = dedupeStations(stations);
+    const statement = this.prepare(
+      `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, lon, lat,
+         power_kw, source, sample_key, created_at, updated_at)
+       VALUES (@id, @externalId, @country, @type, @name, @brand, @address, @city, @lon, @lat, @powerKw,
+         @source, @sampleKey, @now, @now)
+       ON CONFLICT (external_id, country) DO UPDATE SET
+         station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
+         address = excluded.address, city = excluded.city, lon = excluded.lon, lat = excluded.lat,
+         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at
+       RETURNING id`,
+    ).pluck();
+    const ids = new Map<string, string>();
+    const failedBatches: FailedBatch[] = [];
+    let count = 0;
+    for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      const now = Date.now();
+      const write = this.db.transaction(() =>
+        batch.items.map((s) => [
+          stationKey(s.country, s.externalId),
+          statement.get({
+            id: randomUUID(),
+            externalId: s.externalId,
+            country: s.country,
+            type: s.type,
+            name: s.name,
+            brand: s.brand ?? null,
+            address: s.address,
+            city: s.city,
+            lon: s.lon,
+            lat: s.lat,
+            powerKw: s.powerKw ?? null,
+            source: s.source,
+            sampleKey: sampleKey(s.country, s.externalId),
+            now,
+          }) as string,
+        ]),
+      );
+      try {
+        for (const [key, id] of write()) ids.set(key as string, id as string);
+        count += batch.items.length;
+      } catch (error) {
+        failedBatches.push({ offset: batch.offset, size: batch.items.length, message: errorMessage(error) });
+      }
+    }
+    return { count, ids, failedBatches };
+  }
+
+  async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {
+    const now = Date.now();
+    const replace = this.db.transaction(() => {
+      const deleted = this.prepare(
+        'DELETE FROM prices WHERE source = ? AND station_seq IN (SELECT seq FROM stations WHERE country = ?)',
+      ).run(source, country).changes;
+      const seqs = new Map(
+        this.prepare('SELECT external_id, seq FROM stations WHERE country = ?').raw().all(country) as [
+          string,
+          number,
+        ][],
+      );
+      const insert = this.prepare(
+        `INSERT INTO prices (station_seq, fuel, price, currency, reported_at, source)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      let inserted = 0;
+      for (const price of prices) {
+        const seq = price.country === country ? seqs.get(price.externalId) : undefined;
+        if (seq === undefined) continue;
+        insert.run(seq, price.fuel, price.price, price.currency, price.reportedAt?.getTime() ?? now, source);
+        inserted++;
+      }
+      return { inserted, skipped: prices.length - inserted, deleted };
+    });
+    return replace.immediate();
+  }
+
+  async deleteOrphanFuelStations(country: string): Promise<number> {
+    return this.prepare(
+      `DELETE FROM stations WHERE country = ? AND station_type = 'fuel'
+       AND NOT EXISTS (SELECT 1 FROM prices p WHERE p.station_seq = stations.seq)`,
+    ).run(country).changes;
+  }
+
+  async deleteStationsBySource(
+    source: string,
+    country: string,
+    options: DeleteBySourceOptions = {},
+  ): Promise<number> {
+    const keep = JSON.stringify([...(options.exceptExternalIds ?? [])]);
+    const remove = this.db.transaction(
+      () =>
+        this.prepare(
+          `DELETE FROM stations WHERE country = ? AND source = ?
+           AND external_id NOT IN (SELECT value FROM json_each(?))`,
+        ).run(country, source, keep).changes,
+    );
+    return remove.immediate();
+  }
+
+  async countStationsBySource(source: string, country: string): Promise<number> {
+    return this.prepare('SELECT count(*) FROM stations WHERE country = ? AND source = ?')
+      .pluck()
+      .get(country, source) as number;
+  }
+
+  async ping(): Promise<void> {
+    this.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

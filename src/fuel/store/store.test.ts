@@ -1,0 +1,372 @@
+// The one store suite, run against both backends: SQLite in memory and PostgreSQL + PostGIS in a fresh
+// database per test.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { destination, greatCircleKm, intermediate } from '../geo';
+import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { sampleKey } from './sample-key';
+import {
+  type FuelStore,
+  type LonLat,
+  type PriceInput,
+  type StationInput,
+  type StationType,
+  stationKey,
+} from './store';
+
+function station(
+  externalId: string,
+  [lon, lat]: LonLat,
+  overrides: Partial<StationInput> = {},
+): StationInput {
+  return {
+    externalId,
+    country: 'ES',
+    type: 'fuel',
+    name: `Station ${externalId}`,
+    brand: 'Repsol',
+    address: `Calle ${externalId}`,
+    city: 'Madrid',
+    lon,
+    lat,
+    source: 'miteco',
+    ...overrides,
+  };
+}
+
+function price(
+  externalId: string,
+  fuel: string,
+  value: number,
+  overrides: Partial<PriceInput> = {},
+): PriceInput {
+  return { externalId, country: 'ES', fuel, price: value, currency: 'EUR', ...overrides };
+}
+
+const MADRID: LonLat = [-3.7038, 40.4168];
+const at = (iso: string) => new Date(iso);
+
+describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('FuelStore on %s', (backend) => {
+  let opened: OpenedTestStore;
+  let store: FuelStore;
+
+  beforeEach(async () => {
+    opened = await TEST_BACKENDS[backend]();
+    store = opened.store;
+  });
+  afterEach(async () => {
+    await opened.dispose();
+  });
+
+  describe('writes', () => {
+    it('upserts stations by externalId + country, keeping the id and recording the last source', async () => {
+      const first = await store.upsertStations([
+        station('1', MADRID),
+        station('1', MADRID, { country: 'PT', source: 'dgeg' }),
+        station('2', [-3.7, 40.42]),
+      ]);
+      expect(first).toMatchObject({ count: 3, failedBatches: [] });
+      const id = first.ids.get(stationKey('ES', '1'));
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(first.ids.get(stationKey('PT', '1'))).not.toBe(id);
+
+      const second = await store.upsertStations([
+        station('1', [-3.71, 40.41], { name: 'Renamed', source: 'other' }),
+      ]);
+      expect(second.ids.get(stationKey('ES', '1'))).toBe(id);
+      expect(await store.countStationsBySource('other', 'ES')).toBe(1);
+      expect(await store.countStationsBySource('miteco', 'ES')).toBe(1);
+
+      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'EV', limit: 10 });
+      expect(stations).toEqual([]);
+      await store.replacePrices('other', 'ES', [price('1', 'B7', 1.5)]);
+      const found = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      expect(found.stations).toMatchObject([{ id, name: 'Renamed', lon: -3.71, lat: 40.41 }]);
+    });
+
+    it('collapses duplicates in the input to their last occurrence', async () => {
+      const result = await store.upsertStations([
+        station('7', MADRID, { name: 'first' }),
+        station('7', MADRID, { name: 'last' }),
+      ]);
+      expect(result.count).toBe(1);
+      await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
+      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      expect(stations.map((s) => s.name)).toEqual(['last']);
+    });
+
+    it('reports a failed batch and still writes the others', async () => {
+      const result = await store.upsertStations(
+        [
+          station('a', MADRID),
+          station('b', MADRID),
+          station('c', [-3.7, 200]),
+          station('d', MADRID),
+          station('e', MADRID),
+        ],
+        { batchSize: 2 },
+      );
+      expect(result.count).toBe(3);
+      expect(result.failedBatches).toHaveLength(1);
+      expect(result.failedBatches[0]).toMatchObject({ offset: 2, size: 2 });
+      expect(result.failedBatches[0]?.message).toBeTruthy();
+      expect([...result.ids.keys()].sort()).toEqual(['a', 'b', 'e'].map((id) => stationKey('ES', id)).sort());
+    });
+
+    it("replaces only one source's prices of one country", async () => {
+      await store.upsertStations([
+        station('1', MADRID),
+        station('2', [-3.7, 40.42]),
+        station('1', [-9.14, 38.72], { country: 'PT', source: 'dgeg' }),
+      ]);
+      await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4), price('2', 'B7', 1.5)]);
+      await store.replacePrices('other', 'ES', [price('2', 'E5', 1.7)]);
+      await store.replacePrices('miteco', 'PT', [price('1', 'B7', 1.8, { country: 'PT' })]);
+
+      const result = await store.replacePrices('miteco', 'ES', [
+        price('1', 'B7', 1.3),
+        price('missing', 'B7', 1.3),
+        price('1', 'B7', 1.2, { country: 'PT' }),
+      ]);
+      expect(result).toEqual({ inserted: 1, skipped: 2, deleted: 2 });
+
+      const stats = await store.stats();
+      expect(stats.totals).toEqual({ stations: 3, prices: 3 });
+      const e5 = await store.stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'E5', limit: 10 });
+      expect(e5.stations.map((s) => [s.externalId, s.price])).toEqual([['2', 1.7]]);
+      const b7 = await store.stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'B7', limit: 10 });
+      expect(b7.stations.map((s) => [s.country, s.price]).sort()).toEqual([
+        ['ES', 1.3],
+        ['PT', 1.8],
+      ]);
+    });
+
+    it('keeps the old prices when a replace fails part-way', async () => {
+      await store.upsertStations([station('1', MADRID), station('2', [-3.7, 40.42])]);
+      await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4), price('2', 'B7', 1.5)]);
+      await expect(
+        store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.1), price('2', 'B7', -1)]),
+      ).rejects.toThrow();
+      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      expect(stations.map((s) => s.price).sort()).toEqual([1.4, 1.5]);
+    });
+
+    it('deletes fuel stations no source prices, never EV chargers, only in the country', async () => {
+      await store.upsertStations([
+        station('priced', MADRID),
+        station('orphan', MADRID),
+        station('charger', MADRID, { type: 'ev_charger', source: 'ocm' }),
+        station('both', MADRID, { type: 'both', source: 'ocm' }),
+        station('orphan', MADRID, { country: 'PT' }),
+      ]);
+      await store.replacePrices('miteco', 'ES', [price('priced', 'B7', 1.4)]);
+      expect(await store.deleteOrphanFuelStations('ES')).toBe(1);
+      const stats = await store.stats();
+      expect(stats.countries).toEqual([
+        expect.objectContaining({ code: 'ES', stations: 3 }),
+        expect.objectContaining({ code: 'PT', stations: 1 }),
+      ]);
+      expect(await store.deleteOrphanFuelStations('ES')).toBe(0);
+    });
+
+    it('deletes the stations of one source in one country, keeping the ones still listed', async () => {
+      await store.upsertStations([
+        station('ocm-1', MADRID, { type: 'ev_charger', source: 'ocm' }),
+        station('ocm-2', MADRID, { type: 'ev_charger', source: 'ocm' }),
+        station('ocm-3', MADRID, { type: 'ev_charger', source: 'ocm' }),
+        station('reve-1', MADRID, { type: 'ev_charger', source: 'reve' }),
+        station('ocm-1', MADRID, { type: 'ev_charger', source: 'ocm', country: 'PT' }),
+      ]);
+      expect(await store.countStationsBySource('ocm', 'ES')).toBe(3);
+      expect(await store.deleteStationsBySource('ocm', 'ES', { exceptExternalIds: new Set(['ocm-2']) })).toBe(
+        2,
+      );
+      expect(await store.countStationsBySource('ocm', 'ES')).toBe(1);
+      expect(await store.deleteStationsBySource('ocm', 'ES')).toBe(1);
+      expect(await store.countStationsBySource('ocm', 'ES')).toBe(0);
+      expect(await store.countStationsBySource('reve', 'ES')).toBe(1);
+      expect(await store.countStationsBySource('ocm', 'PT')).toBe(1);
+    });
+  });
+
+  describe('reads', () => {
+    it('selects stations in a box with their newest price for the fuel, or EV charge points', async () => {
+      await store.upsertStations([
+        station('in', [-3.7, 40.4]),
+        station('edge', [-3.5, 40.5]),
+        station('out', [-3.4, 40.4]),
+        station('no-b7', [-3.6, 40.45]),
+        station('ev', [-3.65, 40.45], { type: 'ev_charger', powerKw: 150, source: 'ocm' }),
+        station('both', [-3.66, 40.45], { type: 'both', source: 'ocm' }),
+      ]);
+      await store.replacePrices('miteco', 'ES', [
+        price('in', 'B7', 1.4, { reportedAt: at('2026-05-01T06:00:00Z') }),
+        price('edge', 'B7', 1.5, { reportedAt: at('2026-05-01T06:00:00Z') }),
+        price('out', 'B7', 1.5),
+        price('no-b7', 'E5', 1.6),
+        price('both', 'B7', 1.45, { reportedAt: at('2026-05-01T06:00:00Z') }),
+      ]);
+      await store.replacePrices('other', 'ES', [
+        price('in', 'B7', 1.39, { reportedAt: at('2026-05-02T06:00:00Z') }),
+        price('edge', 'B7', 1.55, { reportedAt: at('2026-04-30T06:00:00Z'), currency: 'EUR' }),
+      ]);
+      const bbox: [number, number, number, number] = [-3.8, 40.3, -3.5, 40.5];
+      const b7 = await store.stationsInBox({ bbox, fuel: 'B7', limit: 100 });
+      expect(b7.truncated).toBe(false);
+      const byId = Object.fromEntries(b7.stations.map((s) => [s.externalId, s]));
+      expect(Object.keys(byId).sort()).toEqual(['both', 'edge', 'in']);
+      expect(byId.in).toMatchObject({ price: 1.39, currency: 'EUR', reportedAt: at('2026-05-02T06:00:00Z') });
+      expect(byId.edge).toMatchObject({ price: 1.5, reportedAt: at('2026-05-01T06:00:00Z') });
+
+      const ev = await store.stationsInBox({ bbox, fuel: 'EV', limit: 100 });
+      expect(ev.stations.map((s) => [s.externalId, s.type, s.powerKw, s.price]).sort()).toEqual([
+        ['both', 'both', null, null],
+        ['ev', 'ev_charger', 150, null],
+      ]);
+    });
+
+    it('cuts an oversized box to the stations with the smallest sample keys, the same way every time', async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => `s${i}`);
+      await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.001, 40.4])));
+      await store.replacePrices(
+        'miteco',
+        'ES',
+        ids.map((id) => price(id, 'B7', 1.4)),
+      );
+      const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
+      const first = await store.stationsInBox(query);
+      const second = await store.stationsInBox(query);
+      expect(first.truncated).toBe(true);
+      expect(first.stations).toHaveLength(10);
+      const expected = [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 10);
+      expect(first.stations.map((s) => s.externalId)).toEqual(expected);
+      expect(second.stations.map((s) => s.id)).toEqual(first.stations.map((s) => s.id));
+      // A box holding fewer than twice the stations asked for takes the other path, with the same answer.
+      const twenty = await store.stationsInBox({ ...query, limit: 20 });
+      expect(twenty.truncated).toBe(true);
+      expect(twenty.stations.map((s) => s.externalId)).toEqual(
+        [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 20),
+      );
+      const all = await store.stationsInBox({ ...query, limit: 30 });
+      expect(all).toMatchObject({ truncated: false, stations: expect.any(Array) });
+      expect(all.stations).toHaveLength(30);
+    });
+
+    it('finds the nearest stations by great-circle distance, east-west as far as north-south', async () => {
+      const centre: LonLat = [10, 60];
+      const points: Record<string, LonLat> = {
+        east4: destination(centre, 90, 4),
+        north2: destination(centre, 0, 2),
+        west6: destination(centre, 270, 6),
+        south9: destination(centre, 180, 9),
+      };
+      await store.upsertStations(
+        Object.entries(points).map(([id, p]) => station(id, p, { country: 'NO', source: 'no' })),
+      );
+      await store.replacePrices(
+        'no',
+        'NO',
+        Object.keys(points).map((id) => price(id, 'B7', 20, { country: 'NO', currency: 'NOK' })),
+      );
+      const found = await store.nearestStations({ lon: 10, lat: 60, radiusKm: 7, fuel: 'B7', limit: 5 });
+      expect(found.map((s) => s.externalId)).toEqual(['north2', 'east4', 'west6']);
+      for (const s of found) {
+        expect(s.distanceKm).toBeCloseTo(greatCircleKm(centre, [s.lon, s.lat]), 6);
+      }
+      expect(found[1]?.distanceKm).toBeCloseTo(4, 6);
+      const limited = await store.nearestStations({ lon: 10, lat: 60, radiusKm: 100, fuel: 'B7', limit: 2 });
+      expect(limited.map((s) => s.externalId)).toEqual(['north2', 'east4']);
+      expect(await store.nearestStations({ lon: 10, lat: 60, radiusKm: 1, fuel: 'B7', limit: 5 })).toEqual(
+        [],
+      );
+      expect(await store.nearestStations({ lon: 10, lat: 60, radiusKm: 10, fuel: 'EV', limit: 5 })).toEqual(
+        [],
+      );
+    });
+
+    it('finds stations within the corridor of a line on the globe, ordered along it', async () => {
+      // Oslo to Stockholm: long segments at high latitude, where degrees of longitude are short.
+      const line: LonLat[] = [
+        [10.75, 59.91],
+        [13.5, 59.38],
+        [18.07, 59.33],
+      ];
+      const stations: [string, LonLat, StationType][] = [
+        ['near-start', destination(intermediate(line[0] as LonLat, line[1] as LonLat, 0.1), 0, 1), 'fuel'],
+        ['mid-north-4km', destination([13.5, 59.38], 0, 4), 'fuel'],
+        ['mid-south-6km', destination([13.5, 59.38], 180, 6), 'fuel'],
+        ['late', destination(intermediate(line[1] as LonLat, line[2] as LonLat, 0.8), 0, 0.5), 'fuel'],
+        [
+          'charger',
+          destination(intermediate(line[1] as LonLat, line[2] as LonLat, 0.3), 0, 0.2),
+          'ev_charger',
+        ],
+        ['before-start', destination(line[0] as LonLat, 270, 3), 'fuel'],
+      ];
+      await store.upsertStations(
+        stations.map(([id, p, type]) => station(id, p, { country: 'SE', type, source: 'se' })),
+      );
+      await store.replacePrices(
+        'se',
+        'SE',
+        stations
+          .filter(([, , t]) => t === 'fuel')
+          .map(([id]) => price(id, 'B7', 19, { country: 'SE', currency: 'SEK' })),
+      );
+      const result = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 100 });
+      expect(result.truncated).toBe(false);
+      expect(result.stations.map((s) => s.externalId)).toEqual([
+        'before-start',
+        'near-start',
+        'mid-north-4km',
+        'late',
+      ]);
+      const fractions = result.stations.map((s) => s.routeFraction);
+      expect(fractions[0]).toBe(0);
+      expect(fractions[2]).toBeGreaterThan(0.35);
+      expect(fractions[2]).toBeLessThan(0.45);
+      expect(fractions[3]).toBeGreaterThan(0.85);
+      expect(result.stations[2]).toMatchObject({ price: 19, currency: 'SEK' });
+
+      const cut = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 2 });
+      expect(cut.truncated).toBe(true);
+      expect(cut.stations.map((s) => s.externalId)).toEqual(['before-start', 'near-start']);
+
+      const ev = await store.stationsAlongLine({ line, fuel: 'EV', corridorKm: 0.5, limit: 100 });
+      expect(ev.stations.map((s) => [s.externalId, s.price])).toEqual([['charger', null]]);
+    });
+
+    it('counts stations and prices per country, most stations first', async () => {
+      await store.upsertStations([
+        station('1', MADRID),
+        station('2', MADRID),
+        station('1', [-9.1, 38.7], { country: 'PT' }),
+        station('u1', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+        station('u2', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+        station('u3', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+      ]);
+      await store.replacePrices('miteco', 'ES', [
+        price('1', 'B7', 1.4, { reportedAt: at('2026-05-01T06:00:00Z') }),
+        price('1', 'E5', 1.5, { reportedAt: at('2026-05-01T07:00:00Z') }),
+        price('2', 'B7', 1.4, { reportedAt: at('2026-05-01T05:00:00Z') }),
+      ]);
+      await store.replacePrices('dgeg', 'PT', [
+        price('1', 'B7', 1.7, { country: 'PT', reportedAt: at('2026-05-02T00:00:00Z') }),
+      ]);
+      expect(await store.stats()).toEqual({
+        totals: { stations: 6, prices: 4 },
+        countries: [
+          { code: 'US', stations: 3, prices: 0, lastUpdate: null },
+          { code: 'ES', stations: 2, prices: 3, lastUpdate: at('2026-05-01T07:00:00Z') },
+          { code: 'PT', stations: 1, prices: 1, lastUpdate: at('2026-05-02T00:00:00Z') },
+        ],
+      });
+    });
+
+    it('answers a ping, and rejects once closed', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      await expect(store.stats()).rejects.toThrow();
+      await expect(store.ping()).rejects.toThrow();
+    });
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The one storage interface of the fuel service. Two adapters implement it (sqlite.ts, postgres.ts) and
+ * pass one shared test suite (store.test.ts). Stores know nothing about HTTP.
+ *
+ * Names in this file are a contract with the scrapers and the HTTP layer: add, never rename or remove.
+ */
+
+export type StationType = 'fuel' | 'ev_charger' | 'both';
+
+/** The fuel code that selects EV charge points (stations of type `ev_charger` and `both`). */
+export const EV_FUEL = 'EV';
+
+/** One station as a scraper hands it over. `externalId` + `country` is its durable identity. */
+export interface StationInput {
+  externalId: string;
+  /** ISO 3166-1 alpha-2 code of the scraper's country (not derived from the coordinates). */
+  country: string;
+  type: StationType;
+  name: string;
+  brand: string | null;
+  address: string;
+  city: string;
+  lon: number;
+  lat: number;
+  /** EV chargers: highest single-connector power in kW; absent or null when the source gives none. */
+  powerKw?: number | null;
+  /** The source (scraper) that writes this row; the last writer wins. */
+  source: string;
+}
+
+/** One price as a scraper hands it over; it is matched to its station by `externalId` + `country`. */
+export interface PriceInput {
+  externalId: string;
+  country: string;
+  fuel: string;
+  price: number;
+  /** ISO 4217 code. */
+  currency: string;
+  /** When the scraper stored the price; defaults to the moment of the write. */
+  reportedAt?: Date;
+}
+
+/** The key of a station in `UpsertResult.ids`: see `stationKey`. */
+export type StationKey = string;
+
+export function stationKey(country: string, externalId: string): StationKey {
+  return `${country}\u0000${externalId}`;
+}
+
+export interface FailedBatch {
+  /** Index in the (de-duplicated) input of the batch's first station. */
+  offset: number;
+  size: number;
+  message: string;
+}
+
+export interface UpsertResult {
+  /** Stations written (inserted or updated) by the batches that succeeded. */
+  count: number;
+  /** Database id of every station written, by `stationKey(country, externalId)`. */
+  ids: Map<StationKey, string>;
+  /** Batches that failed; their stations were not written. Empty on full success. */
+  failedBatches: FailedBatch[];
+}
+
+export interface UpsertOptions {
+  /** Stations per write batch; default 500. */
+  batchSize?: number;
+}
+
+export interface ReplacePricesResult {
+  /** Price rows inserted. */
+  inserted: number;
+  /** Prices left out: no station with that externalId in that country, or another country than asked. */
+  skipped: number;
+  /** Price rows of this source and country that were deleted before the insert. */
+  deleted: number;
+}
+
+export interface DeleteBySourceOptions {
+  /** Stations of the source that stay (those the source still lists). */
+  exceptExternalIds?: Iterable<string>;
+}
+
+/** [minLon, minLat, maxLon, maxLat] */
+export type BBox = [number, number, number, number];
+/** [lon, lat] */
+export type LonLat = [number, number];
+
+/** One station as the read queries return it, with its latest price for the fuel asked for. */
+export interface StationRow {
+  id: string;
+  externalId: string;
+  country: string;
+  type: StationType;
+  name: string;
+  brand: string | null;
+  address: string;
+  city: string;
+  lon: number;
+  lat: number;
+  powerKw: number | null;
+  /** The newest price for the fuel asked; null for EV selections. */
+  price: number | null;
+  currency: string | null;
+  reportedAt: Date | null;
+}
+
+export interface BoxQuery {
+  bbox: BBox;
+  fuel: string;
+  /** At most this many rows; when more match, a deterministic selection spread over the box. */
+  limit: number;
+}
+
+export interface BoxResult {
+  stations: StationRow[];
+  /** More stations matched than `limit`. */
+  truncated: boolean;
+}
+
+export interface NearestQuery {
+  lon: number;
+  lat: number;
+  /** Great-circle radius. */
+  radiusKm: number;
+  fuel: string;
+  limit: number;
+}
+
+export interface NearestRow extends StationRow {
+  /** Great-circle distance from the point, not rounded. */
+  distanceKm: number;
+}
+
+export interface CorridorQuery {
+  /** 2 or more [lon, lat] points. */
+  line: LonLat[];
+  fuel: string;
+  /** Greatest distance on the globe from the line. */
+  corridorKm: number;
+  /** At most this many rows, the first ones along the line. */
+  limit: number;
+}
+
+export interface CorridorRow extends StationRow {
+  /** Position along the line, 0 (start) to 1 (end). */
+  routeFraction: number;
+}
+
+export interface CorridorResult {
+  stations: CorridorRow[];
+  /** More stations were in the corridor than `limit`. */
+  truncated: boolean;
+}
+
+export interface CountryStats {
+  code: string;
+  stations: number;
+  prices: number;
+  /** Newest `reportedAt` of the country's prices; null when it has none. */
+  lastUpdate: Date | null;
+}
+
+export interface StoreStats {
+  totals: { stations: number; prices: number };
+  /** Every country with rows, most stations first. */
+  countries: CountryStats[];
+}
+
+export type StoreBackend = 'sqlite' | 'postgres';
+
+/** Along the line first; stations at the same place (beyond an end) by their identity, on every backend. */
+export function byRouteOrder(a: CorridorRow, b: CorridorRow): number {
+  return (
+    a.routeFraction - b.routeFraction ||
+    (a.country < b.country ? -1 : a.country > b.country ? 1 : 0) ||
+    (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0)
+  );
+}
+
+export interface FuelStore {
+  readonly backend: StoreBackend;
+
+  // Reads for the HTTP routes.
+  stationsInBox(query: BoxQuery): Promise<BoxResult>;
+  nearestStations(query: NearestQuery): Promise<NearestRow[]>;
+  stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
+  stats(): Promise<StoreStats>;
+
+  // Writes for the scrapers.
+  /**
+   * Inserts or updates stations by externalId + country, in batches. Duplicates in the input collapse to
+   * their last occurrence. A failing batch is reported in `failedBatches` and the next batch still runs.
+   */
+  upsertStations(stations: StationInput[], options?: UpsertOptions): Promise<UpsertResult>;
+  /**
+   * Replaces every price of `source` for stations of `country` with `prices`, in ONE transaction: readers
+   * see the old set or the new one, never a mix. Prices of other sources and countries are untouched.
+   */
+  replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult>;
+  /** Deletes the `fuel` stations of the country that no source prices any more; never EV chargers. */
+  deleteOrphanFuelStations(country: string): Promise<number>;
+  /** Deletes the stations of the country last written by `source` (with their prices), in one transaction. */
+  deleteStationsBySource(source: string, country: string, options?: DeleteBySourceOptions): Promise<number>;
+  countStationsBySource(source: string, country: string): Promise<number>;
+
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,5 @@
+/** Answers in tests come in many shapes; assertions check them, so the type stays open. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type Json = any;
+
+export const readJson = (res: Response): Promise<Json> => res.json() as Promise<Json>;
