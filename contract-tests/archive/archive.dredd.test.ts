@@ -3,36 +3,10 @@
  * started in this process on a seeded SQLite archive. The fixture archive carries the document's
  * example ids; the accounts, tokens and settings the other examples address are created first.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../lib/document';
+import { runDredd } from '../lib/dredd';
 import type { Target } from '../lib/target';
 import { liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-target';
-
-function runDredd(endpoint: string, headers: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
-        'scripts/dredd.ts',
-        'archive',
-        '--endpoint',
-        endpoint,
-      ],
-      { cwd: ROOT, env: { ...process.env, DREDD_HEADERS: JSON.stringify(headers), DREDD_TARGET: 'live' } },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describe('Dredd on the live archive viewer', () => {
   let target: Target;
@@ -45,7 +19,12 @@ describe('Dredd on the live archive viewer', () => {
   afterAll(() => target?.stop());
 
   it('passes every transaction it can produce', async () => {
-    const { code, output } = await runDredd(target.url, { Cookie: `viewer_auth=${cookie}` });
+    const { code, output } = await runDredd(
+      'archive',
+      target.url,
+      { Cookie: `viewer_auth=${cookie}` },
+      { DREDD_TARGET: 'live' },
+    );
     const summary = output.match(/complete: (\d+) passing, (\d+) failing, (\d+) errors/);
     expect(summary, output).not.toBeNull();
     expect(Number(summary?.[1]), output).toBeGreaterThan(40);

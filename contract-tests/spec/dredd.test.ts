@@ -1,30 +1,8 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPrism } from '../../src/common/prism';
 import { credentialHeaders, mockCredentials } from '../lib/credentials';
-import { loadDocument, ROOT, SERVICES } from '../lib/document';
-
-function runDredd(service: string, endpoint: string, headers: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/dredd.ts', service, '--endpoint', endpoint],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DREDD_HEADERS: JSON.stringify(headers) },
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+import { loadDocument, SERVICES } from '../lib/document';
+import { runDredd } from '../lib/dredd';
 
 // The Dredd configuration and hooks that CI runs against the live servers, proved on each document's mock.
 describe.each(SERVICES)('Dredd on the %s document', (service) => {

@@ -13,12 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createTestDatabase } from '../../src/common/testing/postgres';
 import { runScraper } from '../../src/fuel/scrapers/pipeline';
 import type { RawPrice, RawStation, RunLog, Scraper } from '../../src/fuel/scrapers/types';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore } from '../../src/fuel/store/store';
-import { createTestDatabase } from '../../src/fuel/testing/postgres';
 
 const { values } = parseArgs({
   options: {

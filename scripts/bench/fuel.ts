@@ -15,13 +15,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
+import { createTestDatabase } from '../../src/common/testing/postgres';
 import { loadFuelConfig } from '../../src/fuel/config';
 import { destination, intermediate } from '../../src/fuel/geo';
 import { createFuelApp } from '../../src/fuel/http/app';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { BBox, FuelStore, LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
-import { createTestDatabase } from '../../src/fuel/testing/postgres';
 
 const { values } = parseArgs({
   options: {

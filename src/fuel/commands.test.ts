@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../common/services';
+import { createTestDatabase } from '../common/testing/postgres';
 import { migrateCommand } from './commands';
-import { createTestDatabase } from './testing/postgres';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ describe('fuel migrate', () => {
   });
 
   it('applies them to PostgreSQL, creating PostGIS', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase('specyard_fuel');
     try {
       const lines: string[] = [];
       await migrateCommand({ DATABASE_URL: db.url }, (line) => lines.push(line));

@@ -3,12 +3,11 @@
  * of its own (`specyard_archive_<random>`) on 127.0.0.1, dropped afterwards. Other suites run at the
  * same time, so nothing here touches a shared database.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { silentLogger } from '../../common/logger';
+import { createTestDatabase as createPostgresTestDatabase } from '../../common/testing/postgres';
 import type { DatabaseConfig } from './config';
 import { seedFixtures } from './fixtures';
 import { migrateOpenStore } from './migrate';
@@ -16,8 +15,6 @@ import { openArchiveStore } from './open';
 import type { ArchiveDatabase, Backend } from './store';
 
 export const TEST_BACKENDS: readonly Backend[] = ['sqlite', 'postgresql'];
-
-const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   config: DatabaseConfig;
@@ -32,27 +29,10 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `specyard_archive_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
+  const database = await createPostgresTestDatabase('specyard_archive');
   return {
-    config: { backend: 'postgresql', url: url.toString(), timeoutSeconds: 5, echo: false },
-    drop: async () => {
-      const client = new pg.Client({ connectionString: SERVER });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    config: { backend: 'postgresql', url: database.url, timeoutSeconds: 5, echo: false },
+    drop: database.drop,
   };
 }
 

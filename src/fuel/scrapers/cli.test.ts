@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { openSqliteStore } from '../store/sqlite';
-import { createTestDatabase, type TestDatabase } from '../testing/postgres';
 import { startTestFuel } from '../testing/server';
 import { resolveKeys, runScrapeCommand } from './cli';
 import { parseScraperConfig } from './config';
@@ -158,7 +158,7 @@ describe('command line scraper tool', () => {
   describe('on PostgreSQL', () => {
     let db: TestDatabase;
     beforeAll(async () => {
-      db = await createTestDatabase();
+      db = await createTestDatabase('specyard_fuel');
     });
     afterAll(() => db.drop());
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { applySqliteMigrations } from '../../common/migrations';
 import { greatCircleKm, radiusBoxes } from '../geo';
 import { type Candidate, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
@@ -108,27 +109,7 @@ const CROWDED_FACTOR = 2;
 const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
 
 export function migrateSqlite(db: Database.Database): Migration[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const applied = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .pluck()
-      .all()
-      .map((v) => Number(v)),
-  );
-  const pending = migrationsOf('sqlite').filter((m) => !applied.has(m.version));
-  for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-    })();
-  }
-  return pending;
+  return applySqliteMigrations(db, migrationsOf('sqlite'));
 }
 
 /** Opens (creating its folder) an SQLite file with the settings every connection of this store uses. */

@@ -1,7 +1,7 @@
+import { createTestDatabase } from '../../common/testing/postgres';
 import { openPostgresStore } from '../store/postgres';
 import { openSqliteStore } from '../store/sqlite';
 import type { FuelStore, StoreBackend } from '../store/store';
-import { createTestDatabase } from './postgres';
 
 export interface OpenedTestStore {
   store: FuelStore;
@@ -16,7 +16,7 @@ export const TEST_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStore>>
     return { store, dispose: () => store.close() };
   },
   postgres: async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase('specyard_fuel');
     try {
       const store = await openPostgresStore(db.url, { maxConnections: 4 });
       return {

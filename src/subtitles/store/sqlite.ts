@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { applySqliteMigrations, type Migration, readMigrations } from '../../common/migrations';
 import {
   DuplicateError,
   jobKey,
@@ -16,46 +17,15 @@ import {
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from '../../common/migrations';
 
 export function sqliteMigrations(): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((file) => /^\d{3}_[a-z0-9_]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 3)),
-      name: file.slice(4, -4),
-      sql: readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'),
-    }));
+  return readMigrations(MIGRATIONS_DIR);
 }
 
 /** Applies the numbered migrations not applied yet, each in its own transaction; returns those applied. */
 export function migrate(db: Database.Database): Migration[] {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-  );
-  const applied = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .all()
-      .map((row) => (row as { version: number }).version),
-  );
-  const pending = sqliteMigrations().filter((m) => !applied.has(m.version));
-  for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-    })();
-  }
-  return pending;
+  return applySqliteMigrations(db, sqliteMigrations());
 }
 
 export const databasePath = (dataDir: string) => path.join(dataDir, 'subtitles.db');

@@ -14,7 +14,7 @@ export interface TestDatabase {
  * A fresh database with a unique name, so suites of other services running at the same time never meet
  * this one's rows. `drop()` removes it, closing whatever connections are left.
  */
-export async function createTestDatabase(prefix = 'specyard_fuel'): Promise<TestDatabase> {
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL });
   await admin.connect();
