@@ -20,9 +20,9 @@ export interface RunningFuel {
   close(): Promise<void>;
 }
 
-export async function start(env: Env = process.env): Promise<RunningFuel> {
+export async function start(env: Env = process.env, options: { logger?: Logger } = {}): Promise<RunningFuel> {
   const config = loadFuelConfig(env);
-  const logger = createLogger('fuel', config.logLevel);
+  const logger = options.logger ?? createLogger('fuel', config.logLevel);
   const store = await openFuelStore(config.database);
   try {
     const app = createFuelApp({ config, store, logger });
