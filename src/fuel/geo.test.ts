@@ -65,6 +65,27 @@ describe('geo', () => {
     );
   });
 
+  it('gives the same nearest point with a reach for every point within it, and skips far segments', () => {
+    // A wiggly line that comes back near itself, so several segments compete for each point.
+    const line: LonLat[] = [];
+    for (let i = 0; i <= 120; i++) line.push(destination(MADRID, (i * 7) % 360, 5 + (i % 9) * 3));
+    const reachKm = 4;
+    const plain = prepareLine(line);
+    const reaching = prepareLine(line, reachKm);
+    let within = 0;
+    for (let i = 0; i < 400; i++) {
+      const p = destination(MADRID, (i * 37) % 360, (i % 40) * 0.9);
+      const full = nearestOnLine(plain, p);
+      const fast = nearestOnLine(reaching, p);
+      if (full.distanceKm <= reachKm) {
+        within++;
+        expect(fast).toEqual(full);
+      } else expect(fast.distanceKm).toBeGreaterThan(reachKm);
+    }
+    expect(within).toBeGreaterThan(50);
+    expect(nearestOnLine(reaching, destination(MADRID, 0, 200)).distanceKm).toBe(Infinity);
+  });
+
   it('knows a great circle bulges poleward between two points at the same latitude', () => {
     const [lo, hi] = arcLatRange([0, 60], [40, 60]);
     expect(lo).toBe(60);

@@ -163,9 +163,20 @@ export interface PreparedLine {
   normals: Vec[];
   fromStart: Vec[];
   toEnd: Vec[];
+  /**
+   * With a reach: per segment, the box (minLon, minLat, maxLon, maxLat) holding every point within that
+   * reach of it, or NaNs when no single box does (across the antimeridian, near a pole); a point outside a
+   * segment's box is not measured against it.
+   */
+  reachBoxes?: Float64Array;
 }
 
-export function prepareLine(points: LonLat[]): PreparedLine {
+/**
+ * Prepares a line; with `reachKm`, nearest-point questions skip the segments farther than that from the
+ * point, so only an answer within `reachKm` is exact (one beyond it may be farther than the truth, or
+ * Infinity): what a search that drops everything beyond its reach needs, at a fraction of the cost.
+ */
+export function prepareLine(points: LonLat[], reachKm?: number): PreparedLine {
   const vectors = points.map(toVec);
   const normals: Vec[] = [];
   const fromStart: Vec[] = [];
@@ -180,7 +191,24 @@ export function prepareLine(points: LonLat[]): PreparedLine {
     fromStart.push(cross(N, A));
     toEnd.push(cross(B, N));
   }
-  return { points, cum: cumulativeKm(points), vectors, normals, fromStart, toEnd };
+  const prepared: PreparedLine = { points, cum: cumulativeKm(points), vectors, normals, fromStart, toEnd };
+  if (reachKm !== undefined) prepared.reachBoxes = segmentBoxes(points, reachKm);
+  return prepared;
+}
+
+function segmentBoxes(points: LonLat[], reachKm: number): Float64Array {
+  const boxes = new Float64Array(Math.max(0, points.length - 1) * 4).fill(Number.NaN);
+  for (let i = 0; i < points.length - 1; i++) {
+    const a = points[i] as LonLat;
+    const b = points[i + 1] as LonLat;
+    if (Math.abs(a[0] - b[0]) > 180) continue;
+    const [lo, hi] = arcLatRange(a, b);
+    const padded = padBox([Math.min(a[0], b[0]), lo, Math.max(a[0], b[0]), hi], reachKm);
+    const box = padded[0];
+    if (padded.length !== 1 || !box || box[2] - box[0] >= 360) continue;
+    boxes.set(box, i * 4);
+  }
+  return boxes;
 }
 
 /** Nearest point of the segments first..last-1 to p: distance and km along the whole line. */
@@ -193,9 +221,15 @@ export function nearestOnLine(
   return nearestOnLineAt(line, p[0], p[1], first, last);
 }
 
+export interface Nearest {
+  distanceKm: number;
+  alongKm: number;
+}
+
 /**
- * The same for a point given as two numbers. Called for every candidate of a corridor search, so the loop
- * allocates nothing: it keeps the best squared chord and how it was reached, and builds the foot once.
+ * The same for a point given as two numbers, written into `out` when given (a search of many points reuses
+ * one). Called for every candidate of a corridor search, so the loop allocates nothing: it keeps the best
+ * squared chord and how it was reached, and builds the foot once.
  */
 export function nearestOnLineAt(
   line: PreparedLine,
@@ -203,7 +237,8 @@ export function nearestOnLineAt(
   lat: number,
   first = 0,
   last = line.points.length - 1,
-): { distanceKm: number; alongKm: number } {
+  out: Nearest = { distanceKm: 0, alongKm: 0 },
+): Nearest {
   const cosLat = Math.cos(lat * RAD);
   const px = cosLat * Math.cos(lon * RAD);
   const py = cosLat * Math.sin(lon * RAD);
@@ -213,7 +248,18 @@ export function nearestOnLineAt(
   /** 0: foot inside the arc (offset `bestOffset` along N); 1: the segment's start; 2: its end. */
   let bestKind = 0;
   let bestOffset = 0;
+  const boxes = line.reachBoxes;
   for (let i = first; i < last; i++) {
+    // Outside a segment's reach box (never true for NaNs): too far from that segment to matter.
+    if (
+      boxes &&
+      ((boxes[i * 4] as number) > lon ||
+        (boxes[i * 4 + 2] as number) < lon ||
+        (boxes[i * 4 + 1] as number) > lat ||
+        (boxes[i * 4 + 3] as number) < lat)
+    ) {
+      continue;
+    }
     const N = line.normals[i] as Vec;
     const U = line.fromStart[i] as Vec;
     const V = line.toEnd[i] as Vec;
@@ -243,7 +289,11 @@ export function nearestOnLineAt(
       bestKind = toA <= toB ? 1 : 2;
     }
   }
-  if (bestSegment < 0) return { distanceKm: Infinity, alongKm: 0 };
+  if (bestSegment < 0) {
+    out.distanceKm = Infinity;
+    out.alongKm = 0;
+    return out;
+  }
   const start = line.cum[bestSegment] ?? 0;
   const end = line.cum[bestSegment + 1] ?? start;
   let alongKm = bestKind === 1 ? start : end;
@@ -252,7 +302,9 @@ export function nearestOnLineAt(
     const foot: Vec = [px - bestOffset * N[0], py - bestOffset * N[1], pz - bestOffset * N[2]];
     alongKm = Math.min(start + angle(line.vectors[bestSegment] as Vec, foot) * EARTH_RADIUS_KM, end);
   }
-  return { distanceKm: 2 * Math.asin(Math.min(1, Math.sqrt(bestChord) / 2)) * EARTH_RADIUS_KM, alongKm };
+  out.distanceKm = 2 * Math.asin(Math.min(1, Math.sqrt(bestChord) / 2)) * EARTH_RADIUS_KM;
+  out.alongKm = alongKm;
+  return out;
 }
 
 export function bboxOf(points: LonLat[]): BBox {

@@ -8,6 +8,7 @@ import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './i
 import { type Migration, migrationsOf } from './migrations';
 import { sampleKey } from './sample-key';
 import {
+  type BBox,
   type BoxQuery,
   type BoxResult,
   type CorridorQuery,
@@ -94,6 +95,9 @@ function toRow(raw: RawRow): StationRow {
     reportedAt: raw.reported_at,
   };
 }
+
+/** A box no station is in (points lie within ±180, ±90): a piece with nothing to skip. */
+const NOWHERE: BBox = [1000, 1000, 1000, 1000];
 
 const MIGRATION_LOCK = 'specyard_fuel_migrations';
 
@@ -196,7 +200,8 @@ class PostgresFuelStore implements FuelStore {
   /**
    * Candidates come from the GiST index on the points, one small box per chunk of the line; the distance on
    * the sphere is measured in corridor.ts, the same way as on SQLite, and only the stations that pass are
-   * read with their latest price.
+   * read with their latest price. A piece's `skip` box is tested with the same `&&` as the earlier piece's
+   * own query, so what it leaves out is exactly what that query returned.
    */
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
     const { columns, join, where } = selection(query.fuel, '$2');
@@ -205,9 +210,11 @@ class PostgresFuelStore implements FuelStore {
         candidates: async (pieces) => {
           const { rows } = await this.pool.query<{ id: string; lon: number; lat: number; chunk: number }>(
             `SELECT s.id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, u.chunk
-             FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[])
-               AS u(chunk, x1, y1, x2, y2)
+             FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[],
+                         $7::float8[], $8::float8[], $9::float8[], $10::float8[])
+               AS u(chunk, x1, y1, x2, y2, sx1, sy1, sx2, sy2)
              JOIN stations s ON s.geom && ST_MakeEnvelope(u.x1, u.y1, u.x2, u.y2, 4326)
+               AND NOT (s.geom && ST_MakeEnvelope(u.sx1, u.sy1, u.sx2, u.sy2, 4326))
              WHERE $6 = false OR ${EV_TYPES}`,
             [
               pieces.map((p) => p.chunk),
@@ -216,6 +223,10 @@ class PostgresFuelStore implements FuelStore {
               pieces.map((p) => p.box[2]),
               pieces.map((p) => p.box[3]),
               query.fuel === EV_FUEL,
+              pieces.map((p) => (p.skip ?? NOWHERE)[0]),
+              pieces.map((p) => (p.skip ?? NOWHERE)[1]),
+              pieces.map((p) => (p.skip ?? NOWHERE)[2]),
+              pieces.map((p) => (p.skip ?? NOWHERE)[3]),
             ],
           );
           return rows.map((r): Candidate<string> => [r.id, r.lon, r.lat, r.chunk]);

@@ -106,6 +106,9 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** A box with this many times more stations than asked for is walked in sample-key order. */
 const CROWDED_FACTOR = 2;
 
+/** A box no station is in (points lie within ±180, ±90). */
+const NOWHERE: BBox = [1000, 1000, 1000, 1000];
+
 const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
 
 export function migrateSqlite(db: Database.Database): Migration[] {
@@ -216,11 +219,17 @@ class SqliteFuelStore implements FuelStore {
       .map((row) => ({ ...toRow(row), distanceKm: row[15] ?? 0 }));
   }
 
-  /** Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. */
+  /**
+   * Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. A
+   * piece's `skip` box is tested on the same coordinates as its own query, so what it leaves out is exactly
+   * what that query returned.
+   */
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
     const candidates = this.prepare(
-      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2 FROM stations_rtree
-       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat`,
+      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2, @chunk FROM stations_rtree
+       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat
+         AND NOT (max_lon >= @skipMinLon AND min_lon <= @skipMaxLon AND max_lat >= @skipMinLat
+           AND min_lat <= @skipMaxLat)`,
     ).raw();
     const { columns, join, where } = selection(query.fuel);
     const details = this.prepare(
@@ -228,15 +237,21 @@ class SqliteFuelStore implements FuelStore {
     ).raw();
     return searchCorridor<number>(
       {
-        candidates: async (pieces) =>
-          (function* () {
-            for (const { chunk, box } of pieces) {
-              for (const row of candidates.all(boxParams(box)) as number[][]) {
-                row.push(chunk);
-                yield row as Candidate<number>;
-              }
-            }
-          })(),
+        candidates: async (pieces) => {
+          const found: Candidate<number>[] = [];
+          for (const { chunk, box, skip = NOWHERE } of pieces) {
+            const params = {
+              ...boxParams(box),
+              chunk,
+              skipMinLon: skip[0],
+              skipMinLat: skip[1],
+              skipMaxLon: skip[2],
+              skipMaxLat: skip[3],
+            };
+            for (const row of candidates.all(params) as Candidate<number>[]) found.push(row);
+          }
+          return found;
+        },
         rows: async (seqs) => {
           const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as RawRow[];
           return new Map(rows.map((row) => [row[0], toRow(row)]));

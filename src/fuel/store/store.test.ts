@@ -1,7 +1,7 @@
 // The one store suite, run against both backends: SQLite in memory and PostgreSQL + PostGIS in a fresh
 // database per test.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { destination, greatCircleKm, intermediate } from '../geo';
+import { destination, greatCircleKm, intermediate, nearestOnLine, prepareLine } from '../geo';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { sampleKey } from './sample-key';
 import {
@@ -333,6 +333,41 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
 
       const ev = await store.stationsAlongLine({ line, fuel: 'EV', corridorKm: 0.5, limit: 100 });
       expect(ev.stations.map((s) => [s.externalId, s.price])).toEqual([['charger', null]]);
+    });
+
+    it('keeps the first stations along a long line that comes back near itself, as if measured whole', async () => {
+      // 600 points east then back west 3 km further north: a station between the two legs is nearer to one
+      // of them, possibly the one much later along the line; the limit cuts the search part way.
+      const line: LonLat[] = [];
+      for (let i = 0; i < 300; i++) line.push([-4 + i * 0.006, 40]);
+      for (let i = 299; i >= 0; i--) line.push(destination([-4 + i * 0.006, 40], 0, 3));
+      const spots: LonLat[] = [];
+      for (let i = 0; i < 120; i++) {
+        const along = intermediate([-4, 40], [-4 + 299 * 0.006, 40], ((i * 37) % 120) / 120);
+        spots.push(destination(along, 0, (((i * 53) % 100) / 100) * 3.5 - 0.25));
+      }
+      await store.upsertStations(spots.map((p, i) => station(`r${i}`, p)));
+      await store.replacePrices(
+        'test',
+        'ES',
+        spots.map((_, i) => price(`r${i}`, 'B7', 1.5)),
+      );
+      const prepared = prepareLine(line);
+      const total = prepared.cum.at(-1) as number;
+      const expected = spots
+        .map((p, i) => ({ id: `r${i}`, ...nearestOnLine(prepared, p) }))
+        .filter((s) => s.distanceKm <= 1)
+        .sort((a, b) => a.alongKm - b.alongKm || (a.id < b.id ? -1 : 1));
+      expect(expected.length).toBeGreaterThan(30);
+      const cut = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 1, limit: 20 });
+      expect(cut.truncated).toBe(true);
+      expect(cut.stations.map((s) => s.externalId)).toEqual(expected.slice(0, 20).map((s) => s.id));
+      const whole = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 1, limit: 1000 });
+      expect(whole.truncated).toBe(false);
+      expect(whole.stations.map((s) => s.externalId)).toEqual(expected.map((s) => s.id));
+      whole.stations.forEach((s, i) => {
+        expect(s.routeFraction).toBeCloseTo((expected[i]?.alongKm ?? 0) / total, 6);
+      });
     });
 
     it('counts stations and prices per country, most stations first', async () => {
