@@ -1,11 +1,15 @@
 // `npm run bench -- archive [--messages N] [--chats N] [--backend sqlite|postgresql|both] [--runs N]`
 // Store-level timings on a generated archive (default 1,000,000 messages in 200 chats, one of them
 // holding a fifth of all messages): full-text search, a cursor page deep in the big chat, an offset page,
-// and the chat list. Figures are kept in scripts/bench/README.md. Not a test. `--reuse` keeps the generated
-// database (/tmp/specyard-archive-bench/archive.db, PostgreSQL database specyard_archive_bench) for the
-// next run instead of dropping it.
+// and the chat list; then the same archive served by the real viewer on 127.0.0.1 (password mode, response
+// validation off as in production, one master login reused), timing search, a deep cursor page and the
+// chat list over HTTP against the store call each wraps. Figures are kept in scripts/bench/README.md. Not a
+// test. `--reuse` keeps the generated database (/tmp/specyard-archive-bench/archive.db, PostgreSQL
+// database specyard_archive_bench) for the next run instead of dropping it.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { loadConfig } from '../../src/archive/config';
+import { createArchiveApp } from '../../src/archive/http/app';
 import type { ArchiveSqlStore } from '../../src/archive/store/archive-store';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openArchiveStore } from '../../src/archive/store/open';
@@ -14,6 +18,7 @@ import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type ChatKey } from '.
 import { createTestDatabase } from '../../src/archive/store/test-databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
+import { listen } from '../../src/common/serve';
 
 const { values } = parseArgs({
   options: {
@@ -174,7 +179,7 @@ function percentiles(samples: number[]) {
   return { p50: at(0.5).toFixed(2), p95: at(0.95).toFixed(2) };
 }
 
-async function time(name: string, fn: (i: number) => Promise<unknown>) {
+async function sample(fn: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < 3; i++) await fn(i);
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -182,21 +187,32 @@ async function time(name: string, fn: (i: number) => Promise<unknown>) {
     await fn(i);
     samples.push(performance.now() - t0);
   }
-  return { name, ...percentiles(samples) };
+  return samples;
+}
+
+async function time(name: string, fn: (i: number) => Promise<unknown>) {
+  return { name, ...percentiles(await sample(fn)) };
 }
 
 const view = { noDownload: false, withTranscripts: true };
 
-async function measure(db: ArchiveDatabase, big: ChatKey) {
+const MASTER = { username: 'bench', password: 'bench-master-passphrase' };
+
+async function workload(db: ArchiveDatabase, big: ChatKey) {
   const size = chatSizes()[0] ?? 0;
   const rare = VOCABULARY.slice(5000, 5000 + RUNS + 3);
   const queries = ['release', 'party deploy', 'tomorrow coffee', 'kalo', ...rare.map((w) => w.slice(0, 6))];
-  const deep = await db.listMessages(big, { limit: 1, offset: Math.floor(size * 0.9), ...view });
   const cursors = await Promise.all(
     [0.1, 0.5, 0.9, 0.99].map(
       async (f) => (await db.listMessages(big, { limit: 1, offset: Math.floor(size * f), ...view }))[0],
     ),
   );
+  return { size, rare, queries, cursors };
+}
+
+async function measure(db: ArchiveDatabase, big: ChatKey) {
+  const { size, rare, queries, cursors } = await workload(db, big);
+  const deep = await db.listMessages(big, { limit: 1, offset: Math.floor(size * 0.9), ...view });
   return [
     await time('search: common word', () =>
       db.searchMessages(ALL_VISIBLE, { query: 'release', limit: 20, offset: 0, includeTranscripts: true }),
@@ -256,6 +272,121 @@ async function measure(db: ArchiveDatabase, big: ChatKey) {
   ];
 }
 
+interface HttpRow {
+  name: string;
+  /** Items in the first answer (search results, messages or chats), to show the page is not empty. */
+  items: number;
+  p50: number;
+  p95: number;
+  storeP50: number;
+  storeP95: number;
+}
+
+/**
+ * The real viewer over the same open store, logged in once as the master; each request is timed to the
+ * end of its body, then the store call it wraps is timed right after it, under the same load.
+ */
+async function measureHttp(
+  db: ArchiveDatabase,
+  big: ChatKey,
+  database: Awaited<ReturnType<typeof benchDatabase>>['config'],
+): Promise<HttpRow[]> {
+  const config = loadConfig({
+    ...(database.backend === 'sqlite' ? { DATABASE_PATH: database.path } : { DATABASE_URL: database.url }),
+    VIEWER_USERNAME: MASTER.username,
+    VIEWER_PASSWORD: MASTER.password,
+    VALIDATE_RESPONSES: 'false',
+  });
+  const { app } = createArchiveApp({ config, store: db, logger: silentLogger() });
+  const server = await listen(app, 0, '127.0.0.1');
+  try {
+    const login = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(MASTER),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((line) => /^viewer_auth=[^;]+/.exec(line)?.[0])
+      .find(Boolean);
+    if (login.status !== 200 || !cookie) throw new Error(`master login answered ${login.status}`);
+    const get = async (route: string) => {
+      const res = await fetch(`${server.url}${route}`, { headers: { cookie } });
+      if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
+      return res.arrayBuffer();
+    };
+    const { queries, cursors } = await workload(db, big);
+    const query = (i: number) => queries[i % queries.length] ?? 'the';
+    const cursor = (i: number) => cursors[i % cursors.length];
+    const scenarios: {
+      name: string;
+      http: (i: number) => Promise<ArrayBuffer>;
+      store: (i: number) => Promise<unknown>;
+    }[] = [
+      {
+        name: 'GET /api/search/messages?q=release',
+        http: () => get('/api/search/messages?q=release'),
+        store: () =>
+          db.searchMessages(ALL_VISIBLE, {
+            query: 'release',
+            limit: 20,
+            offset: 0,
+            includeTranscripts: true,
+          }),
+      },
+      {
+        name: 'GET /api/search/messages?q=…, mixed queries',
+        http: (i) => get(`/api/search/messages?q=${encodeURIComponent(query(i))}`),
+        store: (i) =>
+          db.searchMessages(ALL_VISIBLE, { query: query(i), limit: 20, offset: 0, includeTranscripts: true }),
+      },
+      {
+        name: 'GET /api/chats/{ref}/messages?before_date=…&before_id=…, 10–99 % deep',
+        http: (i) => {
+          const c = cursor(i);
+          const date = new Date(c?.date ?? 0).toISOString();
+          return get(
+            `/api/chats/${big.ref}/messages?limit=50&before_date=${encodeURIComponent(date)}&before_id=${c?.id ?? 1}`,
+          );
+        },
+        store: (i) => {
+          const c = cursor(i);
+          return db.listMessages(big, {
+            limit: 50,
+            beforeDate: new Date(c?.date ?? 0),
+            beforeId: c?.id ?? 1,
+            ...view,
+          });
+        },
+      },
+      {
+        name: 'GET /api/chats?limit=50',
+        http: () => get('/api/chats?limit=50'),
+        store: () => db.listChats(ALL_VISIBLE, { limit: 50, offset: 0 }),
+      },
+    ];
+    const rows: HttpRow[] = [];
+    for (const s of scenarios) {
+      const first = JSON.parse(new TextDecoder().decode(await s.http(0))) as Record<string, unknown>;
+      const list = Array.isArray(first) ? first : (first.results ?? first.messages ?? first.chats);
+      const items = Array.isArray(list) ? list.length : 0;
+      const http = percentiles(await sample(s.http));
+      const bare = percentiles(await sample(s.store));
+      rows.push({
+        name: s.name,
+        items,
+        p50: Number(http.p50),
+        p95: Number(http.p95),
+        storeP50: Number(bare.p50),
+        storeP95: Number(bare.p95),
+      });
+    }
+    return rows;
+  } finally {
+    await server.close();
+  }
+}
+
 async function benchDatabase(backend: Backend) {
   if (!values.reuse) return createTestDatabase(backend);
   if (backend === 'sqlite') {
@@ -276,6 +407,7 @@ async function benchDatabase(backend: Backend) {
   return { config: { backend, url, timeoutSeconds: 60, echo: false } as const, drop: async () => {} };
 }
 
+const httpRows: (HttpRow & { backend: Backend })[] = [];
 for (const backend of backends) {
   seed = 0x2545f491;
   const database = await benchDatabase(backend);
@@ -300,8 +432,18 @@ for (const backend of backends) {
     console.log(`\n${backend} (${TOTAL} messages, ${CHATS} chats, ${RUNS} runs, ms)`);
     console.log('| operation | p50 | p95 |\n|---|---:|---:|');
     for (const r of results) console.log(`| ${r.name} | ${r.p50} | ${r.p95} |`);
+    for (const r of await measureHttp(db, big, database.config)) httpRows.push({ backend, ...r });
   } finally {
     await db.close();
     await database.drop();
   }
+}
+
+console.log(`\nHTTP (${TOTAL} messages, ${CHATS} chats, ${RUNS} sequential requests per figure, ms)`);
+console.log('| backend | request | items | p50 | p95 | store p50 | store p95 | HTTP / store (p50) |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+for (const r of httpRows) {
+  console.log(
+    `| ${r.backend} | ${r.name} | ${r.items} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.storeP50.toFixed(2)} | ${r.storeP95.toFixed(2)} | ${(r.p50 / r.storeP50).toFixed(2)} |`,
+  );
 }
