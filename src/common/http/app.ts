@@ -3,11 +3,12 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import type { Service } from '../services';
-import { mountOperations, type OperationHandler } from './operations';
+import { type MountableHandlers, mountOperations } from './operations';
 
 export interface ServiceAppOptions {
   service: Service;
-  handlers: Record<string, OperationHandler<never>>;
+  /** The service's `Handlers<operations>` map. */
+  handlers: MountableHandlers;
   logger: Logger;
   /** Turns any error (validation, domain, unexpected) into this API's documented answer. */
   errorMapper: ErrorRequestHandler;

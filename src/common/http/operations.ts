@@ -2,7 +2,7 @@
  * Typed handlers per operationId, and the walk that mounts them from the bundled document.
  * An operation without a handler, or a handler without an operation, stops the app from starting.
  */
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 
 type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -30,8 +30,17 @@ export type OperationHandler<Op> = (
   next: NextFunction,
 ) => unknown;
 
-/** `Handlers<operations>`: one handler per operationId of a service's generated `operations`. */
+/**
+ * `Handlers<operations>`: one handler per operationId of a service's generated `operations`. A service's
+ * map is written `{ ... } satisfies Handlers<operations>`, so a missing handler, or one whose body or
+ * parameters belong to another operation, fails the compiler.
+ */
 export type Handlers<Ops> = { [K in keyof Ops]: OperationHandler<Ops[K]> };
+
+/** What the mounting walk needs of any typed handler map (every `Handlers<Ops>` is one). */
+export type MountableHandlers = Readonly<
+  Record<string, (req: never, res: never, next: NextFunction) => unknown>
+>;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -77,7 +86,7 @@ export function mountOperations(
   router: Router,
   // biome-ignore lint/suspicious/noExplicitAny: see documentedOperations.
   doc: any,
-  handlers: Record<string, OperationHandler<never>>,
+  handlers: MountableHandlers,
 ): void {
   const operations = documentedOperations(doc).sort(specificity);
   const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
@@ -89,9 +98,8 @@ export function mountOperations(
     );
   }
   for (const op of operations) {
-    router[op.method](
-      expressPath(op.path),
-      handlers[op.operationId] as unknown as Parameters<Router['get']>[1],
-    );
+    // Express types its handlers loosely; the map was checked against the operations above.
+    const handler = handlers[op.operationId] as unknown as RequestHandler;
+    router[op.method](expressPath(op.path), handler);
   }
 }

@@ -1,7 +1,8 @@
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
-import type { OperationHandler } from '../../common/http/operations';
+import type { Handlers } from '../../common/http/operations';
 import { errorMapper, notFound } from './errors';
 import { gate } from './gate';
 import * as queue from './handlers/queue';
@@ -11,7 +12,7 @@ import * as users from './handlers/users';
 import * as web from './handlers/web';
 import type { Services } from './services';
 
-export const handlers = { ...setup, ...queue, ...users, ...system, ...web };
+export const handlers = { ...setup, ...queue, ...users, ...system, ...web } satisfies Handlers<operations>;
 
 /** One short line per request: method, path without the query (it may carry `ApiKey`), status, time. */
 function accessLog(): RequestHandler {
@@ -30,7 +31,7 @@ export function createSubtitlesApp(services: Services, logger: Logger): Express 
   const { config, store, settings } = services;
   const app = createServiceApp({
     service: 'subtitles',
-    handlers: handlers as unknown as Record<string, OperationHandler<never>>,
+    handlers: handlers,
     logger,
     errorMapper,
     notFound,
