@@ -95,7 +95,7 @@ function commandsSource(service: Service, doc: Doc): string {
       };
     }
   }
-  return `${HEADER}import type { ApiCommand } from '../../src/common/api-cli';
+  return `${HEADER}import type { ApiCommand } from '../../scripts/api-cli';
 
 /** Every operation of the ${service} document, as the \`npm run api\` command line calls it. */
 export const commands: Record<string, ApiCommand> = ${JSON.stringify(commands, null, 2)};

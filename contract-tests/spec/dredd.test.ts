@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startPrism } from '../../src/common/prism';
+import { startPrism } from '../../scripts/prism';
 import { credentialHeaders, mockCredentials } from '../lib/credentials';
 import { loadDocument, SERVICES } from '../lib/document';
 import { runDredd } from '../lib/dredd';

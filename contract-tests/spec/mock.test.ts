@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMock, startPrism } from '../../src/common/prism';
+import { type RunningMock, startPrism } from '../../scripts/prism';
 import { mockCredentials } from '../lib/credentials';
 import { loadDocument, operationsOf, SchemaValidator, SERVICES } from '../lib/document';
 import { buildRequest, checkResponse } from '../lib/exchange';
