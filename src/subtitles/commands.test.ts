@@ -39,11 +39,21 @@ describe('usage', () => {
     [['apikey', 'revoke']],
     [['apikey', 'list', 'extra']],
     [['status', '--verbose']],
+    [['migrate', 'now']],
   ])('%j prints the usage on stderr and exits 2', async (argv) => {
     const { code, out, err } = await cli(...argv);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toContain('usage: npm run subtitles -- <command>');
+  });
+});
+
+describe('migrate', () => {
+  it('applies the pending migrations with the common runner, then finds nothing to do', async () => {
+    const first = await cli('migrate');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/subtitles\.db: applied 001_accounts, 002_queue\n$/);
+    expect((await cli('migrate')).out).toMatch(/subtitles\.db: up to date\n$/);
   });
 });
 
