@@ -7,10 +7,11 @@ import { pathToFileURL } from 'node:url';
 import { createArchiveClient } from '../generated/archive/client';
 import { createFuelClient } from '../generated/fuel/client';
 import { createSubtitlesClient } from '../generated/subtitles/client';
+import type { HttpMethod } from '../src/common/openapi';
 import { DEFAULT_PORTS, isService, SERVICES, type Service } from '../src/common/services';
 
 export interface ApiCommand {
-  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  method: HttpMethod;
   path: string;
   summary: string;
   parameters: { name: string; in: string; required: boolean; type: string; enum?: unknown[] }[];

@@ -3,6 +3,7 @@
  * An operation without a handler, or a handler without an operation, stops the app from starting.
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { type OpenApiNode, type OperationEntry, walkOperations } from '../openapi';
 
 type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -42,25 +43,10 @@ export type MountableHandlers = Readonly<
   Record<string, (req: never, res: never, next: NextFunction) => unknown>
 >;
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+export type DocumentedOperation = OperationEntry;
 
-export interface DocumentedOperation {
-  method: (typeof HTTP_METHODS)[number];
-  path: string;
-  operationId: string;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
-export function documentedOperations(doc: any): DocumentedOperation[] {
-  const found: DocumentedOperation[] = [];
-  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operationId = item[method]?.operationId;
-      if (operationId) found.push({ method, path, operationId });
-    }
-  }
-  return found;
-}
+/** The document's operations, by the common walker (src/common/openapi.ts). */
+export const documentedOperations = walkOperations;
 
 /** `/api/chats/{chat_ref}` → `/api/chats/:chat_ref` (Express 5 path syntax). */
 export function expressPath(path: string): string {
@@ -82,12 +68,7 @@ function specificity(a: DocumentedOperation, b: DocumentedOperation): number {
   return 0;
 }
 
-export function mountOperations(
-  router: Router,
-  // biome-ignore lint/suspicious/noExplicitAny: see documentedOperations.
-  doc: any,
-  handlers: MountableHandlers,
-): void {
+export function mountOperations(router: Router, doc: OpenApiNode, handlers: MountableHandlers): void {
   const operations = documentedOperations(doc).sort(specificity);
   const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   const known = new Set(operations.map((op) => op.operationId));
