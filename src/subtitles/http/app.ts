@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
@@ -14,19 +14,6 @@ import type { Services } from './services';
 
 export const handlers = { ...setup, ...queue, ...users, ...system, ...web } satisfies Handlers<operations>;
 
-/** One short line per request: method, path without the query (it may carry `ApiKey`), status, time. */
-function accessLog(): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const path = req.url.split('?')[0];
-    res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
-    });
-    next();
-  };
-}
-
 export function createSubtitlesApp(services: Services, logger: Logger): Express {
   const { config, store, settings } = services;
   const app = createServiceApp({
@@ -37,7 +24,6 @@ export function createSubtitlesApp(services: Services, logger: Logger): Express 
     notFound,
     validateResponses: config.validateResponses,
     before: [
-      accessLog(),
       gate({
         basePath: config.basePath,
         pluginName: config.pluginName,
