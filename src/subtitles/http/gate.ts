@@ -128,8 +128,11 @@ const pluginOpen = (found: Found, settings: GateSettings) =>
 export const principalOf = (res: Pick<Response, 'locals'>): Principal | undefined =>
   res.locals.principal as Principal | undefined;
 
-export function gate(settings: GateSettings): RequestHandler {
-  const known = accessRoutes(loadBundledDocument('subtitles'));
+export function gate(
+  settings: GateSettings,
+  document: unknown = loadBundledDocument('subtitles'),
+): RequestHandler {
+  const known = accessRoutes(document);
   const basePath = settings.basePath.toLowerCase();
   return async (req, res, next) => {
     const queryStart = req.url.indexOf('?');
