@@ -273,8 +273,9 @@ export interface paths {
         };
         /**
          * Read the server configuration (the legacy authorization switch)
-         * @description Returns whether legacy authorization is on, that is whether the legacy token header
-         *     (`X-Media-Token`, also `X-Emby-Token`) is accepted. Administrator role required. The seed says an
+         * @description Returns whether legacy authorization is on, that is whether the older credential forms are
+         *     accepted (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`, `X-Emby-Authorization`, and the
+         *     `Emby` scheme word). Administrator role required. The seed says an
          *     admin can switch legacy authorization off but shows no route; this is ours, named after the media
          *     server's own configuration route.
          */
@@ -625,12 +626,12 @@ export interface components {
         };
         /** @description The part of the server configuration this host exposes (Jellyfin's `ServerConfiguration` has many more fields; this server has only this one). */
         ServerConfiguration: {
-            /** @description Whether the legacy token header (`X-Media-Token`, also `X-Emby-Token`) is accepted. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
+            /** @description Whether the older credential forms are accepted: the legacy token headers (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`), `X-Emby-Authorization` and the `Emby` scheme word. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
             EnableLegacyAuthorization: boolean;
         };
     };
     responses: {
-        /** @description No credentials, or an unrecognised, revoked or disabled user's token (a legacy `X-Media-Token` header while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
+        /** @description No credentials, or an unrecognised, revoked, signed-out or replaced session's token (an older credential form, such as `X-Media-Token` or `X-Emby-Authorization`, while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
