@@ -73,9 +73,11 @@ describe('the access table', () => {
     expect(documented.sort()).toEqual(Object.keys(ACCESS).sort());
   });
 
-  it('has a sample request below for every admin route', () => {
+  it('has a sample request below for every route', () => {
     const admins = Object.keys(ACCESS).filter((key) => ACCESS[key] === 'admin');
     expect(admin(true).map(keyOf).sort()).toEqual(admins.sort());
+    const others = Object.keys(ACCESS).filter((key) => ACCESS[key] !== 'admin');
+    expect(Object.keys(OTHER_SAMPLES).sort()).toEqual(others.sort());
   });
 });
 
@@ -332,6 +334,47 @@ describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route
     }
   },
 );
+
+/** One request per route of the access table that is not an admin route (those have the matrix above). */
+const OTHER_SAMPLES: Record<string, Route & { headers?: (token: string) => Record<string, string> }> = {
+  'POST /Sessions/Logout': { method: 'POST', path: '/Sessions/Logout', ok: 204 },
+  'POST /Users/AuthenticateByName': {
+    method: 'POST',
+    path: '/Users/AuthenticateByName',
+    body: { Username: 'admin', Pw: 'correct horse battery staple' },
+    ok: 200,
+    // The sign-in reads the client fields from the same header; a token there is ignored.
+    headers: (t) => ({ Authorization: `${clientHeader('table')}, Token="${t}"` }),
+  },
+  'GET /System/Info/Public': { method: 'GET', path: '/System/Info/Public', ok: 200 },
+  'GET /web/index.html': { method: 'GET', path: '/web/index.html', ok: 200 },
+  'GET /web/configurationpage': { method: 'GET', path: '/web/configurationpage?name=subtitles.js', ok: 200 },
+};
+
+describe.each(Object.entries(OTHER_SAMPLES))('%s, as the access table says', (key, route) => {
+  const level = ACCESS[key];
+  const send = (t: string) => (route.headers ? { headers: route.headers(t) } : token(t));
+
+  it('has a row in the table', () => {
+    expect(level === 'public' || level === 'user').toBe(true);
+  });
+
+  it('answers without credentials: public → success, otherwise 401', async () => {
+    const res = await call(legacyOn.server.url, route, route.headers ? { headers: route.headers('') } : {});
+    expect(res.status).toBe(level === 'public' ? route.ok : 401);
+  });
+
+  it('answers a non-admin session and an API key alike: success', async () => {
+    const viewer = await signIn(legacyOn.server, 'viewer', 'viewer password', `table-${key}`);
+    expect((await call(legacyOn.server.url, route, send(viewer))).status).toBe(route.ok);
+    expect((await call(legacyOn.server.url, route, send(legacyOn.adminKey))).status).toBe(route.ok);
+  });
+
+  it('answers a wrong token: public → success, otherwise 401', async () => {
+    const res = await call(legacyOn.server.url, route, send(WRONG_KEY));
+    expect(res.status).toBe(level === 'public' ? route.ok : 401);
+  });
+});
 
 describe('public routes and unknown paths', () => {
   it('serves the web client and signs in without credentials', async () => {
