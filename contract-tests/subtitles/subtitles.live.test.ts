@@ -121,6 +121,15 @@ describe('subtitles contract, live server', () => {
     expect((await ctx.conforms('authenticateUserByName', res)).problems).toEqual([]);
   });
 
+  it('reads the public system information through the typed client, without credentials', async () => {
+    const recorder = ctx.recordingFetch();
+    const client = createSubtitlesClient({ baseUrl: url(), fetch: recorder.fetch });
+    const { data, error } = await client.GET('/System/Info/Public');
+    expect(error).toBeUndefined();
+    expect(data).toMatchObject({ Version: '10.11.0', ProductName: 'Jellyfin Server' });
+    expect((await ctx.conforms('getPublicSystemInfo', recorder.last())).problems).toEqual([]);
+  });
+
   it('reads the three diagnostics through the typed client', async () => {
     const recorder = ctx.recordingFetch();
     const client = createSubtitlesClient({ baseUrl: url(), fetch: recorder.fetch });

@@ -68,6 +68,8 @@ export interface SignedIn {
   user: StoredUser;
   accessToken: string;
   session: { id: string; client: ClientInfo; at: string };
+  /** How many earlier sessions of the user on the same device were ended. */
+  ended: number;
 }
 
 /**
@@ -85,8 +87,14 @@ export async function signIn(
   const accessToken = randomHex32();
   const id = randomHex32();
   const at = now();
-  await store.openSession({ id, tokenHash: digest(accessToken), userId: user.id, ...client, createdAt: at });
-  return { user, accessToken, session: { id, client, at } };
+  const ended = await store.openSession({
+    id,
+    tokenHash: digest(accessToken),
+    userId: user.id,
+    ...client,
+    createdAt: at,
+  });
+  return { user, accessToken, session: { id, client, at }, ended };
 }
 
 /** Ends a signed-in user's session; an API key ends nothing (keys are revoked with the command line). */

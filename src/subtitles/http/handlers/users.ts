@@ -29,8 +29,9 @@ export const authenticateUserByName: Handler<'authenticateUserByName'> = async (
     res.status(401).end();
     return;
   }
-  const { user, accessToken, session } = signedIn;
+  const { user, accessToken, session, ended } = signedIn;
   const serverId = settings.serverId;
+  req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
   res.json({
     AccessToken: accessToken,
     User: {
@@ -65,5 +66,6 @@ export const authenticateUserByName: Handler<'authenticateUserByName'> = async (
 export const logoutSession: Handler<'logoutSession'> = async (req, res) => {
   const principal = principalOf(res);
   if (principal) await signOut(services(req).store, principal);
+  req.log.info({ kind: principal?.kind }, 'signed out');
   res.status(204).end();
 };
