@@ -265,6 +265,12 @@ interface ApiClientInstance {
   setAuthenticationInfo(token: string | null, userId: string | null): void;
   getUrl(name: string): string;
   getJSON(url: string): Promise<unknown>;
+  /** With `false`, sends the request's own headers instead of the library's Authorization header. */
+  fetch(
+    request: { url: string; type: string; dataType: string; headers: Record<string, string> },
+    includeAuthorization: boolean,
+  ): Promise<unknown>;
+  setRequestHeaders(headers: Record<string, string>): void;
   logout(): Promise<unknown>;
   accessToken(): string | null;
 }
@@ -358,6 +364,33 @@ describe('jellyfin-apiclient 1.11 (the web client’s API library)', () => {
       expect(await statusOf(plugin(keyed, route))).toBe(200);
       expect(await statusOf(plugin(bad, route))).toBe(401);
     }
+  });
+
+  describe.each(LEGACY_FORMS)('its header sent the older way, %s', (_form, headers) => {
+    /** The library's own request, with its Authorization header moved to the older form. */
+    const legacyGet = (h: Host, route: string) => {
+      const c = client(h, 'web-legacy');
+      c.setAuthenticationInfo(h.adminKey, 'api-key');
+      const own: Record<string, string> = {};
+      c.setRequestHeaders(own);
+      const api = { authorizationHeader: own.Authorization ?? '' } as SdkApi;
+      return c.fetch(
+        {
+          url: c.getUrl(`Plugins/Subtitles/${route}`),
+          type: 'GET',
+          dataType: 'json',
+          headers: headers(api, h.adminKey),
+        },
+        false,
+      );
+    };
+
+    it('opens the plugin routes while legacy authorization is on, and is ignored (401) while it is off', async () => {
+      for (const route of PLUGIN_ROUTES) {
+        expect(await statusOf(legacyGet(legacyOn, route))).toBe(200);
+        expect(await statusOf(legacyGet(legacyOff, route))).toBe(401);
+      }
+    });
   });
 
   it('works the same with legacy authorization off (its header is the current form)', async () => {
