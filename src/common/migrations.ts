@@ -86,7 +86,6 @@ const HISTORY = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at text NOT NULL,
   checksum text
 )`;
-const RECORD = 'INSERT INTO schema_migrations (version, name, applied_at, checksum) VALUES ';
 
 /** Applies what an SQLite database lacks, each migration in its own immediate transaction. */
 export function migrateSqlite(db: Database.Database, migrations: Migration[]): Migration[] {
@@ -99,7 +98,9 @@ export function migrateSqlite(db: Database.Database, migrations: Migration[]): M
   const stamp = db.prepare(
     'UPDATE schema_migrations SET checksum = ? WHERE version = ? AND checksum IS NULL',
   );
-  const record = db.prepare(`${RECORD}(?, ?, ?, ?)`);
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, applied_at, checksum) VALUES (?, ?, ?, ?)',
+  );
   const read = () => history.all() as AppliedRow[];
   const first = pendingMigrations(migrations, read());
   db.transaction(() => {
@@ -152,12 +153,10 @@ export async function migratePostgres(
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);
-        await client.query(`${RECORD}($1, $2, $3, $4)`, [
-          migration.version,
-          migration.name,
-          new Date().toISOString(),
-          migration.checksum,
-        ]);
+        await client.query(
+          'INSERT INTO schema_migrations (version, name, applied_at, checksum) VALUES ($1, $2, $3, $4)',
+          [migration.version, migration.name, new Date().toISOString(), migration.checksum],
+        );
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
