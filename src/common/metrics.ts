@@ -19,7 +19,7 @@ import { type Env, intVar } from './env';
 import type { Service } from './services';
 
 export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry, prefix: 'specyard_process_' });
+client.collectDefaultMetrics({ register: registry, prefix: 'specyard_' });
 
 const httpRequests = new client.Counter({
   name: 'specyard_http_requests_total',

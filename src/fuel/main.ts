@@ -18,6 +18,8 @@ export interface RunningFuel {
   logger: Logger;
   /** The open store, for whatever runs beside the server in the same process (the scraper scheduler). */
   store: FuelStore;
+  /** The metrics listener's address when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function start(env: Env = process.env, options: StartOptions = {}):
       config,
       logger,
       store,
+      ...(metrics ? { metricsUrl: metrics.url } : {}),
       async close() {
         // Stop accepting and finish the requests in flight while the current scrape finishes its
         // transaction (the scheduler asks it to stop between steps), then close the database.
