@@ -25,6 +25,9 @@ export interface ArchiveAppOptions {
   /** How long a session read from the database is trusted before it is read again (at most 60 s). */
   sessionCacheMs?: number;
   now?: () => number;
+  /** The bundled document the access levels are read from (tests pass a changed copy). */
+  // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+  document?: any;
 }
 
 export interface ArchiveApp {
@@ -62,7 +65,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),
-      accessGuards(loadBundledDocument('archive')),
+      accessGuards(options.document ?? loadBundledDocument('archive')),
       express.json({ limit: '1mb' }),
       keepRawBody,
     ],
