@@ -18,13 +18,29 @@ function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('archive-cli', () => {
-  it('prints help without a command and usage for an unknown one', () => {
+  it('prints help without a command', () => {
     const help = cli([]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: archive-cli');
+  });
+
+  it('names an unknown command, after a short usage line, exit 2', () => {
     const unknown = cli(['frobnicate']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown command');
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr.trim().split('\n')).toEqual([
+      'usage: archive-cli [--data-dir PATH] <command>',
+      'archive-cli: error: unknown command "frobnicate" (choose from serve, migrate)',
+    ]);
+    const afterOption = cli(['--data-dir', path.join(dir, 'data'), 'frobnicate']);
+    expect(afterOption.code).toBe(2);
+    expect(afterOption.stderr).toContain('unknown command "frobnicate"');
+    const later = cli(['backup']);
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain('command "backup" is not available in this build');
+    const option = cli(['--frobnicate']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/archive-cli: error: .*--frobnicate/);
   });
 
   it('migrates, saying so, and fails with the seed message', () => {
