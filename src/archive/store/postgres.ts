@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import type { Logger } from '../../common/logger';
+import { POSTGRES_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
 import { compile, type Sql } from './sql';
@@ -60,6 +61,7 @@ function queryable(
   };
   const q: Queryable = {
     dialect: 'postgresql',
+    capabilities: POSTGRES_CAPABILITIES,
     all: async <T>(query: Sql) => (await exec(query)).rows as T[],
     get: async <T>(query: Sql) => (await exec(query)).rows[0] as T | undefined,
     run: async (query: Sql) => ({ changes: (await exec(query)).rowCount ?? 0 }),
@@ -69,10 +71,13 @@ function queryable(
 
 export class PostgresDriver implements Driver {
   readonly dialect = 'postgresql' as const;
+  readonly capabilities = POSTGRES_CAPABILITIES;
+  readonly logger?: Logger;
   readonly pool: pg.Pool;
   private readonly direct: Queryable;
 
   constructor(private readonly options: PostgresOptions) {
+    this.logger = options.logger;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.maxConnections ?? 10,

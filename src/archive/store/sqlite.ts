@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from '../../common/logger';
+import { SQLITE_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
 import { compile, type Sql } from './sql';
@@ -31,12 +32,15 @@ function translate(err: unknown): unknown {
 
 export class SqliteDriver implements Driver {
   readonly dialect = 'sqlite' as const;
+  readonly capabilities = SQLITE_CAPABILITIES;
+  readonly logger?: Logger;
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private busy: Promise<void> | null = null;
   private readonly direct: Queryable;
 
   constructor(private readonly options: SqliteOptions) {
+    this.logger = options.logger;
     if (options.path !== ':memory:') mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
     try {
       this.db = new Database(options.path, {
@@ -55,6 +59,7 @@ export class SqliteDriver implements Driver {
     );
     this.direct = {
       dialect: this.dialect,
+      capabilities: this.capabilities,
       all: async <T>(q: Sql) => this.allNow<T>(q),
       get: async <T>(q: Sql) => this.allNow<T>(q)[0],
       run: async (q: Sql) => this.runNow(q),

@@ -15,7 +15,7 @@ import type {
   Topic,
   Visibility,
 } from '../types';
-import { casefold, type Db, visibleChats } from './common';
+import { type Db, visibleChats } from './common';
 
 const REF = /^[A-Za-z0-9_-]{22}$/;
 
@@ -56,10 +56,9 @@ function chatFilters(db: Db, vis: Visibility, query: Omit<ChatListQuery, 'limit'
   if (query.search) {
     const pattern = containsPattern(query.search);
     const fields = ['c.title', 'c.first_name', 'c.last_name', 'c.username'].map(
-      (f) => sql`${casefold(db.dialect, raw(f))} LIKE ${pattern} ESCAPE '\\'`,
+      (f) => sql`${db.capabilities.casefold(raw(f))} LIKE ${pattern} ESCAPE '\\'`,
     );
-    const fullName = casefold(
-      db.dialect,
+    const fullName = db.capabilities.casefold(
       sql`coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')`,
     );
     where.push(sql`(${join([...fields, sql`${fullName} LIKE ${pattern} ESCAPE '\\'`], ' OR ')})`);

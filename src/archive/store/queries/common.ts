@@ -1,5 +1,5 @@
 import type { Queryable } from '../driver';
-import { type Dialect, join, list, raw, type Sql, sql } from '../sql';
+import { join, list, raw, type Sql, sql } from '../sql';
 import type { ChatKey, Visibility } from '../types';
 
 /** The caller's visibility as a condition on a chats row aliased `alias`. */
@@ -14,11 +14,6 @@ export function visibleChats(vis: Visibility, alias = 'c'): Sql {
 
 export const isRestricted = (vis: Visibility) =>
   vis.accounts !== null || vis.chatRefs !== null || vis.displayChatIds !== null;
-
-/** Unicode lower-casing on both backends (SQLite's own lower() folds ASCII only). */
-export function casefold(dialect: Dialect, expr: Sql): Sql {
-  return dialect === 'sqlite' ? sql`archive_casefold(${expr})` : sql`lower(${expr})`;
-}
 
 export const inChat = (chat: ChatKey, alias = 'm') =>
   sql`${raw(alias)}.account_id = ${chat.accountId} AND ${raw(alias)}.chat_id = ${chat.chatId}`;

@@ -17,7 +17,7 @@ import type {
   ViewerAccountWithSecret,
 } from '../types';
 import type { Db } from './common';
-import { deletePushSubscriptionsOfUsers, endSessionsWhere, endTokenSessions } from './sessions';
+import { deletePushSubscriptionsOfUsers, endSessionsWhere, endTokenSessions } from './session-ends';
 
 const tokenHashOf = (token: string) => createHash('sha256').update(token.toLowerCase(), 'utf8').digest('hex');
 
@@ -63,7 +63,11 @@ async function conflictAware<T>(username: string | undefined, work: () => Promis
   }
 }
 
-export async function createViewerAccount(db: Db, a: NewViewerAccount, now: Date): Promise<ViewerAccount> {
+export async function createViewerAccount(
+  db: Db,
+  a: NewViewerAccount,
+  now = new Date(),
+): Promise<ViewerAccount> {
   return conflictAware(a.username, async () => {
     const row = await db.get(sql`INSERT INTO viewer_accounts (username, password_hash, salt, allowed_accounts,
         allowed_chat_refs, is_active, no_download, created_by, created_at)
@@ -80,7 +84,7 @@ export async function updateViewerAccount(
   driver: Driver,
   id: number,
   patch: ViewerAccountPatch,
-  now: Date,
+  now = new Date(),
 ): Promise<ViewerAccountChange | null> {
   return conflictAware(patch.username, () =>
     driver.transaction(async (tx) => {
@@ -259,7 +263,11 @@ export async function deleteShareToken(driver: Driver, id: number): Promise<Shar
   });
 }
 
-export async function redeemShareToken(db: Db, plaintext: string, now: Date): Promise<ShareToken | null> {
+export async function redeemShareToken(
+  db: Db,
+  plaintext: string,
+  now = new Date(),
+): Promise<ShareToken | null> {
   if (!/^[0-9a-fA-F]{64}$/.test(plaintext)) return null;
   const row = await db.get(sql`UPDATE viewer_tokens SET use_count = use_count + 1, last_used_at = ${now}
     WHERE token_hash = ${tokenHashOf(plaintext)} AND is_revoked = FALSE

@@ -25,7 +25,7 @@ import type {
   Transcript,
   VersionSource,
 } from '../types';
-import { casefold, type Db, inChat, MEDIA_JOIN, MESSAGE_COLUMNS } from './common';
+import { type Db, inChat, MEDIA_JOIN, MESSAGE_COLUMNS } from './common';
 
 const NEWEST_FIRST = sql`ORDER BY m.date DESC, m.id DESC`;
 
@@ -65,7 +65,7 @@ async function transcriptsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<
 }
 
 /** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
-export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
+async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
   const ids = rows.map((r) => Number(r.id));
   const reactions = await reactionsOf(db, chat, ids);
   const withTranscripts = view.withTranscripts && !view.noDownload;
@@ -110,7 +110,7 @@ export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): 
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
   if (q.search) {
-    where.push(sql`${casefold(db.dialect, sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
+    where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
   }
   let tail: Sql;
   let oldestFirst = false;

@@ -22,7 +22,12 @@ export async function getSetting(db: Db, key: string): Promise<string | null> {
   return str((await db.get(sql`SELECT value FROM app_settings WHERE key = ${key}`))?.value);
 }
 
-export async function setSetting(db: Db, key: string, value: string, now: Date): Promise<SettingValue> {
+export async function setSetting(
+  db: Db,
+  key: string,
+  value: string,
+  now = new Date(),
+): Promise<SettingValue> {
   await db.run(sql`INSERT INTO app_settings (key, value, updated_at) VALUES (${key}, ${value}, ${now})
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
   return { key, value };
