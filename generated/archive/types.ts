@@ -2716,7 +2716,7 @@ export interface components {
             status: "unsubscribed" | "not_found";
         };
         /**
-         * @description Account ids this login may see (ids from `GET /api/accounts`), or null for all accounts. An empty list grants nothing.
+         * @description Account ids this login may see (ids from `GET /api/accounts`), or null for all accounts. An empty list grants nothing. Each id is a 64-bit integer: every value up to 9223372036854775807 is stored and sent back exactly as given (beyond 2^53 too, which some JSON readers round); a number no 64-bit integer holds (`5.5e21`, `1.5`) answers 400.
          * @example [
          *       1
          *     ]

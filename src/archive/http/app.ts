@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -12,6 +12,7 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
+import { exactJsonAnswers, jsonBody } from './json';
 import { requestLog } from './request-log';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
@@ -66,7 +67,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       cors(config.corsOrigins),
       docsAssets(),
       accessGuards(options.document ?? loadBundledDocument('archive')),
-      express.json({ limit: '1mb' }),
+      exactJsonAnswers,
+      ...jsonBody('1mb'),
       keepRawBody,
     ],
   });

@@ -122,6 +122,45 @@ describe('HTTP behaviour', () => {
     expect(JSON.stringify(list)).not.toMatch(/password|salt|pbkdf2/);
   });
 
+  it('keeps 64-bit ids exact and refuses numbers no 64-bit integer holds', async () => {
+    const raw = async (path: string, text: string, method = 'POST') => {
+      const res = await fetch(`${viewer.url}${path}`, {
+        method,
+        headers: { cookie: `viewer_auth=${master}`, 'content-type': 'application/json' },
+        ...(method !== 'GET' && { body: text }),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const big = '1152921504606846977'; // 2^60 + 1: a double would make it ...976
+    const max = '9223372036854775807';
+    const made = await raw(
+      '/api/admin/viewers',
+      `{"username":"wide","password":"long-enough","allowed_accounts":[1, ${big}, ${max}]}`,
+    );
+    expect(made.status, made.text).toBe(201);
+    expect(made.text).toContain(`"allowed_accounts":[1,${big},${max}]`);
+    const id = JSON.parse(made.text).id;
+    const listed = await raw('/api/admin/viewers', '', 'GET');
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.text).toContain(`"allowed_accounts":[1,${big},${max}]`);
+    const changed = await raw(`/api/admin/viewers/${id}`, `{"allowed_accounts":[${big}2]}`, 'PUT');
+    expect(changed.status, changed.text).toBe(400);
+    const moved = await raw(`/api/admin/viewers/${id}`, '{"allowed_accounts":[1152921504606846978]}', 'PUT');
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.text).toContain('"allowed_accounts":[1152921504606846978]');
+    for (const bad of ['5.5e21', '9223372036854775808', '1e19', '18446744073709551616', '2.5']) {
+      const res = await raw(
+        '/api/admin/viewers',
+        `{"username":"bad-${bad}","password":"long-enough","allowed_accounts":[${bad}]}`,
+      );
+      expect(res.status, `${bad}: ${res.text}`).toBe(400);
+      expect(JSON.parse(res.text).detail, bad).toMatch(/^allowed_accounts\.0: must be /);
+    }
+    const after = await raw('/api/admin/viewers', '', 'GET');
+    expect(after.status, after.text).toBe(200);
+    expect(after.text).not.toContain('e+');
+  });
+
   it('checks share token bodies', async () => {
     const create = (body: unknown) => admin('/api/admin/tokens', body);
     expect(await create({ label: 'x' })).toMatchObject({

@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL backend: a pg pool behind the Driver. 64-bit integers and numerics come back as
- * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text).
+ * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text); JSON columns come
+ * back as text.
  */
 import pg from 'pg';
 import type { Logger } from '../../common/logger';
@@ -19,10 +20,14 @@ export interface PostgresOptions {
 
 const INT8 = 20;
 const NUMERIC = 1700;
+const JSON_TEXT = 114;
+const JSONB = 3802;
 
 const types = {
   getTypeParser: ((oid: number, format?: string) => {
     if (oid === INT8 || oid === NUMERIC) return (value: string) => (value === null ? null : Number(value));
+    // JSON comes back as text, read by rows.ts like SQLite's (so id lists beyond 2^53 stay exact).
+    if (oid === JSON_TEXT || oid === JSONB) return (value: string) => value;
     return pg.types.getTypeParser(oid, format as 'text');
   }) as typeof pg.types.getTypeParser,
 };

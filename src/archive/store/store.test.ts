@@ -2,6 +2,7 @@
  * The one store suite, run against every backend on a fresh database seeded with the fixture archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IntegerList } from '../domain/int64';
 import { FIXTURE } from './fixtures';
 import {
   ALL_VISIBLE,
@@ -561,6 +562,45 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect((await db.listViewerAccounts()).map((a) => a.username)).toEqual(['alice', 'bob']);
       expect((await db.deleteViewerAccount(alice.id))?.account.username).toBe('alice');
       expect(await db.getViewerAccount(alice.id)).toBeNull();
+    });
+
+    it('stores id lists beyond 2^53 exactly', async () => {
+      const ids = IntegerList.from64([1, 1152921504606846977n, 9223372036854775807n]);
+      const exact = ['1', '1152921504606846977', '9223372036854775807'];
+      const wide = await db.createViewerAccount({
+        username: 'wide-ids',
+        passwordHash: 'h',
+        salt: 's',
+        allowedAccounts: ids,
+        allowedChatRefs: null,
+        isActive: true,
+        noDownload: false,
+        createdBy: 'admin',
+      });
+      const reread = (await db.getViewerAccount(wide.id))?.allowed_accounts;
+      expect(reread).toBeInstanceOf(IntegerList);
+      expect((reread as IntegerList).exactValues()).toEqual(exact);
+      const unchanged = await db.updateViewerAccount(wide.id, { allowedAccounts: ids });
+      expect(unchanged?.changed).toEqual([]);
+      const next = IntegerList.from64([1152921504606846978n]);
+      const changed = await db.updateViewerAccount(wide.id, { allowedAccounts: next });
+      expect(changed?.changed).toEqual(['allowed_accounts']);
+      expect((changed?.account.allowed_accounts as IntegerList).exactValues()).toEqual([
+        '1152921504606846978',
+      ]);
+      const session = await db.createSession({
+        username: 'wide-ids',
+        role: 'viewer',
+        allowedAccounts: ids,
+        allowedChatRefs: null,
+        noDownload: false,
+        lifetimeMs: 60_000,
+      });
+      expect(((await db.getSession(session.key))?.allowedAccounts as IntegerList).exactValues()).toEqual(
+        exact,
+      );
+      await db.endSession(session.key);
+      await db.deleteViewerAccount(wide.id);
     });
 
     it('keeps at most ten sessions per user, ending the oldest', async () => {

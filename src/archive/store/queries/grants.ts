@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { stringifyJson } from '../../domain/int64';
 import type { Driver, Row } from '../driver';
 import { isUniqueViolation } from '../driver';
 import { StoreConflictError } from '../errors';
-import { bool, iso, isoRequired, parseJson, str } from '../rows';
+import { bool, idList, iso, isoRequired, parseJson, str } from '../rows';
 import { join, json, raw, type Sql, sql } from '../sql';
 import type {
   CreatedShareToken,
@@ -25,7 +26,7 @@ function toViewerAccount(r: Row): ViewerAccount {
   return {
     id: Number(r.id),
     username: String(r.username),
-    allowed_accounts: parseJson<number[]>(r.allowed_accounts),
+    allowed_accounts: idList(r.allowed_accounts),
     allowed_chat_refs: parseJson<string[]>(r.allowed_chat_refs),
     is_active: bool(r.is_active),
     no_download: bool(r.no_download),
@@ -78,7 +79,7 @@ export async function createViewerAccount(
   });
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameJson = (a: unknown, b: unknown) => stringifyJson(a ?? null) === stringifyJson(b ?? null);
 
 export async function updateViewerAccount(
   driver: Driver,
@@ -169,7 +170,7 @@ function toShareToken(r: Row): ShareToken {
     id: Number(r.id),
     label: str(r.label),
     created_by: str(r.created_by),
-    allowed_accounts: parseJson<number[]>(r.allowed_accounts),
+    allowed_accounts: idList(r.allowed_accounts),
     allowed_chat_refs: parseJson<string[]>(r.allowed_chat_refs) ?? [],
     is_revoked: bool(r.is_revoked),
     no_download: bool(r.no_download),

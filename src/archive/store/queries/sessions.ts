@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Driver, Row } from '../driver';
-import { bool, isoRequired, num, parseJson, str } from '../rows';
+import { bool, idList, isoRequired, num, parseJson, str } from '../rows';
 import { json, list, sql } from '../sql';
 import type { CreatedSession, EndedSession, NewSession, Session, SessionRole } from '../types';
 import type { Db } from './common';
@@ -16,7 +16,7 @@ function toSession(r: Row): Session {
     id: String(r.id),
     username: String(r.username),
     role: r.role as SessionRole,
-    allowedAccounts: parseJson<number[]>(r.allowed_accounts),
+    allowedAccounts: idList(r.allowed_accounts),
     allowedChatRefs: parseJson<string[]>(r.allowed_chat_refs),
     noDownload: bool(r.no_download),
     viewerAccountId: num(r.viewer_account_id),
