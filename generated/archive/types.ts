@@ -1911,12 +1911,15 @@ export interface components {
          *       "reply_to_msg_id": 4179,
          *       "reply_to_top_id": null,
          *       "reply_to_text": "Does anyone have the photos from Saturday?",
+         *       "reply_to_sender_name": "Jonas Berg",
+         *       "reply_to_media_type": null,
          *       "forward_from_id": null,
          *       "edit_date": "2026-03-14T09:24:51Z",
          *       "is_outgoing": false,
          *       "is_pinned": false,
          *       "is_deleted": false,
          *       "deleted_at": null,
+         *       "version_count": 1,
          *       "raw_data": {},
          *       "media": {
          *         "id": "4182_photo",
@@ -2001,6 +2004,16 @@ export interface components {
              */
             reply_to_text: string | null;
             /**
+             * @description The sender name of the message this one answers, as archived; null when it answers none or that message is not in the archive. Our choice (not shown by the seed): a client shows who is quoted without fetching the message.
+             * @example Jonas Berg
+             */
+            reply_to_sender_name: string | null;
+            /**
+             * @description The media type (`photo`, `video`, `voice`, ...) of the message this one answers; null when it answers none, that message has no media or is not in the archive. Our choice (not shown by the seed): a client labels a quoted photo or voice note without fetching it.
+             * @example null
+             */
+            reply_to_media_type: string | null;
+            /**
              * Format: int64
              * @description The platform's id of the original sender when the message is a forward.
              * @example null
@@ -2033,6 +2046,11 @@ export interface components {
              * @example null
              */
             deleted_at: string | null;
+            /**
+             * @description How many earlier versions of the message the archive holds (those of `GET /api/chats/{chat_ref}/messages/{message_id}/versions`); 0 for a message never edited. Our choice (not shown by the seed): a client marks edited messages and offers their history.
+             * @example 1
+             */
+            version_count: number;
             /**
              * @description Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.
              * @example {}
@@ -4356,12 +4374,15 @@ export interface operations {
                      *         "reply_to_msg_id": 4179,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": "Does anyone have the photos from Saturday?",
+                     *         "reply_to_sender_name": "Jonas Berg",
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": "2026-03-14T09:24:51Z",
                      *         "is_outgoing": false,
                      *         "is_pinned": false,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 1,
                      *         "raw_data": {},
                      *         "media": {
                      *           "id": "4182_photo",
@@ -4402,12 +4423,15 @@ export interface operations {
                      *         "reply_to_msg_id": null,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": null,
+                     *         "reply_to_sender_name": null,
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": null,
                      *         "is_outgoing": false,
                      *         "is_pinned": false,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 0,
                      *         "raw_data": null,
                      *         "media": {
                      *           "id": "4181_voice",
@@ -4583,12 +4607,15 @@ export interface operations {
                      *         "reply_to_msg_id": null,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": null,
+                     *         "reply_to_sender_name": null,
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": null,
                      *         "is_outgoing": true,
                      *         "is_pinned": true,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 0,
                      *         "raw_data": null,
                      *         "reactions": [
                      *           {
@@ -4658,12 +4685,15 @@ export interface operations {
                      *       "reply_to_msg_id": null,
                      *       "reply_to_top_id": null,
                      *       "reply_to_text": null,
+                     *       "reply_to_sender_name": null,
+                     *       "reply_to_media_type": null,
                      *       "forward_from_id": null,
                      *       "edit_date": null,
                      *       "is_outgoing": false,
                      *       "is_pinned": false,
                      *       "is_deleted": false,
                      *       "deleted_at": null,
+                     *       "version_count": 0,
                      *       "raw_data": null,
                      *       "reactions": [],
                      *       "sender_avatar_url": "/media/avatar/k3JZp0aV8s2Q1xWn7bRt4A/4176"
@@ -4804,7 +4834,9 @@ export interface operations {
                      *           "is_closed": false,
                      *           "is_pinned": true,
                      *           "is_hidden": false,
-                     *           "date": "2026-02-20T10:15:00Z"
+                     *           "date": "2026-02-20T10:15:00Z",
+                     *           "message_count": 318,
+                     *           "last_message_date": "2026-03-14T09:21:07Z"
                      *         },
                      *         {
                      *           "id": 1,
@@ -4814,7 +4846,9 @@ export interface operations {
                      *           "is_closed": false,
                      *           "is_pinned": false,
                      *           "is_hidden": false,
-                     *           "date": "2025-11-03T08:00:00Z"
+                     *           "date": "2025-11-03T08:00:00Z",
+                     *           "message_count": 0,
+                     *           "last_message_date": null
                      *         }
                      *       ]
                      *     }
@@ -4862,6 +4896,17 @@ export interface operations {
                              * @example 2026-02-20T10:15:00Z
                              */
                             date: string | null;
+                            /**
+                             * @description How many archived messages the topic holds: those the message routes return for this `topic_id`. Our choice (not shown by the seed): a client shows topic sizes without paging through them.
+                             * @example 318
+                             */
+                            message_count: number;
+                            /**
+                             * Format: date-time
+                             * @description When the newest archived message of the topic was sent (UTC); null for a topic with none. Our choice (not shown by the seed): a client orders topics by activity.
+                             * @example 2026-03-14T09:21:07Z
+                             */
+                            last_message_date: string | null;
                         }[];
                     };
                 };

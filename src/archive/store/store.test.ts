@@ -197,6 +197,53 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(topic[0]?.reply_to_top_id).toBe(12);
     });
 
+    it('tells each message how often it was edited and whom and what it answers', async () => {
+      const [edited] = await db.listMessages(rc, { limit: 1, afterId: 4181, ...view });
+      expect(edited).toMatchObject({
+        id: 4182,
+        version_count: 1,
+        reply_to_msg_id: 4179,
+        reply_to_sender_name: 'Erik Sandberg',
+        reply_to_media_type: null,
+      });
+      // An archive of its own, so the counts and feeds the other tests check stay as they are.
+      const own = await openTestStore(backend, { seed: false });
+      try {
+        const odb = own.db;
+        await odb.upsertAccount({ id: 1, label: null });
+        const ref = await odb.upsertChat({ accountId: 1, id: 770001, type: 'group', title: 'Replies' });
+        const chat = (await odb.findChat(ALL_VISIBLE, ref))?.key as ChatKey;
+        const base = { accountId: 1, chatId: 770001, senderId: 4401, date: new Date('2026-03-20T10:00:00Z') };
+        await odb.upsertMessages([
+          { ...base, id: 1, senderName: 'Photographer', text: '' },
+          { ...base, id: 2, senderName: 'Critic', text: 'Nice shot', replyToMsgId: 1 },
+          { ...base, id: 3, senderName: 'Latecomer', text: 'What did I miss?', replyToMsgId: 99 },
+        ]);
+        await odb.upsertMedia({ accountId: 1, chatId: 770001, messageId: 1, type: 'photo' });
+        for (const [i, text] of ['Nice shot!', 'Nice shot!!'].entries()) {
+          await odb.editMessage({
+            accountId: 1,
+            chatId: 770001,
+            messageId: 2,
+            text,
+            editDate: new Date(Date.UTC(2026, 2, 20, 11, i)),
+            source: 'sync',
+          });
+        }
+        const page = await odb.listMessages(chat, { limit: 10, ...view });
+        expect(
+          page.map((m) => [m.id, m.version_count, m.reply_to_sender_name, m.reply_to_media_type]),
+        ).toEqual([
+          [3, 0, null, null],
+          [2, 2, 'Photographer', 'photo'],
+          [1, 0, null, null],
+        ]);
+        expect((await odb.getMessage(chat, 2, view))?.version_count).toBe(2);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('lists versions, pinned messages, topics, stats and avatars', async () => {
       expect(await db.listMessageVersions(rc, 4182, 100)).toEqual([
         {
@@ -211,10 +258,20 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(await db.listMessageVersions(rc, 4176, 100)).toEqual([]);
       expect((await db.listPinnedMessages(rc, view)).map((m) => m.id)).toEqual([4150]);
       const forum = (await db.findChat(ALL_VISIBLE, FIXTURE.forum.ref))?.key as ChatKey;
-      expect((await db.listTopics(forum)).map((x) => [x.id, x.title, x.is_pinned])).toEqual([
-        [12, 'Release 2.4', true],
-        [1, 'General', false],
+      expect(
+        (await db.listTopics(forum)).map((x) => [
+          x.id,
+          x.title,
+          x.is_pinned,
+          x.message_count,
+          x.last_message_date,
+        ]),
+      ).toEqual([
+        [12, 'Release 2.4', true, 3, '2026-03-14T00:15:00Z'],
+        [1, 'General', false, 2, '2026-03-14T06:45:00Z'],
       ]);
+      const perTopic = await db.listMessages(forum, { limit: 500, topicId: 1, ...view });
+      expect(perTopic).toHaveLength(2);
       expect(await db.listTopics(rc)).toEqual([]);
       expect(await db.getChatStats(rc)).toEqual({
         chat_id: FIXTURE.releaseCrew.id,

@@ -132,9 +132,13 @@ export async function existingChatRefs(db: Db, refs: string[]): Promise<string[]
 }
 
 export async function listTopics(db: Db, chat: ChatKey): Promise<Topic[]> {
+  // Counted as the message routes filter a topic (`reply_to_top_id`), so both agree.
   const rows = await db.all(sql`
-    SELECT t.* FROM forum_topics t
+    SELECT t.*, coalesce(s.n, 0) AS message_count, s.last_date AS last_message_date FROM forum_topics t
       JOIN chats c ON c.account_id = t.account_id AND c.id = t.chat_id AND c.is_forum = TRUE
+      LEFT JOIN (SELECT reply_to_top_id AS topic_id, count(*) AS n, max(date) AS last_date FROM messages
+                  WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND reply_to_top_id IS NOT NULL
+                  GROUP BY reply_to_top_id) s ON s.topic_id = t.id
      WHERE t.account_id = ${chat.accountId} AND t.chat_id = ${chat.chatId}
      ORDER BY t.is_pinned DESC, t.date DESC NULLS LAST, t.id DESC`);
   return rows.map((r) => ({
@@ -146,6 +150,8 @@ export async function listTopics(db: Db, chat: ChatKey): Promise<Topic[]> {
     is_pinned: bool(r.is_pinned),
     is_hidden: bool(r.is_hidden),
     date: iso(r.date),
+    message_count: Number(r.message_count),
+    last_message_date: iso(r.last_message_date),
   }));
 }
 
