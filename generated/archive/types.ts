@@ -1020,7 +1020,7 @@ export interface paths {
         put?: never;
         /**
          * Create a viewer account
-         * @description Creates a viewer account that logs in through `POST /api/login`. `username` needs at least 3 characters and must not match the master username; `password` at least 8. `allowed_accounts` and `allowed_chat_refs` are lists, or null for all; an empty list grants nothing. `is_active` defaults to true and `no_download` to false. A taken username (or the master's) answers 409. The body is closed: the old field `allowed_chat_ids`, or any other unknown field, answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description Creates a viewer account that logs in through `POST /api/login`. `username` needs at least 3 characters and must not match the master username; `password` at least 8. `allowed_accounts` and `allowed_chat_refs` are lists, or null for all; an empty list grants nothing. `is_active` defaults to true and `no_download` to false; both take a JSON boolean or 0/1. A taken username (or the master's) answers 409. The body is closed: the old field `allowed_chat_ids`, or any other unknown field, answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         post: operations["createViewer"];
         delete?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
         get?: never;
         /**
          * Change a viewer account
-         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         put: operations["updateViewer"];
         post?: never;
@@ -2786,6 +2786,11 @@ export interface components {
             viewers: components["schemas"]["ViewerAccount"][];
         };
         /**
+         * @description A yes/no setting: a JSON boolean, or the integer 1 (true) or 0 (false). Our choice (the seed names the fields, not their form): existing clients of the upstream viewer send either form.
+         * @example true
+         */
+        FlagInput: boolean | (0 | 1);
+        /**
          * @description A new viewer account. Closed: an unknown field answers 400, in particular the old field `allowed_chat_ids`, which would otherwise be ignored and leave the account seeing every chat.
          * @example {
          *       "username": "alice",
@@ -2813,18 +2818,18 @@ export interface components {
             allowed_accounts?: components["schemas"]["AllowedAccounts"];
             allowed_chat_refs?: components["schemas"]["AllowedChatRefs"];
             /**
-             * @default true
+             * @description Whether the account can log in; true (or 1) when left out.
              * @example true
              */
-            is_active: boolean;
+            is_active?: components["schemas"]["FlagInput"];
             /**
-             * @default false
+             * @description Whether downloads are refused to the account; false (or 0) when left out.
              * @example false
              */
-            no_download: boolean;
+            no_download?: components["schemas"]["FlagInput"];
         };
         /**
-         * @description Any of the create fields, all optional; only the fields sent are changed. A body that changes nothing (an empty object) answers 400. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400.
+         * @description Any of the create fields, all optional; only the fields sent are changed. A body that changes nothing (an empty object, or only an empty `password`) answers 400. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400.
          * @example {
          *       "is_active": false
          *     }
@@ -2837,15 +2842,16 @@ export interface components {
             username?: string;
             /**
              * Format: password
+             * @description A new password of at least 8 characters. An empty string keeps the current password (our choice: clients that send every field of their form send it empty when the password was not changed).
              * @example another-long-passphrase
              */
             password?: string;
             allowed_accounts?: components["schemas"]["AllowedAccounts"];
             allowed_chat_refs?: components["schemas"]["AllowedChatRefs"];
             /** @example false */
-            is_active?: boolean;
+            is_active?: components["schemas"]["FlagInput"];
             /** @example true */
-            no_download?: boolean;
+            no_download?: components["schemas"]["FlagInput"];
         };
         /** @description The record was deleted and its sessions ended. The seed does not show the body; we answer `{success: true}` as the other session-ending routes do. */
         AdminDeleteResult: {
