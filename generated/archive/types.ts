@@ -1174,7 +1174,7 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description The audit log, newest first, with offset paging and optional exact filters on the acting username and the action. Every administrative write is logged. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description The audit log, newest first, with offset paging and optional filters on the acting username (exact) and the action (a prefix). Every administrative write is logged, and so are logins (`login_success`, `login_failed`), logouts (`logout`) and share-token logins (`token_auth_success:<token id>`, `token_auth_failed`); an entry never holds a password or a token. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -3083,7 +3083,7 @@ export interface components {
              */
             role: string | null;
             /**
-             * @description What happened, as `<verb>` or `<verb>:<target>`: `viewer_created:<username>`, `viewer_updated:<username>`, `viewer_deleted:<username>`, `token_created:<id>`, `token_updated:<id>`, `token_deleted:<id>`, `sessions_ended_all` (or `sessions_ended_all:keep_current`), `setting_updated:<key>` and `stats_refreshed`.
+             * @description What happened, as `<verb>` or `<verb>:<target>`: `viewer_created:<username>`, `viewer_updated:<username>`, `viewer_deleted:<username>`, `token_created:<id>`, `token_updated:<id>`, `token_deleted:<id>`, `sessions_ended_all` (or `sessions_ended_all:keep_current`), `setting_updated:<key>` and `stats_refreshed`; and for logins `login_success`, `login_failed` (with the username that was tried), `logout`, `token_auth_success:<token id>` and `token_auth_failed` (username `token`). No entry holds a password or a token.
              * @example token_created:5
              */
             action: string;
@@ -7331,8 +7331,8 @@ export interface operations {
                  */
                 username?: string;
                 /**
-                 * @description Only entries with exactly this action (for example `viewer_created:alice`).
-                 * @example viewer_created:alice
+                 * @description Only entries whose action starts with this text: `token_created` finds `token_created:2`, `viewer_created:alice` that one account's creation. Our choice (the seed names the parameter only): actions carry their target after a colon, and a client filters by the verb.
+                 * @example token_created
                  */
                 action?: string;
             };
@@ -7357,6 +7357,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "logs": [
+                     *         {
+                     *           "id": 1290,
+                     *           "username": "alice",
+                     *           "role": "viewer",
+                     *           "action": "login_success",
+                     *           "endpoint": "/api/login",
+                     *           "chat_id": null,
+                     *           "ip_address": "192.168.1.40",
+                     *           "user_agent": "Mozilla/5.0 (Android 15; Mobile; rv:135.0) Gecko/135.0 Firefox/135.0",
+                     *           "created_at": "2026-02-02T18:52:03Z"
+                     *         },
                      *         {
                      *           "id": 1289,
                      *           "username": "admin",

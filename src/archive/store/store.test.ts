@@ -783,6 +783,17 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         (await db.listAudit({ limit: 10, offset: 0, username: 'admin', action: 'viewer_created' })).length,
       ).toBe(1);
       expect((await db.listAudit({ limit: 1, offset: 1 }))[0]?.action).toBe('setting_updated:theme');
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'token_created:2', endpoint: null });
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'Token_created:3', endpoint: null });
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'token_creat%', endpoint: null });
+      const actions = async (action: string) =>
+        (await db.listAudit({ limit: 10, offset: 0, action })).map((e) => e.action);
+      // A prefix, case as given, with no wildcard characters on either backend.
+      expect(await actions('token_created')).toEqual(['token_created:2']);
+      expect(await actions('token_creat%')).toEqual(['token_creat%']);
+      expect(await actions('token_creat_')).toEqual([]);
+      expect(await actions('setting')).toEqual(['setting_updated:theme']);
+      expect(await actions('viewer_created:')).toEqual([]);
       expect(await db.setSetting('theme', 'midnight')).toEqual({ key: 'theme', value: 'midnight' });
       await db.setSetting('theme', 'daylight');
       expect(await db.getSettings()).toEqual({ theme: 'daylight' });

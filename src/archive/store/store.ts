@@ -154,7 +154,7 @@ export interface ArchiveStore {
 
   // Audit log, settings, metadata, push subscriptions
   appendAudit(entry: NewAuditEntry): Promise<void>;
-  /** Newest first, exact filters. */
+  /** Newest first; `username` exact, `action` a prefix of the action. */
   listAudit(query: AuditQuery): Promise<AuditLogEntry[]>;
   getSettings(): Promise<Record<string, string>>;
   getSetting(key: string): Promise<string | null>;

@@ -43,7 +43,8 @@ export async function appendAudit(db: Db, e: NewAuditEntry): Promise<void> {
 export async function listAudit(db: Db, q: AuditQuery): Promise<AuditLogEntry[]> {
   const where: Sql[] = [sql`TRUE`];
   if (q.username !== undefined) where.push(sql`username = ${q.username}`);
-  if (q.action !== undefined) where.push(sql`action = ${q.action}`);
+  // A prefix, compared by characters on both backends (no LIKE: its case rules differ between them).
+  if (q.action !== undefined) where.push(sql`substr(action, 1, ${[...q.action].length}) = ${q.action}`);
   const rows = await db.all(sql`SELECT * FROM viewer_audit_log WHERE ${join(where, ' AND ')}
     ORDER BY id DESC LIMIT ${q.limit} OFFSET ${q.offset}`);
   return rows.map((r) => ({
