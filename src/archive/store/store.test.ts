@@ -656,6 +656,10 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(
         ((await db.getSession(session.key))?.allowedAccounts as IntegerList | undefined)?.exactValues(),
       ).toEqual(exact);
+      // As a visibility: the ids beyond 2^53 match no account and break no query on either backend.
+      const vis = only({ accounts: ids });
+      expect((await db.listAccounts(vis)).map((a) => a.id)).toEqual([1]);
+      expect((await db.listChats(vis, { limit: 50, offset: 0 })).total).toBeGreaterThan(0);
       await db.endSession(session.key);
       await db.deleteViewerAccount(wide.id);
     });

@@ -15,12 +15,12 @@ import type {
   Topic,
   Visibility,
 } from '../types';
-import { type Db, visibleChats } from './common';
+import { type Db, possibleAccountIds, visibleChats } from './common';
 
 const REF = /^[A-Za-z0-9_-]{22}$/;
 
 export async function listAccounts(db: Db, vis: Visibility): Promise<Account[]> {
-  const only = vis.accounts ? sql`WHERE id IN ${list(vis.accounts)}` : sql``;
+  const only = vis.accounts ? sql`WHERE id IN ${list(possibleAccountIds(vis.accounts))}` : sql``;
   const rows = await db.all(sql`SELECT id, label FROM accounts ${only} ORDER BY id`);
   return rows.map(toAccount);
 }
