@@ -17,7 +17,8 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('archive-cli', () => {
+// Each run starts a TypeScript process (several seconds on a loaded machine).
+describe('archive-cli', { timeout: 90_000 }, () => {
   it('prints help without a command', () => {
     const help = cli([]);
     expect(help.code).toBe(0);
