@@ -4,6 +4,7 @@
  * back as text.
  */
 import pg from 'pg';
+import { createPgPool } from '../../common/databases';
 import type { Logger } from '../../common/logger';
 import { POSTGRES_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
@@ -83,15 +84,12 @@ export class PostgresDriver implements Driver {
 
   constructor(private readonly options: PostgresOptions) {
     this.logger = options.logger;
-    this.pool = new pg.Pool({
-      connectionString: options.url,
+    this.pool = createPgPool(options.url, {
       max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
+      connectTimeoutMs: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
       types,
+      onIdleError: (err) => options.logger?.warn({ err: err.message }, 'idle database connection failed'),
     });
-    this.pool.on('error', (err) =>
-      options.logger?.warn({ err: err.message }, 'idle database connection failed'),
-    );
     this.direct = queryable((text, params) => this.pool.query(text, params), options);
   }
 
