@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 
@@ -54,6 +54,12 @@ export function listen(
   const hooks: (() => Promise<void> | void)[] = [];
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    // Answers in progress, so a close can tell their keep-alive connections to end with the answer.
+    const answering = new Set<ServerResponse>();
+    server.on('request', (_req, res: ServerResponse) => {
+      answering.add(res);
+      res.once('close', () => answering.delete(res));
+    });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();
@@ -75,6 +81,7 @@ export function listen(
             });
             // Keep-alive connections with no request in flight close now; busy ones after their answer.
             server.closeIdleConnections();
+            for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');
           });
         },
       });
@@ -82,11 +89,17 @@ export function listen(
   });
 }
 
-/** Stops everything once on SIGINT/SIGTERM, in the order given, then exits. */
+/**
+ * Stops everything once on SIGINT/SIGTERM, in the order given (each closer stops accepting, finishes what
+ * is in flight and closes its database), then exits 0. A second signal exits at once with 1.
+ */
 export function closeOnSignals(logger: Logger, ...closers: (() => Promise<void>)[]): void {
   let closing = false;
   const stop = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     closing = true;
     logger.info({ signal }, 'shutting down');
     for (const close of closers) {
@@ -94,6 +107,6 @@ export function closeOnSignals(logger: Logger, ...closers: (() => Promise<void>)
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
