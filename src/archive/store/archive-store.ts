@@ -6,16 +6,18 @@ import type { Logger } from '../../common/logger';
 import type { Driver } from './driver';
 import * as changes from './queries/changes';
 import * as chats from './queries/chats';
+import * as exports from './queries/export';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as ingest from './queries/ingest';
+import * as media from './queries/media';
 import * as messages from './queries/messages';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
-import type * as T from './types';
+import type * as T from './store';
 import type * as W from './writer';
 
 const INDEX_RECHECK_MS = 60_000;
@@ -87,6 +89,18 @@ export class ArchiveSqlStore implements ArchiveDatabase {
   listTopics = (chat: T.ChatKey) => chats.listTopics(this.driver, chat);
   getChatStats = (chat: T.ChatKey) => chats.getChatStats(this.driver, chat);
   listChatAvatars = (chat: T.ChatKey) => chats.listChatAvatars(this.driver, chat);
+
+  getMediaItem = (chat: T.ChatKey, messageId: number, type: string) =>
+    media.getMediaItem(this.driver, chat, messageId, type);
+  listGallery = (chat: T.ChatKey, q: T.GalleryQuery) => media.listGallery(this.driver, chat, q);
+  countMediaByType = (chat: T.ChatKey) => media.countMediaByType(this.driver, chat);
+  findChatAvatar = (chat: T.ChatKey, photoId?: string) => media.findChatAvatar(this.driver, chat, photoId);
+  findMessageSender = (chat: T.ChatKey, messageId: number) =>
+    media.findMessageSender(this.driver, chat, messageId);
+  exportMessages = (chat: T.ChatKey, w: T.ExportWindow, batchSize?: number) =>
+    exports.exportMessages(this.driver, chat, w, batchSize);
+  exportMessageVersions = (chat: T.ChatKey, w: T.ExportWindow, batchSize?: number) =>
+    exports.exportMessageVersions(this.driver, chat, w, batchSize);
 
   searchMessages = async (vis: T.Visibility, q: T.SearchQuery) =>
     search.searchMessages(this.driver, vis, q, await this.hasSearchIndex());

@@ -12,7 +12,7 @@ import {
 } from './store';
 import { openTestStore, TEST_BACKENDS, type TestStore } from './test-databases';
 
-const view = { noDownload: false, withTranscripts: true };
+const view = { withTranscripts: true };
 const only = (v: Partial<Visibility>): Visibility => ({ ...ALL_VISIBLE, ...v });
 
 describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
@@ -128,14 +128,16 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       });
     });
 
-    it('strips files and transcripts for no-download logins', async () => {
-      const [photo, voice] = await db.listMessages(rc, { limit: 2, noDownload: true, withTranscripts: true });
-      expect(photo?.media).toMatchObject({ url: null, thumb_url: null, file_path: null, downloaded: false });
+    it('returns media as stored, without URLs, and transcripts only when asked', async () => {
+      const [photo, voice] = await db.listMessages(rc, { limit: 2, withTranscripts: false });
+      expect(photo?.media).toMatchObject({ file_path: '-1001234567890/4182_photo.jpg', downloaded: true });
+      expect(photo?.media).not.toHaveProperty('url');
+      expect(photo).not.toHaveProperty('sender_avatar_url');
       expect(voice).not.toHaveProperty('transcripts');
     });
 
     it('pages by offset and by both cursors without gaps or overlaps', async () => {
-      const all = await db.listMessages(rc, { limit: 500, noDownload: false, withTranscripts: false });
+      const all = await db.listMessages(rc, { limit: 500, withTranscripts: false });
       expect(all).toHaveLength(FIXTURE.releaseCrewMessages);
       const ids = all.map((m) => m.id);
       const walked: number[] = [];
@@ -143,7 +145,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       for (;;) {
         const page = await db.listMessages(rc, {
           limit: 10,
-          noDownload: false,
           withTranscripts: false,
           ...(cursor ? { beforeDate: new Date(cursor.date), beforeId: cursor.id } : {}),
         });
@@ -157,21 +158,18 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const second = await db.listMessages(rc, {
         limit: 5,
         offset: 5,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(second.map((m) => m.id)).toEqual(ids.slice(5, 10));
       const below = await db.listMessages(rc, {
         limit: 3,
         beforeId: 4150,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(below.map((m) => m.id)).toEqual([4149, 4148, 4147]);
       const above = await db.listMessages(rc, {
         limit: 3,
         afterId: 4147,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(above.map((m) => m.id)).toEqual([4150, 4149, 4148]);
@@ -181,7 +179,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const found = await db.listMessages(rc, {
         limit: 50,
         search: 'KEYS TO',
-        noDownload: false,
         withTranscripts: false,
       });
       expect(found.map((m) => m.id)).toEqual([4176]);
@@ -189,7 +186,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const topic = await db.listMessages(forum, {
         limit: 50,
         topicId: 12,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(topic.map((m) => m.id)).toEqual([41, 40, 12]);
@@ -225,9 +221,9 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         last_message_date: '2026-03-14T09:21:07Z',
       });
       const avatars = await db.listChatAvatars(rc);
-      expect(avatars.map((a) => [a.photo_id, a.available])).toEqual([
-        ['5879443210987654321', true],
-        ['5512870036482915003', false],
+      expect(avatars).toEqual([
+        { photo_id: '5879443210987654321', seen_at: '2026-01-08T12:30:00Z' },
+        { photo_id: '5512870036482915003', seen_at: '2025-11-03T08:00:00Z' },
       ]);
     });
 

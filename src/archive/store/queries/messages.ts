@@ -13,9 +13,9 @@ import {
 } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import { localDayRange, localMonthDays } from '../timezone';
+import type { StoredMessage } from '../media-types';
 import type {
   ChatKey,
-  Message,
   MessageByDateQuery,
   MessageDatesQuery,
   MessageListQuery,
@@ -65,15 +65,20 @@ async function transcriptsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<
 }
 
 /** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
-export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
+export async function toMessages(
+  db: Db,
+  chat: ChatKey,
+  rows: Row[],
+  view: MessageView,
+): Promise<StoredMessage[]> {
   const ids = rows.map((r) => Number(r.id));
   const reactions = await reactionsOf(db, chat, ids);
-  const withTranscripts = view.withTranscripts && !view.noDownload;
+  const { withTranscripts } = view;
   const transcripts = withTranscripts ? await transcriptsOf(db, chat, ids) : new Map<number, Transcript[]>();
   return rows.map((r) => {
     const id = Number(r.id);
     const senderId = num(r.sender_id);
-    const message: Message = {
+    const message: StoredMessage = {
       id,
       chat_id: Number(r.chat_id),
       account_id: Number(r.account_id),
@@ -92,9 +97,8 @@ export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: Messa
       deleted_at: iso(r.deleted_at),
       raw_data: parseJson<Record<string, unknown>>(r.raw_data),
       reactions: reactions.get(id) ?? [],
-      sender_avatar_url: senderId === null ? null : `/media/avatar/${chat.ref}/${id}`,
     };
-    const media = toMessageMedia(r, chat.ref, view.noDownload);
+    const media = toMessageMedia(r);
     if (media) message.media = media;
     if (withTranscripts) message.transcripts = transcripts.get(id) ?? [];
     return message;
@@ -106,7 +110,7 @@ function selectMessages(chat: ChatKey, where: Sql[], tail: Sql): Sql {
     WHERE ${join([inChat(chat), ...where], ' AND ')} ${tail}`;
 }
 
-export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<Message[]> {
+export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<StoredMessage[]> {
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
   if (q.search) {
@@ -143,12 +147,12 @@ export async function getMessage(
   chat: ChatKey,
   id: number,
   view: MessageView,
-): Promise<Message | null> {
+): Promise<StoredMessage | null> {
   const rows = await db.all(selectMessages(chat, [sql`m.id = ${id}`], sql``));
   return (await toMessages(db, chat, rows, view))[0] ?? null;
 }
 
-export async function listPinnedMessages(db: Db, chat: ChatKey, view: MessageView): Promise<Message[]> {
+export async function listPinnedMessages(db: Db, chat: ChatKey, view: MessageView): Promise<StoredMessage[]> {
   const rows = await db.all(selectMessages(chat, [sql`m.is_pinned = TRUE`], NEWEST_FIRST));
   return toMessages(db, chat, rows, view);
 }
@@ -181,7 +185,7 @@ export async function findMessageByDate(
   chat: ChatKey,
   q: MessageByDateQuery,
   view: MessageView,
-): Promise<Message | null> {
+): Promise<StoredMessage | null> {
   const { start } = localDayRange(q.date, q.timezone);
   const rows = await db.all(sql`SELECT ${MESSAGE_COLUMNS} FROM messages m ${MEDIA_JOIN}
     WHERE ${inChat(chat)} AND m.date >= ${start} ${inTopic(q.topicId)}
