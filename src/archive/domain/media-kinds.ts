@@ -31,7 +31,8 @@ export function hasPicture(type: string, mimeType: string | null): boolean {
 export const isVideo = (type: string, mimeType: string | null) =>
   VIDEO_TYPES.has(type) || /^video\//.test(mimeType ?? '');
 
-const INLINE_MIME = /^(image\/(jpeg|png|gif|webp|avif|bmp)|audio\/.+|video\/.+|application\/pdf|text\/plain)$/;
+const INLINE_MIME =
+  /^(image\/(jpeg|png|gif|webp|avif|bmp)|audio\/.+|video\/.+|application\/pdf|text\/plain)$/;
 
 /** Types a browser shows itself (image, audio, video, PDF, plain text); others are downloaded. */
 export const isInline = (mimeType: string) => INLINE_MIME.test(mimeType.toLowerCase());

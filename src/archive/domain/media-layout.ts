@@ -44,7 +44,10 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 /** The file's extension: from its original name when it has one, else from its type. */
-export function extensionFor(fileName: string | null | undefined, mimeType: string | null | undefined): string {
+export function extensionFor(
+  fileName: string | null | undefined,
+  mimeType: string | null | undefined,
+): string {
   const fromName = fileName ? path.extname(fileName).toLowerCase() : '';
   if (/^\.[a-z0-9]{1,8}$/.test(fromName)) return fromName;
   return (mimeType && EXTENSIONS[mimeType.toLowerCase()]) || '';
@@ -74,14 +77,22 @@ export const userAvatarPath = (userId: number) => path.posix.join('avatars', 'us
 
 /** The cached thumbnail of a file (absolute path in, absolute path out), beside the file. */
 export function thumbnailPath(absoluteFile: string, size: ThumbnailSize): string {
-  return path.join(path.dirname(absoluteFile), '.thumbs', String(size), `${path.basename(absoluteFile)}.webp`);
+  return path.join(
+    path.dirname(absoluteFile),
+    '.thumbs',
+    String(size),
+    `${path.basename(absoluteFile)}.webp`,
+  );
 }
 
 /**
  * The absolute path of a stored relative path, only when it names an existing file inside `root` after
  * every symbolic link is followed; null otherwise (missing, outside, or an absolute or `..` path).
  */
-export async function resolveInside(root: string, relative: string | null | undefined): Promise<string | null> {
+export async function resolveInside(
+  root: string,
+  relative: string | null | undefined,
+): Promise<string | null> {
   if (!relative || relative.includes('\0')) return null;
   const normal = path.posix.normalize(relative.replaceAll('\\', '/'));
   if (path.posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../')) return null;

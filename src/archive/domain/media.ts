@@ -44,7 +44,7 @@ export interface MediaFile {
 export async function findMediaFile(deps: MediaDeps, chat: ChatKey, key: string): Promise<MediaFile> {
   const parsed = parseMediaKey(key);
   const item = parsed && (await deps.store.getMediaItem(chat, parsed.messageId, parsed.type));
-  if (!item || !item.downloaded || !hasFile(item.type)) throw notFound(MEDIA_NOT_FOUND);
+  if (!item?.downloaded || !hasFile(item.type)) throw notFound(MEDIA_NOT_FOUND);
   const file = await resolveInside(deps.backupPath, item.filePath);
   if (!file) throw notFound(MEDIA_NOT_FOUND);
   return {
@@ -100,7 +100,9 @@ export async function findThumbnail(
 /** The chat's current photo, or the one of `photoId` from its history. */
 export async function findChatAvatar(deps: MediaDeps, chat: ChatKey, photoId?: string): Promise<string> {
   const seen = await deps.store.findChatAvatar(chat, photoId);
-  const file = seen?.photo_id ? await resolveInside(deps.backupPath, chatAvatarPath(chat.chatId, seen.photo_id)) : null;
+  const file = seen?.photo_id
+    ? await resolveInside(deps.backupPath, chatAvatarPath(chat.chatId, seen.photo_id))
+    : null;
   if (!file) throw notFound(AVATAR_NOT_FOUND);
   return file;
 }
@@ -108,7 +110,8 @@ export async function findChatAvatar(deps: MediaDeps, chat: ChatKey, photoId?: s
 /** The photo of the user who sent the message. */
 export async function findSenderAvatar(deps: MediaDeps, chat: ChatKey, messageId: number): Promise<string> {
   const sender = await deps.store.findMessageSender(chat, messageId);
-  const file = typeof sender === 'number' ? await resolveInside(deps.backupPath, userAvatarPath(sender)) : null;
+  const file =
+    typeof sender === 'number' ? await resolveInside(deps.backupPath, userAvatarPath(sender)) : null;
   if (!file) throw notFound(AVATAR_NOT_FOUND);
   return file;
 }
@@ -120,7 +123,12 @@ export interface GalleryParams {
   after_id?: string | undefined;
 }
 
-export async function listGallery(deps: MediaDeps, chat: ChatKey, params: GalleryParams, noDownload: boolean) {
+export async function listGallery(
+  deps: MediaDeps,
+  chat: ChatKey,
+  params: GalleryParams,
+  noDownload: boolean,
+) {
   if (params.before_id !== undefined && params.after_id !== undefined) {
     throw invalid('Send before_id or after_id, not both');
   }

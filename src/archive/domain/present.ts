@@ -23,7 +23,9 @@ import { chatAvatarPath, resolveInside, userAvatarPath } from './media-layout';
 export const mediaUrl = (ref: string, key: string) => `/media/${ref}/${key}`;
 export const thumbUrl = (ref: string, key: string, size = 200) => `/media/thumb/${size}/${ref}/${key}`;
 export const chatAvatarUrl = (ref: string, photoId?: string) =>
-  photoId === undefined ? `/media/avatar/${ref}` : `/media/avatar/${ref}?photo_id=${encodeURIComponent(photoId)}`;
+  photoId === undefined
+    ? `/media/avatar/${ref}`
+    : `/media/avatar/${ref}?photo_id=${encodeURIComponent(photoId)}`;
 export const senderAvatarUrl = (ref: string, messageId: number) => `/media/avatar/${ref}/${messageId}`;
 
 /** Whether files exist under the backup folder; each path is looked at once per instance. */
@@ -85,15 +87,21 @@ export async function presentMessages(
 }
 
 async function avatarUrlOf(chatId: number, ref: string, photoId: string | null, files: FileProbe) {
-  return photoId !== null && (await files.exists(chatAvatarPath(chatId, photoId))) ? chatAvatarUrl(ref) : null;
+  return photoId !== null && (await files.exists(chatAvatarPath(chatId, photoId)))
+    ? chatAvatarUrl(ref)
+    : null;
 }
 
 export async function presentChat({ avatar_photo_id, ...chat }: StoredChat, files: FileProbe): Promise<Chat> {
-  const avatarUrl = chat.id === undefined ? null : await avatarUrlOf(chat.id, chat.ref, avatar_photo_id, files);
+  const avatarUrl =
+    chat.id === undefined ? null : await avatarUrlOf(chat.id, chat.ref, avatar_photo_id, files);
   return { ...chat, avatar_url: avatarUrl };
 }
 
-export function presentSearchResults(results: StoredSearchResult[], files: FileProbe): Promise<SearchResult[]> {
+export function presentSearchResults(
+  results: StoredSearchResult[],
+  files: FileProbe,
+): Promise<SearchResult[]> {
   return Promise.all(
     results.map(async ({ chat: { id, avatar_photo_id, ...chat }, ...rest }) => ({
       ...rest,

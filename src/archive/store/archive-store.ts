@@ -16,8 +16,8 @@ import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
 import { sql } from './sql';
-import type { ArchiveDatabase } from './store';
 import type * as T from './store';
+import type { ArchiveDatabase } from './store';
 import type * as W from './writer';
 
 const INDEX_RECHECK_MS = 60_000;

@@ -6,12 +6,7 @@
 import { copyFile, mkdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  chatAvatarPath,
-  mediaFilePath,
-  sharedFilePath,
-  userAvatarPath,
-} from '../domain/media-layout';
+import { chatAvatarPath, mediaFilePath, sharedFilePath, userAvatarPath } from '../domain/media-layout';
 
 const SOURCE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixture-media');
 const RELEASE_CREW = -1001234567890;
@@ -28,7 +23,8 @@ interface FixtureFile {
   shared?: boolean;
 }
 
-const rc = (messageId: number, type: string, ext: string) => mediaFilePath(1, RELEASE_CREW, messageId, type, ext);
+const rc = (messageId: number, type: string, ext: string) =>
+  mediaFilePath(1, RELEASE_CREW, messageId, type, ext);
 
 export const FIXTURE_FILES = {
   photo: { source: 'photo.jpg', path: rc(4182, 'photo', '.jpg'), size: 5591 },
@@ -70,11 +66,49 @@ export const RELEASE_CREW_FILES: {
   height?: number;
   duration?: number;
 }[] = [
-  { messageId: 4140, type: 'video', file: 'video', fileName: 'standup.mp4', mimeType: 'video/mp4', width: 320, height: 240, duration: 2 },
-  { messageId: 4141, type: 'video_note', file: 'round', fileName: 'round.mp4', mimeType: 'video/mp4', width: 240, height: 240, duration: 2 },
-  { messageId: 4142, type: 'document', file: 'pdf', fileName: 'Checkliste Veröffentlichung 2.4.pdf', mimeType: 'application/pdf' },
-  { messageId: 4143, type: 'sticker', file: 'sticker', fileName: 'sticker.webp', mimeType: 'image/webp', width: 512, height: 512 },
-  { messageId: 4144, type: 'document', file: 'zip', fileName: 'release-notes.zip', mimeType: 'application/zip' },
+  {
+    messageId: 4140,
+    type: 'video',
+    file: 'video',
+    fileName: 'standup.mp4',
+    mimeType: 'video/mp4',
+    width: 320,
+    height: 240,
+    duration: 2,
+  },
+  {
+    messageId: 4141,
+    type: 'video_note',
+    file: 'round',
+    fileName: 'round.mp4',
+    mimeType: 'video/mp4',
+    width: 240,
+    height: 240,
+    duration: 2,
+  },
+  {
+    messageId: 4142,
+    type: 'document',
+    file: 'pdf',
+    fileName: 'Checkliste Veröffentlichung 2.4.pdf',
+    mimeType: 'application/pdf',
+  },
+  {
+    messageId: 4143,
+    type: 'sticker',
+    file: 'sticker',
+    fileName: 'sticker.webp',
+    mimeType: 'image/webp',
+    width: 512,
+    height: 512,
+  },
+  {
+    messageId: 4144,
+    type: 'document',
+    file: 'zip',
+    fileName: 'release-notes.zip',
+    mimeType: 'application/zip',
+  },
 ];
 
 /** Copies the fixture files into `backupPath` (replacing earlier copies); returns how many. */

@@ -3,6 +3,17 @@
  * PostgreSQL. Visibility is always passed in and applied in SQL, so a restricted login's counts and
  * pages cover its own chats only. The store never migrates by itself (see migrate.ts).
  */
+
+import type {
+  ExportedMessage,
+  ExportedMessageVersion,
+  ExportWindow,
+  GalleryPage,
+  GalleryQuery,
+  StoredChatAvatar,
+  StoredMediaItem,
+  StoredMessage,
+} from './media-types';
 import type {
   Account,
   AdminChat,
@@ -48,24 +59,14 @@ import type {
   ViewerAccountWithSecret,
   Visibility,
 } from './types';
-import type {
-  ExportedMessage,
-  ExportedMessageVersion,
-  ExportWindow,
-  GalleryPage,
-  GalleryQuery,
-  StoredChatAvatar,
-  StoredMediaItem,
-  StoredMessage,
-} from './media-types';
 import type { ArchiveWriter } from './writer';
 
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
+export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export { isValidTimeZone } from './timezone';
-export type * from './media-types';
 export type * from './types';
 export type * from './writer';
 

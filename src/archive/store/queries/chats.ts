@@ -1,5 +1,6 @@
 import { containsPattern } from '../../domain/search';
 import type { Row } from '../driver';
+import type { StoredChatAvatar } from '../media-types';
 import { accountLabel, bool, iso, isoRequired, num, str, toAccount, toAdminChat, toChat } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import type {
@@ -14,7 +15,6 @@ import type {
   Topic,
   Visibility,
 } from '../types';
-import type { StoredChatAvatar } from '../media-types';
 import { casefold, type Db, visibleChats } from './common';
 
 const REF = /^[A-Za-z0-9_-]{22}$/;

@@ -68,7 +68,8 @@ export async function* exportMessages(
     if (after) {
       where.push(sql`m.date >= ${after.date} AND NOT (m.date = ${after.date} AND m.id <= ${after.id})`);
     }
-    const rows = await db.all(sql`SELECT m.id, m.date, m.sender_id, m.sender_name, u.username AS sender_username,
+    const rows =
+      await db.all(sql`SELECT m.id, m.date, m.sender_id, m.sender_name, u.username AS sender_username,
         m.text, m.is_outgoing, m.reply_to_msg_id, m.edit_date, m.is_deleted, m.deleted_at,
         md.type AS md_type, md.file_name AS md_file_name, md.file_size AS md_file_size,
         md.mime_type AS md_mime_type, md.width AS md_width, md.height AS md_height, md.duration AS md_duration
@@ -80,7 +81,9 @@ export async function* exportMessages(
     if (rows.length === 0) return;
     const last = rows[rows.length - 1] as Row;
     after = { date: last.date, id: Number(last.id) };
-    const withMedia = rows.filter((r) => r.md_type !== null && r.md_type !== undefined).map((r) => Number(r.id));
+    const withMedia = rows
+      .filter((r) => r.md_type !== null && r.md_type !== undefined)
+      .map((r) => Number(r.id));
     const transcripts = await transcriptsOf(db, chat, withMedia);
     yield rows.map((r) => {
       const message = toExported(r);

@@ -12,8 +12,7 @@ const ITEM_COLUMNS = sql`md.message_id, md.type, md.file_path, md.file_name, md.
 const ITEM_JOIN = sql`FROM media md
   JOIN messages m ON m.account_id = md.account_id AND m.chat_id = md.chat_id AND m.id = md.message_id`;
 
-const inChatMedia = (chat: ChatKey) =>
-  sql`md.account_id = ${chat.accountId} AND md.chat_id = ${chat.chatId}`;
+const inChatMedia = (chat: ChatKey) => sql`md.account_id = ${chat.accountId} AND md.chat_id = ${chat.chatId}`;
 
 function toItem(r: Row): StoredMediaItem {
   const messageId = Number(r.message_id);

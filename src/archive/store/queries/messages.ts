@@ -1,5 +1,6 @@
 import { containsPattern } from '../../domain/search';
 import type { Row } from '../driver';
+import type { StoredMessage } from '../media-types';
 import {
   bool,
   byCodePoint,
@@ -13,7 +14,6 @@ import {
 } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import { localDayRange, localMonthDays } from '../timezone';
-import type { StoredMessage } from '../media-types';
 import type {
   ChatKey,
   MessageByDateQuery,
