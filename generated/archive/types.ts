@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Get the original file of one media item
-         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`. A login with `no_download` set gets 403 'Downloads disabled for this account'.
+         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`, `ETag` and `Last-Modified`; a request whose `If-None-Match` or `If-Modified-Since` still matches gets 304. A `Range` request gets 206 with the part (audio and video seek this way), 416 when the range lies outside the file. A login with `no_download` set gets 403 'Downloads disabled for this account'.
          */
         get: operations["getMediaFile"];
         put?: never;
@@ -5372,15 +5372,54 @@ export interface operations {
                     "Cache-Control": "private";
                     /**
                      * @description `inline` for types a browser shows, `attachment` for other types and for `download=1`, with the stored file name.
-                     * @example attachment; filename="4182_photo.jpg"
+                     * @example inline; filename="IMG_20260314_092107.jpg"
                      */
                     "Content-Disposition": string;
+                    /**
+                     * @description Ranges of bytes may be requested.
+                     * @example bytes
+                     */
+                    "Accept-Ranges"?: "bytes";
+                    /**
+                     * @description Validator of this version of the file.
+                     * @example W/"15d7-19c8e2a4b10"
+                     */
+                    ETag?: string;
+                    /**
+                     * @description When the file was last written.
+                     * @example Sat, 14 Mar 2026 09:21:30 GMT
+                     */
+                    "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/octet-stream": string;
                     "*/*": string;
                 };
+            };
+            /** @description The requested range of the file (requested with a `Range` header). */
+            206: {
+                headers: {
+                    /**
+                     * @description The part sent and the file's full size.
+                     * @example bytes 0-1023/6327
+                     */
+                    "Content-Range": string;
+                    /** @example private */
+                    "Cache-Control": "private";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "*/*": string;
+                };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5394,6 +5433,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Media not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The requested range lies outside the file; `Content-Range: bytes *\/<size>` gives its size. The detail wording is our choice. */
+            416: {
+                headers: {
+                    /** @example bytes *\/6327 */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Range not satisfiable"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -5437,6 +5492,13 @@ export interface operations {
                 content: {
                     "image/webp": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5490,6 +5552,13 @@ export interface operations {
                     "image/jpeg": string;
                 };
             };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 'Chat not found' for an unknown, malformed or invisible chat ref; 'Avatar not found' when the chat has no avatar on disk, its newest sighting is a removed photo, or `photo_id` names no stored photo. The 'Avatar not found' wording is our choice. */
@@ -5539,6 +5608,13 @@ export interface operations {
                 content: {
                     "image/jpeg": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -56,17 +56,22 @@ export class Thumbnailer {
   constructor(private readonly options: { ffmpeg?: string } = {}) {}
 
   /** The thumbnail's absolute path, made now when missing or older than the original. */
-  async get(req: ThumbnailRequest): Promise<string> {
+  get(req: ThumbnailRequest): Promise<string> {
     const target = thumbnailPath(req.source, req.size);
-    const original = await stat(req.source);
-    const cached = await stat(target).catch(() => null);
-    if (cached && Math.trunc(cached.mtimeMs) === Math.trunc(original.mtimeMs)) return target;
     let job = this.running.get(target);
     if (!job) {
-      job = this.make(req, target, original.mtime).finally(() => this.running.delete(target));
+      job = this.ensure(req, target).finally(() => this.running.delete(target));
       this.running.set(target, job);
     }
     return job;
+  }
+
+  private async ensure(req: ThumbnailRequest, target: string): Promise<string> {
+    const original = await stat(req.source);
+    const cached = await stat(target).catch(() => null);
+    // The copy carries its original's time to the millisecond (what utimes keeps of a Date).
+    if (cached && Math.abs(cached.mtimeMs - original.mtimeMs) < 1) return target;
+    return this.make(req, target, original.mtime);
   }
 
   private async make(req: ThumbnailRequest, target: string, originalTime: Date): Promise<string> {

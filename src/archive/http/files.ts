@@ -21,8 +21,16 @@ export function sendArchivedFile(res: Response, file: string, options: SendOptio
       file,
       { cacheControl: false, dotfiles: 'allow', acceptRanges: true, etag: true, lastModified: true },
       (err) => {
+        const status = (err as { status?: number } | undefined)?.status;
         if (!err || res.headersSent) resolve();
-        else if ((err as { status?: number }).status === 404 || (err as { code?: string }).code === 'ENOENT')
+        else if (status === 416) {
+          // The file sender set `Content-Range: bytes */<size>` already.
+          res.status(416).json({ detail: 'Range not satisfiable' });
+          resolve();
+        } else if (
+          (err as { status?: number }).status === 404 ||
+          (err as { code?: string }).code === 'ENOENT'
+        )
           reject(notFound(MEDIA_NOT_FOUND));
         else reject(err);
       },
