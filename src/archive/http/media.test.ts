@@ -295,6 +295,29 @@ describe('media over HTTP', () => {
     });
   });
 
+  it('answers 200 for every media, thumbnail and avatar URL the demo archive hands out', async () => {
+    const urls = new Set<string>();
+    const chats = (await call(viewer.url, '/api/chats', { cookie: master })).body.chats;
+    for (const chat of chats) {
+      if (chat.avatar_url) urls.add(chat.avatar_url);
+      for (const a of (await call(viewer.url, `/api/chats/${chat.ref}/avatars`, { cookie: master })).body) {
+        if (a.available) urls.add(a.url);
+      }
+      const messages = (
+        await call(viewer.url, `/api/chats/${chat.ref}/messages?limit=500`, { cookie: master })
+      ).body;
+      for (const m of messages) {
+        for (const url of [m.sender_avatar_url, m.media?.url, m.media?.thumb_url]) if (url) urls.add(url);
+      }
+    }
+    expect(urls.size).toBeGreaterThan(15);
+    for (const url of urls) {
+      const res = await get(url);
+      expect([url, res.status]).toEqual([url, 200]);
+      await res.arrayBuffer();
+    }
+  });
+
   describe('gallery and counts', () => {
     it('pages with media keys, filters types and links files and thumbnails', async () => {
       const page = await call(viewer.url, `/api/chats/${RC}/media?limit=2`, { cookie: master });
