@@ -2,7 +2,6 @@
  * A chat export as one JSON document, written piece by piece as the store reads batches, so a chat of any
  * size is exported with bounded memory (the writer's back-pressure pauses the reading).
  */
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { ArchiveStore, ChatKey, ExportWindow, StoredChat } from '../store/store';
 import { invalid } from './errors';
@@ -41,9 +40,20 @@ export function exportFileName(chat: Pick<StoredChat, 'title' | 'name' | 'userna
   return `${name}_export.json`;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-  if (out.destroyed) throw new Error('export stream closed');
+/** Writes, then waits for the reader when the buffer is full (or fails when the client went away). */
+function write(out: Writable, text: string): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error('export stream closed'));
+  if (out.write(text)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      if (out.destroyed) reject(new Error('export stream closed'));
+      else resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }
 
 export async function writeChatExport(
