@@ -729,7 +729,7 @@ export interface paths {
         };
         /**
          * Get the avatar of a message's sender
-         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
+         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. The archive keeps one photo per user (the newest it saw), so every message of a sender shows that photo; this is our choice. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
          */
         get: operations["getSenderAvatar"];
         put?: never;
@@ -1611,7 +1611,7 @@ export interface components {
              */
             id?: number;
             /**
-             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (so a client never requests a URL that can only answer 404). Checking the file is our choice.
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
              */
             avatar_url: string | null;
@@ -2046,7 +2046,7 @@ export interface components {
             /** @description Transcripts of the message's media, newest first. Present only when transcription is on; removed for no-download logins. */
             transcripts?: components["schemas"]["Transcript"][];
             /**
-             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post).
+             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post) and when the sender's photo is not in the archive, so a client never requests a URL that can only answer 404 (checking the file is our choice).
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A/4182
              */
             sender_avatar_url: string | null;
@@ -2156,7 +2156,7 @@ export interface components {
                  */
                 is_forum: boolean;
                 /**
-                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (our choice, as for the chat list).
                  * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
                  */
                 avatar_url: string | null;
