@@ -5,7 +5,7 @@
 // versions) streamed to the client, its time and the viewer process's peak RSS (the archive is written by a
 // child process, so the figure is the viewer's own). Range requests: a 50 MB video read as 1 MB ranges in
 // order and as 256 KiB ranges at random offsets. Figures are kept in scripts/bench/README.md. Not a test.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -173,10 +173,29 @@ async function main(backend: Backend): Promise<void> {
     global.gc?.();
     const before = process.memoryUsage().rss;
     let exported = 0;
+    // The client is curl in its own process, so the RSS below is the viewer's alone.
     const exportMs = await timed(async () => {
-      const res = await get(`/api/chats/${CHAT.ref}/export`);
-      if (res.status !== 200) throw new Error(`export answered ${res.status}`);
-      exported = await drain(res);
+      const out = await new Promise<string>((resolve, reject) => {
+        const curl = spawn('curl', [
+          '-s',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code} %{size_download}',
+          '-H',
+          `Cookie: ${cookie}`,
+          `${server.url}/api/chats/${CHAT.ref}/export`,
+        ]);
+        let text = '';
+        curl.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        curl.on('error', reject);
+        curl.on('close', () => resolve(text));
+      });
+      const [status, bytes] = out.split(' ');
+      if (status !== '200') throw new Error(`export answered ${status}`);
+      exported = Number(bytes);
     });
     const peak = process.resourceUsage().maxRSS / 1024;
     console.log(
