@@ -99,7 +99,7 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     if (state.guarded) return next();
     state.guarded = true;
     const d = deps(req);
-    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.config.internalPushSecret)) {
+    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
       throw new ArchiveError('forbidden', 'Forbidden');
     }
     if (access === 'public' || access === 'internal') return next();

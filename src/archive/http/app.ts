@@ -1,4 +1,5 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -6,13 +7,15 @@ import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
 import { SessionManager } from '../domain/sessions';
+import { Live, type LiveOptions } from '../live/live';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
-import { accessGuards } from './access';
+import { accessGuards, authenticate } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
 import { requestLog } from './request-log';
+import { transcriptionCallbackBody } from './transcription-callback';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 
@@ -25,25 +28,37 @@ export interface ArchiveAppOptions {
   /** How long a session read from the database is trusted before it is read again (at most 60 s). */
   sessionCacheMs?: number;
   now?: () => number;
+  /** WebSocket heartbeat, session check and Web Push knobs (tests, benchmarks). */
+  live?: LiveOptions;
 }
 
 export interface ArchiveApp {
   app: Express;
   deps: ArchiveDeps;
+  /** Start it (`live.start()`) and attach it to the HTTP server (`live.attach(server)`) after listening. */
+  live: Live;
 }
 
 export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   const { config, store, logger } = options;
   const now = options.now ?? Date.now;
+  const sessions = new SessionManager(store, {
+    lifetimeMs: config.auth.sessionDays * 86_400_000,
+    cacheMs: options.sessionCacheMs ?? 30_000,
+    now,
+  });
+  const live = new Live(
+    // A WebSocket upgrade is authenticated exactly like an HTTP request.
+    { config, store, logger, now, authenticate: (req) => authenticate(upgradeRequest(req, deps)) },
+    options.live,
+  );
+  sessions.onEnded((ended) => live.hub.revoke(ended));
   const deps: ArchiveDeps = {
     config,
     modes: loginModes(config.auth),
     store,
-    sessions: new SessionManager(store, {
-      lifetimeMs: config.auth.sessionDays * 86_400_000,
-      cacheMs: options.sessionCacheMs ?? 30_000,
-      now,
-    }),
+    sessions,
+    live,
     limiter: loginLimiter(now),
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
@@ -63,13 +78,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       cors(config.corsOrigins),
       docsAssets(),
       accessGuards(loadBundledDocument('archive')),
+      transcriptionCallbackBody,
       express.json({ limit: '1mb' }),
       keepRawBody,
     ],
   });
   app.locals.archive = deps;
-  return { app, deps };
+  return { app, deps, live };
 }
+
+/** The parts of an Express request `authenticate` reads, for an upgrade request. */
+const upgradeRequest = (req: IncomingMessage, deps: ArchiveDeps) =>
+  Object.assign(Object.create(req), { app: { locals: { archive: deps } } }) as Request;
 
 /** Keeps a copy of the JSON body before validation coerces it. */
 const keepRawBody: RequestHandler = (req, res, next) => {

@@ -6,6 +6,7 @@ import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
 import type { SlidingWindowLimiter } from '../domain/rate-limit';
 import type { SessionManager } from '../domain/sessions';
+import type { Live } from '../live/live';
 import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
@@ -16,6 +17,8 @@ export interface ArchiveDeps {
   modes: LoginModes;
   store: ArchiveStore;
   sessions: SessionManager;
+  /** WebSocket hub, event publisher, Web Push and transcripts. */
+  live: Live;
   limiter: SlidingWindowLimiter;
   /** Per-chat statistics, kept 60 seconds (seed). */
   chatStats: TtlCache<ChatStats>;

@@ -12,6 +12,7 @@ import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { openTestStore } from '../store/test-databases';
 import { createArchiveApp } from './app';
+import type { LiveOptions } from '../live/live';
 import type { ArchiveDeps } from './context';
 
 export { FIXTURE };
@@ -32,19 +33,33 @@ export interface TestViewerOptions {
   seed?: boolean;
   sessionCacheMs?: number;
   now?: () => number;
+  live?: LiveOptions;
 }
 
 async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) {
   const config = loadConfig({ VALIDATE_RESPONSES: 'true', ...env });
-  const { app, deps } = createArchiveApp({
+  const { app, deps, live } = createArchiveApp({
     config,
     store: db,
     logger: silentLogger(),
     passwordIterations: 1000,
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
     ...(options.now && { now: options.now }),
+    ...(options.live && { live: options.live }),
   });
-  return { server: await listen(app, 0), deps };
+  await live.start();
+  const server = await listen(app, 0);
+  live.attach(server.server);
+  return {
+    server: {
+      ...server,
+      close: async () => {
+        await live.close();
+        await server.close();
+      },
+    },
+    deps,
+  };
 }
 
 export async function startTestViewer(

@@ -9,12 +9,16 @@ import * as chats from './queries/chats';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as ingest from './queries/ingest';
+import * as live from './queries/live';
 import * as messages from './queries/messages';
+import * as push from './queries/push';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
+import * as transcripts from './queries/transcripts';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
+import type * as L from './live-types';
 import type * as T from './types';
 import type * as W from './writer';
 
@@ -139,6 +143,32 @@ export class ArchiveSqlStore implements ArchiveDatabase {
   setMetadata = (key: string, value: string) => settings.setMetadata(this.driver, key, value);
   deletePushSubscriptionsOfUser = (username: string) =>
     sessions.deletePushSubscriptionsOfUsers(this.driver, [username]);
+
+  saveLiveEvent = (payload: string, now = new Date()) => live.saveLiveEvent(this.driver, payload, now);
+  readLiveEvent = (id: number) => live.readLiveEvent(this.driver, id);
+  recordWebhookDelivery = (id: string, now = new Date()) => live.recordWebhookDelivery(this.driver, id, now);
+  chatKeysOf = (chatId: number, accountId: number | null) => live.chatKeysOf(this.driver, chatId, accountId);
+  savePushSubscription = (s: L.NewPushSubscription, now = new Date()) =>
+    push.savePushSubscription(this.driver, s, now);
+  deletePushSubscription = (endpoint: string, username: string | null) =>
+    push.deletePushSubscription(this.driver, endpoint, username);
+  dropPushSubscription = (endpoint: string) => push.dropPushSubscription(this.driver, endpoint);
+  touchPushSubscription = (endpoint: string, now = new Date()) =>
+    push.touchPushSubscription(this.driver, endpoint, now);
+  pushSubscriptionsFor = (chat: T.ChatKey) => push.pushSubscriptionsFor(this.driver, chat.accountId, chat.chatId);
+  findMediaByKey = (chat: T.ChatKey, key: string) => transcripts.findMediaByKey(this.driver, chat, key);
+  findMediaByStorageId = (id: string) => transcripts.findMediaByStorageId(this.driver, id);
+  listTranscriptsOf = (m: L.StoredMedia) => transcripts.listTranscriptsOf(this.driver, m.accountId, m.storageId);
+  queueTranscript = (m: L.StoredMedia, by: string | null, now = new Date()) =>
+    transcripts.queueTranscript(this.driver, m, by, now);
+  transcriptAsks = (username: string, since: Date) => transcripts.transcriptAsks(this.driver, username, since);
+  listQueuedTranscripts = (limit: number) => transcripts.listQueuedTranscripts(this.driver, limit);
+  transcriptTarget = (id: number) => transcripts.transcriptTarget(this.driver, id);
+  markTranscriptSubmitted = (id: number, jobId: string, source: string | null) =>
+    transcripts.markTranscriptSubmitted(this.driver, id, jobId, source);
+  markTranscriptFailed = (id: number, error: string, now = new Date()) =>
+    transcripts.markTranscriptFailed(this.driver, id, error, now);
+  completeTranscript = (o: L.TranscriptOutcome) => transcripts.completeTranscript(this.driver, o);
 
   upsertAccount = (a: W.NewAccount) => ingest.upsertAccount(this.driver, a);
   upsertChat = (c: W.NewChat) => ingest.upsertChat(this.driver, c);

@@ -44,12 +44,21 @@ import type {
   TagPage,
   TagQuery,
   Topic,
+  Transcript,
   ViewerAccount,
   ViewerAccountChange,
   ViewerAccountPatch,
   ViewerAccountWithSecret,
   Visibility,
 } from './types';
+import type {
+  NewPushSubscription,
+  PushSubscriptionRow,
+  QueuedTranscript,
+  StoredMedia,
+  TranscriptOutcome,
+  TranscriptTarget,
+} from './live-types';
 import type { ArchiveWriter } from './writer';
 
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
@@ -57,6 +66,7 @@ export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export { isValidTimeZone } from './timezone';
+export type * from './live-types';
 export type * from './types';
 export type * from './writer';
 
@@ -162,6 +172,36 @@ export interface ArchiveStore {
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
   deletePushSubscriptionsOfUser(username: string): Promise<number>;
+
+  // Live updates, Web Push, transcripts
+  /** Keeps a live event payload too large for a notification; returns the id to send instead. */
+  saveLiveEvent(payload: string, now?: Date): Promise<number>;
+  readLiveEvent(id: number): Promise<string | null>;
+  /** False when this webhook delivery id was received before (a replay). */
+  recordWebhookDelivery(id: string, now?: Date): Promise<boolean>;
+  /** The archived copies of a platform chat id, optionally of one account. */
+  chatKeysOf(chatId: number, accountId: number | null): Promise<ChatKey[]>;
+  savePushSubscription(subscription: NewPushSubscription, now?: Date): Promise<void>;
+  /** Removes the user's subscription with this endpoint; false when it has none. */
+  deletePushSubscription(endpoint: string, username: string | null): Promise<boolean>;
+  dropPushSubscription(endpoint: string): Promise<void>;
+  touchPushSubscription(endpoint: string, now?: Date): Promise<void>;
+  pushSubscriptionsFor(chat: ChatKey): Promise<PushSubscriptionRow[]>;
+  findMediaByKey(chat: ChatKey, key: string): Promise<StoredMedia | null>;
+  findMediaByStorageId(storageId: string): Promise<(StoredMedia & { ref: string })[]>;
+  listTranscriptsOf(media: StoredMedia): Promise<Transcript[]>;
+  queueTranscript(
+    media: StoredMedia,
+    requestedBy: string | null,
+    now?: Date,
+  ): Promise<{ transcript: Transcript; created: boolean }>;
+  transcriptAsks(username: string, since: Date): Promise<{ recent: Date[]; open: number }>;
+  listQueuedTranscripts(limit: number): Promise<QueuedTranscript[]>;
+  transcriptTarget(transcriptId: number): Promise<TranscriptTarget | null>;
+  markTranscriptSubmitted(transcriptId: number, jobId: string, source: string | null): Promise<void>;
+  markTranscriptFailed(transcriptId: number, error: string, now?: Date): Promise<void>;
+  /** Applies a job's outcome to the open request waiting for it; null when none waits. */
+  completeTranscript(outcome: TranscriptOutcome): Promise<number | null>;
 }
 
 /** What `openArchiveStore` returns: the viewer's store plus the writes the backup (and fixtures) use. */
