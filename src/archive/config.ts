@@ -165,7 +165,8 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
           ? {
               publicKey: vapidPublic,
               privateKey: vapidPrivate,
-              subject: stringVar(env, 'VAPID_SUBJECT') ?? stringVar(env, 'VAPID_CONTACT', 'mailto:admin@localhost'),
+              subject:
+                stringVar(env, 'VAPID_SUBJECT') ?? stringVar(env, 'VAPID_CONTACT', 'mailto:admin@localhost'),
             }
           : null,
     },
@@ -179,7 +180,8 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
       askRateLimit: intVar(env, 'TRANSCRIPTION_ASK_RATE_LIMIT', 20, { min: 1 }),
       askMaxOpen: intVar(env, 'TRANSCRIPTION_ASK_MAX_OPEN', 50, { min: 1 }),
       mediaRoot:
-        stringVar(env, 'MEDIA_PATH') ?? `${stringVar(env, 'BACKUP_PATH', '/data/backups').replace(/\/$/, '')}/media`,
+        stringVar(env, 'MEDIA_PATH') ??
+        `${stringVar(env, 'BACKUP_PATH', '/data/backups').replace(/\/$/, '')}/media`,
     },
     websocket: {
       maxConnections: intVar(env, 'MAX_WS_CONNECTIONS', 200, { min: 1 }),

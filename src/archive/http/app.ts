@@ -15,9 +15,9 @@ import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
 import { requestLog } from './request-log';
-import { transcriptionCallbackBody } from './transcription-callback';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
+import { transcriptionCallbackBody } from './transcription-callback';
 
 export interface ArchiveAppOptions {
   config: ArchiveConfig;

@@ -6,13 +6,13 @@ import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { listen } from '../../common/serve';
 import { loadConfig } from '../config';
+import type { LiveOptions } from '../live/live';
 import type { DatabaseConfig } from '../store/config';
 import { FIXTURE } from '../store/fixtures';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { openTestStore } from '../store/test-databases';
 import { createArchiveApp } from './app';
-import type { LiveOptions } from '../live/live';
 import type { ArchiveDeps } from './context';
 
 export { FIXTURE };
@@ -36,8 +36,8 @@ export interface TestViewerOptions {
   live?: LiveOptions;
 }
 
-async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) {
-  const config = loadConfig({ VALIDATE_RESPONSES: 'true', ...env });
+async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, options: TestViewerOptions) {
+  const config = { ...loadConfig({ VALIDATE_RESPONSES: 'true', ...env }), database };
   const { app, deps, live } = createArchiveApp({
     config,
     store: db,
@@ -67,7 +67,7 @@ export async function startTestViewer(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
-  const { server, deps } = await serve(store.db, env, options);
+  const { server, deps } = await serve(store.db, store.config, env, options);
   return {
     url: server.url,
     db: store.db,
@@ -90,7 +90,7 @@ export async function startViewerOn(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const db = await openArchiveStore(database, silentLogger());
-  const { server, deps } = await serve(db, env, options);
+  const { server, deps } = await serve(db, database, env, options);
   return {
     url: server.url,
     db,

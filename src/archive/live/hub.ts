@@ -167,7 +167,11 @@ export class WsHub {
       return;
     }
     if (typeof ref !== 'string') {
-      this.send(client, { type: 'error', error: 'invalid_frame', detail: `${action} needs a string chat_ref` });
+      this.send(client, {
+        type: 'error',
+        error: 'invalid_frame',
+        detail: `${action} needs a string chat_ref`,
+      });
       return;
     }
     if (action === 'unsubscribe') {

@@ -23,7 +23,10 @@ export function resolvePushSecret(config: ArchiveConfig): string | null {
   try {
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // No directory beside a database that does not exist yet: no secret, loopback callers only.
+    if (code === 'ENOENT') return null;
+    if (code !== 'EEXIST') throw error;
   }
   chmodSync(file, 0o600);
   const secret = readFileSync(file, 'utf8').trim();

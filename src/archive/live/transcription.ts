@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { components } from '../../../generated/archive/types';
 import type { TranscriptionConfig } from '../config';
 import { ArchiveError, conflict } from '../domain/errors';
 import type { Principal } from '../domain/principal';
-import type { components } from '../../../generated/archive/types';
 import type { ArchiveStore, StoredMedia, Transcript } from '../store/store';
 import type { WireEvent } from './events';
 
@@ -56,7 +56,12 @@ export class Transcription {
       store.getSetting('transcription_server_name'),
       store.getSetting('transcription_server_version'),
     ]);
-    return { enabled: config.enabled, configured: config.configured, server_name: name, server_version: version };
+    return {
+      enabled: config.enabled,
+      configured: config.configured,
+      server_name: name,
+      server_version: version,
+    };
   }
 
   list(media: StoredMedia): Promise<Transcript[]> {
@@ -64,13 +69,18 @@ export class Transcription {
   }
 
   /** Queues a request or returns the open one; refuses with 409 or 429 as the document says. */
-  async request(caller: Principal, media: StoredMedia): Promise<{ transcript: Transcript; created: boolean }> {
+  async request(
+    caller: Principal,
+    media: StoredMedia,
+  ): Promise<{ transcript: Transcript; created: boolean }> {
     const { store, config } = this.deps;
     if (!config.enabled) throw conflict(TRANSCRIPTION_OFF);
     if (!hasSound(media)) throw conflict(NO_SOUND);
     if (!media.downloaded || !media.filePath) throw conflict(NOT_DOWNLOADED);
     const now = this.deps.now();
-    const open = (await store.listTranscriptsOf(media)).find((t) => t.status === 'queued' || t.status === 'running');
+    const open = (await store.listTranscriptsOf(media)).find(
+      (t) => t.status === 'queued' || t.status === 'running',
+    );
     if (open) return { transcript: open, created: false };
     const who = caller.username ?? 'anonymous';
     if (caller.role !== 'master') await this.checkAsks(who, now);
@@ -115,7 +125,8 @@ export class Transcription {
     try {
       return this.webhook.verify(raw, flat);
     } catch (error) {
-      if (error instanceof WebhookVerificationError) throw new CallbackRejected('unauthenticated', 'Invalid signature');
+      if (error instanceof WebhookVerificationError)
+        throw new CallbackRejected('unauthenticated', 'Invalid signature');
       throw new CallbackRejected('invalid', 'Request body is not valid JSON');
     }
   }
@@ -165,7 +176,9 @@ export class Transcription {
    * Submits queued requests to the transcription server (at the end of a successful backup run, or on
    * its own). A server refusal fails the request; an unreachable server leaves it queued for next time.
    */
-  async sendQueued(options: { limit?: number; fetch?: typeof fetch } = {}): Promise<{ sent: number; failed: number; left: number }> {
+  async sendQueued(
+    options: { limit?: number; fetch?: typeof fetch } = {},
+  ): Promise<{ sent: number; failed: number; left: number }> {
     const { config, store, logger } = this.deps;
     const counts = { sent: 0, failed: 0, left: 0 };
     if (!config.enabled || !config.url) return counts;
@@ -209,7 +222,11 @@ export class Transcription {
         await this.announce(media, { id: transcriptId, status: 'running' });
         counts.sent++;
       } else if (res.status >= 400 && res.status < 500 && res.status !== 429) {
-        await store.markTranscriptFailed(transcriptId, `Refused by the transcription server (${res.status})`, new Date(this.deps.now()));
+        await store.markTranscriptFailed(
+          transcriptId,
+          `Refused by the transcription server (${res.status})`,
+          new Date(this.deps.now()),
+        );
         await this.announce(media, { id: transcriptId, status: 'failed' });
         counts.failed++;
       } else {
@@ -220,13 +237,18 @@ export class Transcription {
     return counts;
   }
 
-  private async detectServer(doFetch: typeof fetch, base: string, auth: Record<string, string>): Promise<void> {
+  private async detectServer(
+    doFetch: typeof fetch,
+    base: string,
+    auth: Record<string, string>,
+  ): Promise<void> {
     try {
       const res = await doFetch(`${base}/v1/info`, { headers: auth, signal: AbortSignal.timeout(10_000) });
       if (!res.ok) return;
       const info = (await res.json()) as { name?: unknown; version?: unknown };
       const now = new Date(this.deps.now());
-      if (typeof info.name === 'string') await this.deps.store.setSetting('transcription_server_name', info.name, now);
+      if (typeof info.name === 'string')
+        await this.deps.store.setSetting('transcription_server_name', info.name, now);
       if (typeof info.version === 'string')
         await this.deps.store.setSetting('transcription_server_version', info.version, now);
     } catch {

@@ -8,7 +8,13 @@ import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
 import type { PushMode, VapidConfig } from '../config';
-import { ALL_VISIBLE, type ArchiveStore, type ChatKey, type Message, type PushSubscriptionRow } from '../store/store';
+import {
+  ALL_VISIBLE,
+  type ArchiveStore,
+  type ChatKey,
+  type Message,
+  type PushSubscriptionRow,
+} from '../store/store';
 import type { LiveEvent } from './events';
 
 const PUBLIC_KEY = 'vapid_public_key';
@@ -46,7 +52,8 @@ interface Job {
 
 function privateHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal')) return true;
+  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal'))
+    return true;
   if (!h.includes('.') && isIP(h) === 0) return true;
   if (isIP(h) === 4) {
     const [a = 0, b = 0] = h.split('.').map(Number);
@@ -62,7 +69,14 @@ function privateHost(host: string): boolean {
     );
   }
   if (isIP(h) === 6) {
-    return h === '::1' || h === '::' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80') || h.startsWith('::ffff:');
+    return (
+      h === '::1' ||
+      h === '::' ||
+      h.startsWith('fc') ||
+      h.startsWith('fd') ||
+      h.startsWith('fe80') ||
+      h.startsWith('::ffff:')
+    );
   }
   return false;
 }

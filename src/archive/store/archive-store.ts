@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../../common/logger';
 import type { Driver } from './driver';
+import type * as L from './live-types';
 import * as changes from './queries/changes';
 import * as chats from './queries/chats';
 import * as figures from './queries/figures';
@@ -18,7 +19,6 @@ import * as settings from './queries/settings';
 import * as transcripts from './queries/transcripts';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
-import type * as L from './live-types';
 import type * as T from './types';
 import type * as W from './writer';
 
@@ -155,13 +155,16 @@ export class ArchiveSqlStore implements ArchiveDatabase {
   dropPushSubscription = (endpoint: string) => push.dropPushSubscription(this.driver, endpoint);
   touchPushSubscription = (endpoint: string, now = new Date()) =>
     push.touchPushSubscription(this.driver, endpoint, now);
-  pushSubscriptionsFor = (chat: T.ChatKey) => push.pushSubscriptionsFor(this.driver, chat.accountId, chat.chatId);
+  pushSubscriptionsFor = (chat: T.ChatKey) =>
+    push.pushSubscriptionsFor(this.driver, chat.accountId, chat.chatId);
   findMediaByKey = (chat: T.ChatKey, key: string) => transcripts.findMediaByKey(this.driver, chat, key);
   findMediaByStorageId = (id: string) => transcripts.findMediaByStorageId(this.driver, id);
-  listTranscriptsOf = (m: L.StoredMedia) => transcripts.listTranscriptsOf(this.driver, m.accountId, m.storageId);
+  listTranscriptsOf = (m: L.StoredMedia) =>
+    transcripts.listTranscriptsOf(this.driver, m.accountId, m.storageId);
   queueTranscript = (m: L.StoredMedia, by: string | null, now = new Date()) =>
     transcripts.queueTranscript(this.driver, m, by, now);
-  transcriptAsks = (username: string, since: Date) => transcripts.transcriptAsks(this.driver, username, since);
+  transcriptAsks = (username: string, since: Date) =>
+    transcripts.transcriptAsks(this.driver, username, since);
   listQueuedTranscripts = (limit: number) => transcripts.listQueuedTranscripts(this.driver, limit);
   transcriptTarget = (id: number) => transcripts.transcriptTarget(this.driver, id);
   markTranscriptSubmitted = (id: number, jobId: string, source: string | null) =>

@@ -3,6 +3,15 @@
  * PostgreSQL. Visibility is always passed in and applied in SQL, so a restricted login's counts and
  * pages cover its own chats only. The store never migrates by itself (see migrate.ts).
  */
+
+import type {
+  NewPushSubscription,
+  PushSubscriptionRow,
+  QueuedTranscript,
+  StoredMedia,
+  TranscriptOutcome,
+  TranscriptTarget,
+} from './live-types';
 import type {
   Account,
   AdminChat,
@@ -51,22 +60,14 @@ import type {
   ViewerAccountWithSecret,
   Visibility,
 } from './types';
-import type {
-  NewPushSubscription,
-  PushSubscriptionRow,
-  QueuedTranscript,
-  StoredMedia,
-  TranscriptOutcome,
-  TranscriptTarget,
-} from './live-types';
 import type { ArchiveWriter } from './writer';
 
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
+export type * from './live-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export { isValidTimeZone } from './timezone';
-export type * from './live-types';
 export type * from './types';
 export type * from './writer';
 

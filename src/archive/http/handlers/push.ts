@@ -44,7 +44,8 @@ export const subscribePush: Handler<'subscribePush'> = async (req, res) => {
     throw invalid('Push notifications not enabled. Set PUSH_NOTIFICATIONS=full');
   }
   const body = req.body;
-  if (!validEndpoint(body.endpoint, push.allowPrivateEndpoints)) throw invalid('Invalid subscription endpoint');
+  if (!validEndpoint(body.endpoint, push.allowPrivateEndpoints))
+    throw invalid('Invalid subscription endpoint');
   const caller = principal(res);
   let chat = null;
   if (body.chat_ref) {

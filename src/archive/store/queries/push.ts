@@ -1,6 +1,6 @@
+import type { NewPushSubscription, PushSubscriptionRow } from '../live-types';
 import { bool, parseJson, str } from '../rows';
 import { json, sql } from '../sql';
-import type { NewPushSubscription, PushSubscriptionRow } from '../live-types';
 import type { Db } from './common';
 
 /** Stores a subscription; the same endpoint posted again replaces the earlier one. */
@@ -18,7 +18,11 @@ export async function savePushSubscription(db: Db, s: NewPushSubscription, now: 
 }
 
 /** Removes the caller's subscription with this endpoint; false when it has none. */
-export async function deletePushSubscription(db: Db, endpoint: string, username: string | null): Promise<boolean> {
+export async function deletePushSubscription(
+  db: Db,
+  endpoint: string,
+  username: string | null,
+): Promise<boolean> {
   const { changes } = await db.run(sql`DELETE FROM push_subscriptions WHERE endpoint = ${endpoint}
     AND ${username === null ? sql`username IS NULL` : sql`username = ${username}`}`);
   return changes > 0;
@@ -34,7 +38,11 @@ export async function touchPushSubscription(db: Db, endpoint: string, now: Date)
 }
 
 /** Subscriptions that may hear about this chat: every-chat ones and those for this chat. */
-export async function pushSubscriptionsFor(db: Db, accountId: number, chatId: number): Promise<PushSubscriptionRow[]> {
+export async function pushSubscriptionsFor(
+  db: Db,
+  accountId: number,
+  chatId: number,
+): Promise<PushSubscriptionRow[]> {
   const rows = await db.all(sql`SELECT * FROM push_subscriptions
     WHERE chat_id IS NULL OR (chat_id = ${chatId} AND (account_id IS NULL OR account_id = ${accountId}))
     ORDER BY id`);

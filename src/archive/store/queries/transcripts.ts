@@ -1,7 +1,7 @@
 import type { Driver } from '../driver';
+import type { QueuedTranscript, StoredMedia, TranscriptOutcome, TranscriptTarget } from '../live-types';
 import { bool, isoRequired, str, toTranscript } from '../rows';
 import { sql } from '../sql';
-import type { QueuedTranscript, StoredMedia, TranscriptOutcome, TranscriptTarget } from '../live-types';
 import type { ChatKey, Transcript } from '../types';
 import type { Db } from './common';
 
@@ -29,7 +29,10 @@ export async function findMediaByKey(db: Db, chat: ChatKey, key: string): Promis
 }
 
 /** Every archived copy of a storage media id with its chat's ref (visibility is checked by the caller). */
-export async function findMediaByStorageId(db: Db, storageId: string): Promise<(StoredMedia & { ref: string })[]> {
+export async function findMediaByStorageId(
+  db: Db,
+  storageId: string,
+): Promise<(StoredMedia & { ref: string })[]> {
   const rows = await db.all(sql`SELECT md.*, c.ref AS c_ref FROM media md
     JOIN chats c ON c.account_id = md.account_id AND c.id = md.chat_id
     WHERE md.id = ${storageId} ORDER BY md.account_id`);
@@ -110,7 +113,12 @@ export async function markTranscriptSubmitted(
     WHERE id = ${transcriptId} AND status = 'queued'`);
 }
 
-export async function markTranscriptFailed(db: Db, transcriptId: number, error: string, now: Date): Promise<void> {
+export async function markTranscriptFailed(
+  db: Db,
+  transcriptId: number,
+  error: string,
+  now: Date,
+): Promise<void> {
   await db.run(sql`UPDATE media_transcripts SET status = 'failed', error = ${error}, completed_at = ${now}
     WHERE id = ${transcriptId} AND status IN ('queued', 'running')`);
 }
