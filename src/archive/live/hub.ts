@@ -99,6 +99,10 @@ export class WsHub {
 
   private async admit(ws: WebSocket, req: IncomingMessage): Promise<void> {
     ws.on('error', () => undefined);
+    // Frames a client sends before its login is checked are kept and answered once it is admitted.
+    const early: [RawData, boolean][] = [];
+    const keep = (data: RawData, isBinary: boolean) => early.push([data, isBinary]);
+    ws.on('message', keep);
     if (!this.originAllowed(req)) {
       ws.close(4003, 'Origin not allowed');
       return;
@@ -131,7 +135,9 @@ export class WsHub {
       client.alive = true;
     });
     ws.on('close', () => this.clients.delete(client));
+    ws.off('message', keep);
     ws.on('message', (data, isBinary) => void this.onFrame(client, data, isBinary));
+    for (const [data, isBinary] of early) void this.onFrame(client, data, isBinary);
   }
 
   private send(client: Client, frame: ServerMessage | string): void {
