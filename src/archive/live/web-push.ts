@@ -107,6 +107,7 @@ export class WebPush {
   private keys: { publicKey: string; privateKey: string; subject: string } | null = null;
   private readonly queue: Job[] = [];
   private running = 0;
+  private preparing = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private idleWaiters: (() => void)[] = [];
   /** Notifications accepted by push services (tests, benchmark). */
@@ -151,9 +152,15 @@ export class WebPush {
   /** The bus listener: never waits for a push service. */
   onEvent(event: LiveEvent): void {
     if (!this.enabled || event.type !== 'new_message') return;
-    void this.fanOut(event).catch((error: unknown) =>
-      this.options.logger.warn({ err: error }, 'web push: could not prepare notifications'),
-    );
+    this.preparing++;
+    void this.fanOut(event)
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error }, 'web push: could not prepare notifications'),
+      )
+      .finally(() => {
+        this.preparing--;
+        this.checkIdle();
+      });
   }
 
   private async fanOut(event: LiveEvent): Promise<void> {
@@ -202,7 +209,7 @@ export class WebPush {
   }
 
   private checkIdle(): void {
-    if (this.running === 0 && this.queue.length === 0 && this.timers.size === 0) {
+    if (this.preparing === 0 && this.running === 0 && this.queue.length === 0 && this.timers.size === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
