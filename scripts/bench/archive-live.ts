@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     eval: true,
     workerData: {
       url: server.url,
-      secret: live.pushSecret,
+      secret: live.pushSecret ?? '',
       sockets,
       chats,
       rate: Number(values.rate),

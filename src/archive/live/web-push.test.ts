@@ -41,7 +41,9 @@ describe('Web Push (PUSH_NOTIFICATIONS=full)', () => {
     await viewer.deps.live.push.idle();
   };
   const endpoints = async () =>
-    (await viewer.db.pushSubscriptionsFor(RC)).map((s) => s.endpoint.replace(service.url, '')).sort();
+    (await viewer.db.pushSubscriptionsFor({ accountId: 1, chatId: RC.id, ref: RC.ref }))
+      .map((s) => s.endpoint.replace(service.url, ''))
+      .sort();
 
   beforeAll(async () => {
     service = await startFakePushService(browsers);

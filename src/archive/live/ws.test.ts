@@ -77,8 +77,9 @@ describe('/ws/updates against the AsyncAPI document', () => {
       body,
       headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
     });
-  const ask = (socket: TestSocket, frame: Json, type: string) => {
-    if (typeof frame.action === 'string') sentActions.add(frame.action);
+  const ask = (socket: TestSocket, frame: unknown, type: string) => {
+    const action = (frame as { action?: unknown } | null)?.action;
+    if (typeof action === 'string') sentActions.add(action);
     return socket.ask(frame, type);
   };
 
@@ -97,9 +98,10 @@ describe('/ws/updates against the AsyncAPI document', () => {
     // Every frame any socket received in this suite, against its schema.
     const problems: string[] = [];
     for (const frame of sockets.flatMap((s) => s.frames)) {
-      const validate = doc.server.get(frame.type);
-      if (!validate) problems.push(`undocumented frame type ${frame.type}`);
-      else if (!validate(frame)) problems.push(`${frame.type}: ${doc.ajv.errorsText(validate.errors)}`);
+      const type = frame.type;
+      const validate = doc.server.get(type);
+      if (!validate) problems.push(`undocumented frame type ${type}`);
+      else if (!validate(frame as unknown)) problems.push(`${type}: ${doc.ajv.errorsText(validate.errors)}`);
     }
     for (const s of sockets) s.close();
     await viewer.close();
