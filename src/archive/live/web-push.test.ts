@@ -150,7 +150,10 @@ describe('Web Push (PUSH_NOTIFICATIONS=full)', () => {
     await settle();
     const media = service.received.splice(0);
     expect(media.map((r) => r.path).sort()).toEqual(['/sub/master', '/sub/rc-only']);
-    expect((media[0]?.payload as { body: string }).body).toBe('Jonas Eklund: [photo]');
+    expect(media.map((r) => (r.payload as { body: string }).body)).toEqual([
+      'Jonas Eklund: [photo]',
+      'Jonas Eklund: [photo]',
+    ]);
   });
 
   it('removes a subscription the push service says is gone, and retries 429 and 5xx with back-off', async () => {
