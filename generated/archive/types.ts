@@ -2679,7 +2679,7 @@ export interface components {
         PushSubscribeRequest: {
             /**
              * Format: uri
-             * @description The push service URL. It must be an https URL on a public host; `.local` and `.internal` hosts and addresses that resolve to private networks are refused with 400 'Invalid subscription endpoint'.
+             * @description The push service URL. It must be an https URL on a public host; `localhost`, single-label, `.local` and `.internal` hosts and literal loopback, private, link-local or reserved addresses are refused with 400 'Invalid subscription endpoint' (names are not resolved).
              * @example https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bHk3qz7Y0mVn2
              */
             endpoint: string;
