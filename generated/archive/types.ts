@@ -902,7 +902,7 @@ export interface paths {
             path: {
                 /**
                  * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
-                 * @example -1001234567890_4182_voice
+                 * @example -1001234567890_4181_voice
                  */
                 media_id: string;
             };
@@ -6258,7 +6258,7 @@ export interface operations {
             path: {
                 /**
                  * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
-                 * @example -1001234567890_4182_voice
+                 * @example -1001234567890_4181_voice
                  */
                 media_id: string;
             };
@@ -6343,7 +6343,7 @@ export interface operations {
             path: {
                 /**
                  * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
-                 * @example -1001234567890_4182_voice
+                 * @example -1001234567890_4181_voice
                  */
                 media_id: string;
             };

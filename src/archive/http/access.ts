@@ -100,6 +100,8 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     state.guarded = true;
     const d = deps(req);
     if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
+      // Refused before its body is read: the connection is not reused.
+      res.setHeader('Connection', 'close');
       throw new ArchiveError('forbidden', 'Forbidden');
     }
     if (access === 'public' || access === 'internal') return next();

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { ArchiveStore, ChatKey } from '../store/store';
+import { type ArchiveStore, type ChatKey, DatabaseUnavailableError } from '../store/store';
 import { type EventBus, isWireEvent, type WireEvent } from './events';
 
 export const LIVE_CHANNEL = 'archive_updates';
@@ -57,8 +57,28 @@ export class LivePublisher {
     return this.options.postgresUrl ? 'postgresql' : 'local';
   }
 
-  /** Starts listening (PostgreSQL mode); resolves once LISTEN is in place. */
+  /**
+   * Starts listening (PostgreSQL mode); resolves once LISTEN is in place, or once the first attempt failed
+   * (a database that is down keeps the viewer up; the listener keeps retrying).
+   */
   async start(): Promise<void> {
+    try {
+      await this.listen();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'live updates: database listener not connected; retrying');
+      this.retry();
+    }
+  }
+
+  private retry(): void {
+    const again = () => {
+      if (this.closed || this.client) return;
+      this.listen().catch(() => setTimeout(again, 2_000).unref());
+    };
+    setTimeout(again, 1_000).unref();
+  }
+
+  private async listen(): Promise<void> {
     if (!this.options.postgresUrl || this.closed) return;
     const client = new pg.Client({ connectionString: this.options.postgresUrl });
     client.on('notification', (message) => {
@@ -69,26 +89,28 @@ export class LivePublisher {
       this.reconnect(client);
     });
     client.on('end', () => this.reconnect(client));
-    await client.connect();
-    await client.query(`LISTEN ${LIVE_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${LIVE_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     this.client = client;
   }
 
   private reconnect(client: pg.Client): void {
     if (this.closed || this.client !== client) return;
     this.client = null;
-    const retry = () => {
-      if (this.closed) return;
-      this.start().catch(() => setTimeout(retry, 2_000).unref());
-    };
-    setTimeout(retry, 1_000).unref();
+    this.retry();
   }
 
   /** Publishes an event to every viewer on the database (PostgreSQL) or to this one (SQLite). */
   async publish(event: WireEvent): Promise<void> {
     if (this.mode === 'postgresql') {
       const client = this.client;
-      if (!client) throw new Error('live updates: database listener not connected');
+      if (!client) throw new DatabaseUnavailableError('live updates: database listener not connected');
       await notifyViewers(client, this.options.store, event);
       return;
     }
