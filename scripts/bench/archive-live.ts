@@ -1,4 +1,4 @@
-// `npm run bench -- archive live [--sockets 200] [--chats 50] [--rate 1000] [--seconds 10]`
+// `npm run bench -- archive live [--sockets 200] [--chats 50] [--rate 1000] [--seconds 10] [--direct]`
 // Live updates under load: the real viewer (SQLite, anonymous mode, response validation off) on 127.0.0.1
 // in this thread; a worker thread opens the sockets (each subscribed to one chat, spread evenly across the
 // chats) and posts `edit` events to `/internal/push` at the given rate, each carrying its send time. It
@@ -19,6 +19,8 @@ interface Job {
   chats: { id: number; ref: string }[];
   rate: number;
   seconds: number;
+  /** Events go straight onto the viewer's publisher (no HTTP): the hub's own share. */
+  direct: boolean;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -83,9 +85,10 @@ async function clients(job: Job): Promise<void> {
   const target = new URL(`${job.url}/internal/push`);
   const total = job.rate * job.seconds;
   const start = now();
-  let sent = 0;
+  let sent = job.direct ? total : 0;
   let failed = 0;
   const inflight = new Set<Promise<void>>();
+  if (job.direct) await new Promise<void>((resolve) => port.once('message', () => resolve()));
   while (sent < total) {
     const due = start + (sent * 1000) / job.rate;
     const wait = due - now();
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
       chats: { type: 'string', default: '50' },
       rate: { type: 'string', default: '1000' },
       seconds: { type: 'string', default: '10' },
+      direct: { type: 'boolean', default: false },
     },
   });
   const [
@@ -183,8 +187,25 @@ async function main(): Promise<void> {
       chats,
       rate: Number(values.rate),
       seconds: Number(values.seconds),
+      direct: values.direct,
     } satisfies Job,
   });
+  const rate = Number(values.rate);
+  const total = rate * Number(values.seconds);
+  const publishDirect = async () => {
+    const start = now();
+    for (let sent = 0; sent < total; sent++) {
+      const wait = start + (sent * 1000) / rate - now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const chat = chats[sent % chats.length] as { id: number };
+      await live.publisher.publish({
+        type: 'edit',
+        chat_id: chat.id,
+        account_id: 1,
+        data: { message_id: 1, new_text: String(now()), edit_date: '2026-03-14T09:24:51Z' },
+      });
+    }
+  };
   const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
     worker.on('error', reject);
     worker.on('message', (message) => {
@@ -196,6 +217,7 @@ async function main(): Promise<void> {
             ` (rss +${((after.rss - before.rss) / sockets / 1024).toFixed(1)} KiB per socket, process-wide)`,
         );
         worker.postMessage('go');
+        if (values.direct) void publishDirect().then(() => worker.postMessage('sent'));
       } else resolve(message);
     });
   });
