@@ -61,6 +61,8 @@ describe('session revocation closes sockets', () => {
     await account('eleven');
     const first = await as('eleven');
     const ws = await socket(first);
+    // Distinct creation times, so the oldest session is the first one.
+    clock += 1000;
     const second = await socket(await as('eleven'));
     for (let i = 0; i < 9; i++) {
       clock += 1000;

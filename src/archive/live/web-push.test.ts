@@ -187,9 +187,22 @@ describe('Web Push (PUSH_NOTIFICATIONS=full)', () => {
 });
 
 describe('Web Push off', () => {
-  it('refuses subscriptions and says so in the configuration', async () => {
+  it('refuses subscriptions and says so in the configuration; the service worker is public', async () => {
     const viewer = await startTestViewer({ ...PASSWORD_ENV, PUSH_NOTIFICATIONS: 'basic' }, { seed: false });
     try {
+      const worker = await fetch(`${viewer.url}/sw.js`);
+      expect(worker.status).toBe(200);
+      expect(worker.headers.get('content-type')).toMatch(/^application\/javascript/);
+      expect(worker.headers.get('cache-control')).toBe('no-cache');
+      const script = await worker.text();
+      for (const part of [
+        "addEventListener('push'",
+        'showNotification',
+        "addEventListener('notificationclick'",
+        'openWindow',
+      ]) {
+        expect(script).toContain(part);
+      }
       const cookie = await login(viewer.url, MASTER.username, MASTER.password);
       expect((await call(viewer.url, '/api/push/config')).body).toEqual({
         mode: 'basic',
