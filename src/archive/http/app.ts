@@ -49,7 +49,14 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   });
   const live = new Live(
     // A WebSocket upgrade is authenticated exactly like an HTTP request.
-    { config, store, logger, now, authenticate: (req) => authenticate(upgradeRequest(req, deps)) },
+    {
+      config,
+      store,
+      logger,
+      now,
+      authenticate: (req) => authenticate(upgradeRequest(req, deps)),
+      sessionIdOf: (key) => sessions.idOf(key),
+    },
     options.live,
   );
   sessions.onEnded((ended) => live.hub.revoke(ended));

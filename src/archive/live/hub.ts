@@ -12,7 +12,6 @@ import type { ServerMessage } from '../../../generated/archive-updates/frames';
 import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
 import type { ArchiveStore, ChatKey, EndedSession, Message, Visibility } from '../store/store';
-import { sessionIdOf } from '../store/store';
 import type { LiveEvent } from './events';
 import { withoutDownloads } from './message-view';
 
@@ -22,6 +21,8 @@ export interface HubOptions {
   store: ArchiveStore;
   logger: Logger;
   authenticate(req: IncomingMessage): Promise<Principal | null>;
+  /** The stored session id behind a cookie (ended sessions are reported by id). */
+  sessionIdOf(key: string): string;
   corsOrigins: '*' | string[];
   displayChatIds: number[] | null;
   maxConnections: number;
@@ -125,7 +126,7 @@ export class WsHub {
     const client: Client = {
       ws,
       principal,
-      sessionId: principal.sessionKey ? sessionIdOf(principal.sessionKey) : null,
+      sessionId: principal.sessionKey ? this.options.sessionIdOf(principal.sessionKey) : null,
       visibility: visibilityOf(principal, this.options.displayChatIds),
       subscriptions: new Map(),
       alive: true,
@@ -281,7 +282,10 @@ export class WsHub {
 
   /** Drops sockets whose session ended elsewhere (another viewer) or expired. */
   async checkSessions(): Promise<void> {
-    const withSession = [...this.clients].filter((c) => c.sessionId !== null);
+    // Sessions opened while the database was down live in this process only; they end by notice.
+    const withSession = [...this.clients].filter(
+      (c) => c.sessionId !== null && !c.sessionId.startsWith('local:'),
+    );
     if (withSession.length === 0) return;
     const ids = [...new Set(withSession.map((c) => c.sessionId as string))];
     let live: Set<string>;

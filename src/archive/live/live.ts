@@ -29,6 +29,7 @@ export interface LiveDeps {
   logger: Logger;
   now: () => number;
   authenticate(req: IncomingMessage): Promise<Principal | null>;
+  sessionIdOf(key: string): string;
 }
 
 export class Live {
@@ -54,6 +55,7 @@ export class Live {
       store,
       logger,
       authenticate: deps.authenticate,
+      sessionIdOf: deps.sessionIdOf,
       corsOrigins: config.corsOrigins,
       displayChatIds: config.displayChatIds,
       maxConnections: config.websocket.maxConnections,
