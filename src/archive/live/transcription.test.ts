@@ -164,3 +164,38 @@ describe('transcripts', () => {
     expect(big).toMatchObject({ status: 413, body: { detail: 'Payload too large' } });
   });
 });
+
+describe('open transcript requests per login', () => {
+  it('caps the open requests of one login with 429 and Retry-After; the master is exempt', async () => {
+    const viewer = await startTestViewer({
+      ...PASSWORD_ENV,
+      TRANSCRIPTION_ENABLED: 'true',
+      TRANSCRIPTION_ASK_MAX_OPEN: '1',
+    });
+    try {
+      await viewer.db.upsertMedia({
+        accountId: 1,
+        chatId: RC.id,
+        messageId: 4101,
+        type: 'audio',
+        filePath: `${RC.id}/4101_audio.mp3`,
+        mimeType: 'audio/mpeg',
+        downloaded: true,
+      });
+      const master = await login(viewer.url, MASTER.username, MASTER.password);
+      await call(viewer.url, '/api/admin/viewers', {
+        cookie: master,
+        body: { username: 'asker', password: 'asker-password' },
+      });
+      const asker = await login(viewer.url, 'asker', 'asker-password');
+      const audio = `/api/chats/${RC.ref}/media/4101_audio/transcripts`;
+      expect((await call(viewer.url, VOICE, { cookie: asker, method: 'POST' })).status).toBe(201);
+      const capped = await call(viewer.url, audio, { cookie: asker, method: 'POST' });
+      expect(capped).toMatchObject({ status: 429, body: { detail: 'Too many open transcript requests' } });
+      expect(Number(capped.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await call(viewer.url, audio, { cookie: master, method: 'POST' })).status).toBe(201);
+    } finally {
+      await viewer.close();
+    }
+  });
+});
