@@ -115,8 +115,20 @@ describe.each(TEST_BACKENDS)('live-update queries on %s', (backend) => {
     expect(latest).toMatchObject({ status: 'done', text: 'Hello from the harbour', source: 'akou' });
     const feed = await store.db.listChanges(ALL_VISIBLE, { limit: 1, includeTranscripts: true });
     expect(feed.changes[0]).toMatchObject({ kind: 'transcript', text: 'Hello from the harbour' });
-    expect(
-      await store.db.completeTranscript({ ...({} as never), jobId: 'job_1', contentHash: null }),
-    ).toBeNull();
+    const nobody = await store.db.completeTranscript({
+      jobId: 'job_unknown',
+      contentHash: null,
+      status: 'failed',
+      error: 'x',
+      text: null,
+      language: null,
+      engineName: null,
+      engineVersion: null,
+      confidence: null,
+      durationS: null,
+      source: null,
+      completedAt: at('2026-03-14T10:06:00Z'),
+    });
+    expect(nobody).toBeNull();
   });
 });
