@@ -16,7 +16,7 @@ import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
 import { deps, requestState } from './context';
-import { internalPushAllowed } from './internal-access';
+import { drainBody, internalPushAllowed } from './internal-access';
 
 export type Access = 'public' | 'login-attempt' | 'login' | 'master' | 'internal';
 
@@ -100,8 +100,8 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     state.guarded = true;
     const d = deps(req);
     if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
-      // Refused before its body is read: the connection is not reused.
-      res.setHeader('Connection', 'close');
+      // Refused before its body is looked at; it is drained so the connection stays usable.
+      await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');
     }
     if (access === 'public' || access === 'internal') return next();

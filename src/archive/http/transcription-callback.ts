@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
 import { deps } from './context';
+import { drainBody } from './internal-access';
 
 const PATH = '/api/transcriptions/callback';
 
@@ -18,7 +19,11 @@ function tooLarge(res: Parameters<RequestHandler>[1]): void {
 export const transcriptionCallbackBody: RequestHandler = async (req, res, next) => {
   if (req.method !== 'POST' || req.path !== PATH) return next();
   const transcription = deps(req).live.transcription;
-  if (!transcription.callbackEnabled) throw new ArchiveError('not-found', 'Not Found');
+  if (!transcription.callbackEnabled) {
+    // The route does not exist: answer once the body is drained, so the connection stays usable.
+    await drainBody(req, CALLBACK_LIMIT_BYTES);
+    throw new ArchiveError('not-found', 'Not Found');
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > CALLBACK_LIMIT_BYTES) {
     tooLarge(res);

@@ -46,6 +46,8 @@ interface Client {
 }
 
 const MAX_FRAME_BYTES = 64 * 1024;
+/** Frames kept from a client whose login is still being checked; more are dropped. */
+const MAX_EARLY_FRAMES = 32;
 
 /** Whether the socket's login may see this chat (grants and DISPLAY_CHAT_IDS, in memory). */
 function maySee(vis: Visibility, chat: ChatKey): boolean {
@@ -102,7 +104,9 @@ export class WsHub {
     ws.on('error', () => undefined);
     // Frames a client sends before its login is checked are kept and answered once it is admitted.
     const early: [RawData, boolean][] = [];
-    const keep = (data: RawData, isBinary: boolean) => early.push([data, isBinary]);
+    const keep = (data: RawData, isBinary: boolean) => {
+      if (early.length < MAX_EARLY_FRAMES) early.push([data, isBinary]);
+    };
     ws.on('message', keep);
     if (!this.originAllowed(req)) {
       ws.close(4003, 'Origin not allowed');
