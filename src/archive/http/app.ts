@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -14,7 +14,7 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
-import { requestLog } from './request-log';
+import { exactJsonAnswers, jsonBody } from './json';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 import { transcriptionCallbackBody } from './transcription-callback';
@@ -28,6 +28,9 @@ export interface ArchiveAppOptions {
   /** How long a session read from the database is trusted before it is read again (at most 60 s). */
   sessionCacheMs?: number;
   now?: () => number;
+  /** The bundled document the access levels are read from (tests pass a changed copy). */
+  // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+  document?: any;
   /** WebSocket heartbeat, session check and Web Push knobs (tests, benchmarks). */
   live?: LiveOptions;
 }
@@ -80,13 +83,13 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     notFound: notFoundHandler,
     validateResponses: config.validateResponses,
     before: [
-      requestLog,
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),
-      accessGuards(loadBundledDocument('archive')),
+      accessGuards(options.document ?? loadBundledDocument('archive')),
+      exactJsonAnswers,
       transcriptionCallbackBody,
-      express.json({ limit: '1mb' }),
+      ...jsonBody('1mb'),
       keepRawBody,
     ],
   });

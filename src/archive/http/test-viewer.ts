@@ -49,6 +49,9 @@ async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, op
   });
   await live.start();
   const server = await listen(app, 0);
+  // The client closes idle connections first (after 4 s); were the server to close one first, a request
+  // sent on it meanwhile would fail with ECONNRESET on a loaded machine.
+  server.server.keepAliveTimeout = 120_000;
   live.attach(server.server);
   return {
     server: {

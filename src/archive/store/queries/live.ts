@@ -6,7 +6,7 @@ import type { Db } from './common';
 const KEEP_MS = 3_600_000;
 
 /** Keeps a large event payload; returns its id for the notification to carry. */
-export async function saveLiveEvent(db: Db, payload: string, now: Date): Promise<number> {
+export async function saveLiveEvent(db: Db, payload: string, now = new Date()): Promise<number> {
   await db.run(sql`DELETE FROM live_events WHERE created_at < ${new Date(now.getTime() - KEEP_MS)}`);
   const row = await db.get(sql`INSERT INTO live_events (payload, created_at) VALUES (${payload}, ${now})
     RETURNING id`);
@@ -19,7 +19,7 @@ export async function readLiveEvent(db: Db, id: number): Promise<string | null> 
 }
 
 /** Records a webhook delivery id; false when it was already received (a replay). */
-export async function recordWebhookDelivery(db: Db, id: string, now: Date): Promise<boolean> {
+export async function recordWebhookDelivery(db: Db, id: string, now = new Date()): Promise<boolean> {
   const { changes } = await db.run(sql`INSERT INTO webhook_deliveries (id, received_at) VALUES (${id}, ${now})
     ON CONFLICT (id) DO NOTHING`);
   return changes > 0;

@@ -1,10 +1,11 @@
 import type { NewPushSubscription, PushSubscriptionRow } from '../live-types';
 import { bool, parseJson, str } from '../rows';
 import { json, sql } from '../sql';
+import type { ChatKey } from '../types';
 import type { Db } from './common';
 
 /** Stores a subscription; the same endpoint posted again replaces the earlier one. */
-export async function savePushSubscription(db: Db, s: NewPushSubscription, now: Date): Promise<void> {
+export async function savePushSubscription(db: Db, s: NewPushSubscription, now = new Date()): Promise<void> {
   await db.run(sql`INSERT INTO push_subscriptions (endpoint, p256dh, auth, username, session_id, account_id,
       chat_id, chat_ref, allowed_accounts, allowed_chat_refs, user_agent, created_at, no_download)
     VALUES (${s.endpoint}, ${s.p256dh}, ${s.auth}, ${s.username}, ${s.sessionId}, ${s.accountId},
@@ -33,16 +34,13 @@ export async function dropPushSubscription(db: Db, endpoint: string): Promise<vo
   await db.run(sql`DELETE FROM push_subscriptions WHERE endpoint = ${endpoint}`);
 }
 
-export async function touchPushSubscription(db: Db, endpoint: string, now: Date): Promise<void> {
+export async function touchPushSubscription(db: Db, endpoint: string, now = new Date()): Promise<void> {
   await db.run(sql`UPDATE push_subscriptions SET last_used_at = ${now} WHERE endpoint = ${endpoint}`);
 }
 
 /** Subscriptions that may hear about this chat: every-chat ones and those for this chat. */
-export async function pushSubscriptionsFor(
-  db: Db,
-  accountId: number,
-  chatId: number,
-): Promise<PushSubscriptionRow[]> {
+export async function pushSubscriptionsFor(db: Db, chat: ChatKey): Promise<PushSubscriptionRow[]> {
+  const { accountId, chatId } = chat;
   const rows = await db.all(sql`SELECT * FROM push_subscriptions
     WHERE chat_id IS NULL OR (chat_id = ${chatId} AND (account_id IS NULL OR account_id = ${accountId}))
     ORDER BY id`);

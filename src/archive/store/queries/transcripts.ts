@@ -39,9 +39,9 @@ export async function findMediaByStorageId(
   return rows.map((r) => ({ ...toStoredMedia(r), ref: String(r.c_ref) }));
 }
 
-export async function listTranscriptsOf(db: Db, accountId: number, storageId: string): Promise<Transcript[]> {
-  const rows = await db.all(sql`SELECT * FROM media_transcripts WHERE account_id = ${accountId}
-    AND media_id = ${storageId} ORDER BY requested_at DESC, id DESC`);
+export async function listTranscriptsOf(db: Db, media: StoredMedia): Promise<Transcript[]> {
+  const rows = await db.all(sql`SELECT * FROM media_transcripts WHERE account_id = ${media.accountId}
+    AND media_id = ${media.storageId} ORDER BY requested_at DESC, id DESC`);
   return rows.map(toTranscript);
 }
 
@@ -53,7 +53,7 @@ export async function queueTranscript(
   driver: Driver,
   media: StoredMedia,
   requestedBy: string | null,
-  now: Date,
+  now = new Date(),
 ): Promise<{ transcript: Transcript; created: boolean }> {
   return driver.transaction(async (tx) => {
     const open = await tx.get(sql`SELECT * FROM media_transcripts WHERE account_id = ${media.accountId}
