@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Get the original file of one media item
-         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`. A login with `no_download` set gets 403 'Downloads disabled for this account'.
+         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`, `ETag` and `Last-Modified`; a request whose `If-None-Match` or `If-Modified-Since` still matches gets 304. A `Range` request gets 206 with the part (audio and video seek this way), 416 when the range lies outside the file. A login with `no_download` set gets 403 'Downloads disabled for this account'.
          */
         get: operations["getMediaFile"];
         put?: never;
@@ -729,7 +729,7 @@ export interface paths {
         };
         /**
          * Get the avatar of a message's sender
-         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
+         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. The archive keeps one photo per user (the newest it saw), so every message of a sender shows that photo; this is our choice. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
          */
         get: operations["getSenderAvatar"];
         put?: never;
@@ -901,10 +901,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -1265,6 +1265,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sw.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web viewer's service worker
+         * @description Public, served at the root so its scope covers the whole viewer. The script the web app registers for Web Push (mode `full`): it shows each push message as a notification (title, body, tag and the chat to open) and, when the notification is clicked, focuses an open viewer tab on that chat or opens one. The push payload it reads is `{title, body, tag, chat_ref, url}` (our choice; the seed does not show the payload). Sent with `Cache-Control: no-cache` and `Service-Worker-Allowed: /`.
+         */
+        get: operations["getServiceWorker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1611,7 +1631,7 @@ export interface components {
              */
             id?: number;
             /**
-             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (so a client never requests a URL that can only answer 404). Checking the file is our choice.
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
              */
             avatar_url: string | null;
@@ -2064,7 +2084,7 @@ export interface components {
             /** @description Transcripts of the message's media, newest first. Present only when transcription is on; removed for no-download logins. */
             transcripts?: components["schemas"]["Transcript"][];
             /**
-             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post).
+             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post) and when the sender's photo is not in the archive, so a client never requests a URL that can only answer 404 (checking the file is our choice).
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A/4182
              */
             sender_avatar_url: string | null;
@@ -2174,7 +2194,7 @@ export interface components {
                  */
                 is_forum: boolean;
                 /**
-                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (our choice, as for the chat list).
                  * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
                  */
                 avatar_url: string | null;
@@ -2677,7 +2697,7 @@ export interface components {
         PushSubscribeRequest: {
             /**
              * Format: uri
-             * @description The push service URL. It must be an https URL on a public host; `.local` and `.internal` hosts and addresses that resolve to private networks are refused with 400 'Invalid subscription endpoint'.
+             * @description The push service URL. It must be an https URL on a public host; `localhost`, single-label, `.local` and `.internal` hosts and literal loopback, private, link-local or reserved addresses are refused with 400 'Invalid subscription endpoint' (names are not resolved).
              * @example https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bHk3qz7Y0mVn2
              */
             endpoint: string;
@@ -5423,15 +5443,54 @@ export interface operations {
                     "Cache-Control": "private";
                     /**
                      * @description `inline` for types a browser shows, `attachment` for other types and for `download=1`, with the stored file name.
-                     * @example attachment; filename="4182_photo.jpg"
+                     * @example inline; filename="IMG_20260314_092107.jpg"
                      */
                     "Content-Disposition": string;
+                    /**
+                     * @description Ranges of bytes may be requested.
+                     * @example bytes
+                     */
+                    "Accept-Ranges"?: "bytes";
+                    /**
+                     * @description Validator of this version of the file.
+                     * @example W/"15d7-19c8e2a4b10"
+                     */
+                    ETag?: string;
+                    /**
+                     * @description When the file was last written.
+                     * @example Sat, 14 Mar 2026 09:21:30 GMT
+                     */
+                    "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/octet-stream": string;
                     "*/*": string;
                 };
+            };
+            /** @description The requested range of the file (requested with a `Range` header). */
+            206: {
+                headers: {
+                    /**
+                     * @description The part sent and the file's full size.
+                     * @example bytes 0-1023/6327
+                     */
+                    "Content-Range": string;
+                    /** @example private */
+                    "Cache-Control": "private";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "*/*": string;
+                };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5445,6 +5504,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Media not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The requested range lies outside the file; `Content-Range: bytes *\/<size>` gives its size. The detail wording is our choice. */
+            416: {
+                headers: {
+                    /** @example bytes *\/6327 */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Range not satisfiable"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -5488,6 +5563,13 @@ export interface operations {
                 content: {
                     "image/webp": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5541,6 +5623,13 @@ export interface operations {
                     "image/jpeg": string;
                 };
             };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 'Chat not found' for an unknown, malformed or invisible chat ref; 'Avatar not found' when the chat has no avatar on disk, its newest sighting is a removed photo, or `photo_id` names no stored photo. The 'Avatar not found' wording is our choice. */
@@ -5590,6 +5679,13 @@ export interface operations {
                 content: {
                     "image/jpeg": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -6259,6 +6355,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Too many transcript requests by this login: more than `TRANSCRIPTION_ASK_RATE_LIMIT` (default 20) requests in 10 minutes ('Too many transcript requests. Try again later.'), or `TRANSCRIPTION_ASK_MAX_OPEN` (default 50) of its requests are still open ('Too many open transcript requests'). The master login is exempt. Only new requests count; returning an open one does not. Limits, wordings and the header are our choice. */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this login may ask again.
+                     * @example 312
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many transcript requests. Try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6269,10 +6384,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -6354,10 +6469,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -6445,6 +6560,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Transcription is off"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many transcript requests by this login: more than `TRANSCRIPTION_ASK_RATE_LIMIT` (default 20) requests in 10 minutes ('Too many transcript requests. Try again later.'), or `TRANSCRIPTION_ASK_MAX_OPEN` (default 50) of its requests are still open ('Too many open transcript requests'). The master login is exempt. Only new requests count; returning an open one does not. Limits, wordings and the header are our choice. */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this login may ask again.
+                     * @example 312
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many transcript requests. Try again later."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -7537,7 +7671,20 @@ export interface operations {
                     "application/json": components["schemas"]["InternalPushResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body is not JSON or breaks the event schema. A missing or non-integer `chat_id` answers 'chat_id must be the platform's integer chat id' (this route's own wording, our choice); an event whose `data` lacks the fields its type needs answers 'data: missing field <name> for <type>'. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "chat_id must be the platform's integer chat id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The caller is not on a loopback or private address, the secret is missing or wrong, or no secret exists and the caller is not on loopback. */
             403: {
                 headers: {
@@ -7658,6 +7805,32 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getServiceWorker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service worker script. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `no-cache`, so a new viewer version reaches browsers at once.
+                     * @example no-cache
+                     */
+                    "Cache-Control"?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example self.addEventListener('push', (event) => { /* ... *\/ }); */
+                    "application/javascript": string;
+                };
+            };
         };
     };
     getOpenApiDocument: {

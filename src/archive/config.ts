@@ -2,6 +2,7 @@
  * The viewer's configuration, read once from the environment (the only reader of process.env). A bad
  * value stops the viewer at start with a ConfigError naming the variable, as the seed's viewer crashes.
  */
+import path from 'node:path';
 import {
   boolVar,
   ConfigError,
@@ -30,6 +31,31 @@ export interface AuthConfig {
   trustProxyHeaders: boolean;
 }
 
+/** VAPID keys from the environment (URL-safe base64); without them the viewer generates and keeps its own. */
+export interface VapidConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+export interface TranscriptionConfig {
+  /** `TRANSCRIPTION_ENABLED`. */
+  enabled: boolean;
+  /** A server URL is set (`TRANSCRIPTION_URL`). */
+  configured: boolean;
+  url: string | null;
+  apiKey: string | null;
+  /** `TRANSCRIPTION_WEBHOOK_SECRET`, only when it begins `whsec_`. */
+  webhookSecret: string | null;
+  /** Where the transcription server posts its callbacks (`TRANSCRIPTION_CALLBACK_URL`). */
+  callbackUrl: string | null;
+  /** New requests per login in 10 minutes, and open requests per login (the master is exempt). */
+  askRateLimit: number;
+  askMaxOpen: number;
+  /** The archive's media directory (`MEDIA_PATH`, else `BACKUP_PATH`), for the sender. */
+  mediaRoot: string;
+}
+
 export interface ArchiveConfig {
   host: string;
   port: number;
@@ -42,15 +68,25 @@ export interface ArchiveConfig {
   timezone: string;
   showStats: boolean;
   statsCalculationHour: number;
-  push: { mode: PushMode; enableNotifications: boolean };
-  transcription: { enabled: boolean; configured: boolean };
+  push: { mode: PushMode; enableNotifications: boolean; vapid: VapidConfig | null };
+  transcription: TranscriptionConfig;
   websocket: { maxConnections: number; maxSubscriptionsPerConnection: number };
   /** Media failed this often count as exhausted in the status (`MEDIA_MAX_DOWNLOAD_ATTEMPTS`). */
   mediaMaxDownloadAttempts: number;
+  /** Where media files live and the commands that open them on the viewer host. */
+  media: MediaConfig;
   /** `INTERNAL_PUSH_SECRET`: the bearer secret `/internal/push` callers send. */
   internalPushSecret: string | null;
   validateResponses: boolean;
   database: DatabaseConfig;
+}
+
+export interface MediaConfig {
+  /** `BACKUP_PATH` (default `<DATA_DIR>/backups`), absolute; see domain/media-layout.ts. */
+  backupPath: string;
+  /** `MEDIA_OPEN_CMD` and `MEDIA_OPEN_PATH_CMD`: an executable run with the file as its one argument. */
+  openCmd: string | null;
+  openPathCmd: string | null;
 }
 
 const listOf = (raw: string | undefined) =>
@@ -104,6 +140,9 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
   const corsOrigins = listOf(env.CORS_ORIGINS);
   checkSharedSettings(env);
   const pushMode = enumVar(env, 'PUSH_NOTIFICATIONS', ['off', 'basic', 'full'] as const, 'off');
+  const vapidPublic = stringVar(env, 'VAPID_PUBLIC_KEY');
+  const vapidPrivate = stringVar(env, 'VAPID_PRIVATE_KEY');
+  const webhookSecret = stringVar(env, 'TRANSCRIPTION_WEBHOOK_SECRET');
 
   const config: ArchiveConfig = {
     host: stringVar(env, 'HOST', '127.0.0.1'),
@@ -129,16 +168,47 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
     timezone,
     showStats: boolVar(env, 'SHOW_STATS', true),
     statsCalculationHour: intVar(env, 'STATS_CALCULATION_HOUR', 3, { min: 0, max: 23 }),
-    push: { mode: pushMode, enableNotifications: boolVar(env, 'ENABLE_NOTIFICATIONS', false) },
+    push: {
+      mode: pushMode,
+      enableNotifications: boolVar(env, 'ENABLE_NOTIFICATIONS', false),
+      vapid:
+        vapidPublic && vapidPrivate
+          ? {
+              publicKey: vapidPublic,
+              privateKey: vapidPrivate,
+              subject:
+                stringVar(env, 'VAPID_SUBJECT') ?? stringVar(env, 'VAPID_CONTACT', 'mailto:admin@localhost'),
+            }
+          : null,
+    },
     transcription: {
       enabled: boolVar(env, 'TRANSCRIPTION_ENABLED', false),
       configured: stringVar(env, 'TRANSCRIPTION_URL') !== undefined,
+      url: stringVar(env, 'TRANSCRIPTION_URL') ?? null,
+      apiKey: stringVar(env, 'TRANSCRIPTION_API_KEY') ?? null,
+      webhookSecret: webhookSecret?.startsWith('whsec_') ? webhookSecret : null,
+      callbackUrl: stringVar(env, 'TRANSCRIPTION_CALLBACK_URL') ?? null,
+      askRateLimit: intVar(env, 'TRANSCRIPTION_ASK_RATE_LIMIT', 20, { min: 1 }),
+      askMaxOpen: intVar(env, 'TRANSCRIPTION_ASK_MAX_OPEN', 50, { min: 1 }),
+      // Stored file paths are relative to BACKUP_PATH (the media layout, domain/media-layout.ts).
+      mediaRoot: path.resolve(
+        stringVar(env, 'MEDIA_PATH') ??
+          stringVar(env, 'BACKUP_PATH') ??
+          path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
+      ),
     },
     websocket: {
       maxConnections: intVar(env, 'MAX_WS_CONNECTIONS', 200, { min: 1 }),
       maxSubscriptionsPerConnection: intVar(env, 'MAX_WS_SUBSCRIPTIONS_PER_CONNECTION', 16, { min: 1 }),
     },
     mediaMaxDownloadAttempts: intVar(env, 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, { min: 1 }),
+    media: {
+      backupPath: path.resolve(
+        stringVar(env, 'BACKUP_PATH') ?? path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
+      ),
+      openCmd: stringVar(env, 'MEDIA_OPEN_CMD') ?? null,
+      openPathCmd: stringVar(env, 'MEDIA_OPEN_PATH_CMD') ?? null,
+    },
     internalPushSecret: stringVar(env, 'INTERNAL_PUSH_SECRET') ?? null,
     validateResponses: boolVar(
       env,

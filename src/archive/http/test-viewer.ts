@@ -2,11 +2,16 @@
  * For tests: the real viewer app on port 0 over a fresh, migrated, seeded store (SQLite by default), with
  * small helpers to log in and call it. Password hashing runs at a low cost here to keep suites fast.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { listen } from '../../common/serve';
 import { loadConfig } from '../config';
+import type { LiveOptions } from '../live/live';
 import type { DatabaseConfig } from '../store/config';
+import { installFixtureFiles } from '../store/fixture-files';
 import { FIXTURE } from '../store/fixtures';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
@@ -21,6 +26,8 @@ export const PASSWORD_ENV: Env = { VIEWER_USERNAME: MASTER.username, VIEWER_PASS
 
 export interface TestViewer {
   url: string;
+  /** The viewer's BACKUP_PATH: a temporary folder holding the fixture files when seeded. */
+  backupPath: string;
   db: ArchiveDatabase;
   deps: ArchiveDeps;
   database: DatabaseConfig;
@@ -32,23 +39,36 @@ export interface TestViewerOptions {
   seed?: boolean;
   sessionCacheMs?: number;
   now?: () => number;
+  live?: LiveOptions;
 }
 
-async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) {
-  const config = loadConfig({ VALIDATE_RESPONSES: 'true', ...env });
-  const { app, deps } = createArchiveApp({
+async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, options: TestViewerOptions) {
+  const config = { ...loadConfig({ VALIDATE_RESPONSES: 'true', ...env }), database };
+  const { app, deps, live } = createArchiveApp({
     config,
     store: db,
     logger: silentLogger(),
     passwordIterations: 1000,
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
     ...(options.now && { now: options.now }),
+    ...(options.live && { live: options.live }),
   });
+  await live.start();
   const server = await listen(app, 0);
   // The client closes idle connections first (after 4 s); were the server to close one first, a request
   // sent on it meanwhile would fail with ECONNRESET on a loaded machine.
   server.server.keepAliveTimeout = 120_000;
-  return { server, deps };
+  live.attach(server.server);
+  return {
+    server: {
+      ...server,
+      close: async () => {
+        await live.close();
+        await server.close();
+      },
+    },
+    deps,
+  };
 }
 
 export async function startTestViewer(
@@ -56,15 +76,19 @@ export async function startTestViewer(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
-  const { server, deps } = await serve(store.db, env, options);
+  const backupPath = await mkdtemp(path.join(tmpdir(), 'archive-backups-'));
+  if (options.seed ?? true) await installFixtureFiles(backupPath);
+  const { server, deps } = await serve(store.db, store.config, { BACKUP_PATH: backupPath, ...env }, options);
   return {
     url: server.url,
+    backupPath: deps.config.media.backupPath,
     db: store.db,
     deps,
     database: store.config,
     close: async () => {
       await server.close();
       await store.close();
+      await rm(backupPath, { recursive: true, force: true });
     },
   };
 }
@@ -79,9 +103,10 @@ export async function startViewerOn(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const db = await openArchiveStore(database, silentLogger());
-  const { server, deps } = await serve(db, env, options);
+  const { server, deps } = await serve(db, database, env, options);
   return {
     url: server.url,
+    backupPath: deps.config.media.backupPath,
     db,
     deps,
     database,
