@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
 import { createTestDatabase } from '../../src/common/testing/postgres';
 import { loadFuelConfig } from '../../src/fuel/config';
-import { destination, intermediate } from '../../src/fuel/geo';
+import { destination, intermediate } from '../../src/fuel/geo/sphere';
 import { createFuelApp } from '../../src/fuel/http/app';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';

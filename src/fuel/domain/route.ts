@@ -1,10 +1,10 @@
 import type { components } from '../../../generated/fuel/types';
 import type { RoutingConfig } from '../config';
-import { bboxOf, cumulativeKm } from '../geo';
+import { bboxOf, cumulativeKm } from '../geo/sphere';
 import type { LonLat } from '../store/store';
+import type { EngineRoute, OsrmClient } from '../upstreams/osrm';
 import { checkLatitudes } from './coordinates';
 import { UpstreamFailure } from './errors';
-import type { EngineRoute, OsrmClient } from './osrm';
 
 export type RouteRequest = components['schemas']['RouteRequest'];
 export type RouteResponse = components['schemas']['RouteResponse'];

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../common/prism';
-import { FIXED_RATES, parseEcbXml } from '../domain/exchange-rates';
-import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fake-upstreams';
+import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fakes/ecb';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
+import { FIXED_RATES, parseEcbXml } from '../upstreams/exchange-rates';
 
 const DAY = 24 * 60 * 60 * 1000;
 

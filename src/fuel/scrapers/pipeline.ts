@@ -123,7 +123,10 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     errors: [],
   };
   const finish = () => ({ ...summary, durationMs: Math.max(0, now() - started) });
-  const signal = deps.signal ?? new AbortController().signal;
+  const cancelled = deps.signal ?? new AbortController().signal;
+  const signal = scraper.runLimitMs
+    ? AbortSignal.any([cancelled, AbortSignal.timeout(scraper.runLimitMs)])
+    : cancelled;
   const sleep = deps.sleep ?? realSleep;
   const ctx: FeedContext = {
     fetch: deps.fetch ?? globalThis.fetch,

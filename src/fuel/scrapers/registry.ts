@@ -153,6 +153,8 @@ export interface ScraperTuning {
   timeoutMs?: number;
   /** Distance between query points of the grid feeds (AT, DE). */
   gridStepKm?: number;
+  /** Limit of a grid feed's whole fetch step (AT, DE; 5 minutes). */
+  runLimitMs?: number;
 }
 
 /** State shared by the scrapers of one process: the registries' rate limits are per client, not per run. */
@@ -184,7 +186,10 @@ export function createScraper(
 ): Scraper | undefined {
   const urls = config.feedUrls;
   const t = tuning.timeoutMs;
-  const grid = tuning.gridStepKm === undefined ? {} : { gridStepKm: tuning.gridStepKm };
+  const grid = {
+    ...(tuning.gridStepKm === undefined ? {} : { gridStepKm: tuning.gridStepKm }),
+    ...(tuning.runLimitMs === undefined ? {} : { runLimitMs: tuning.runLimitMs }),
+  };
   switch (key) {
     case 'ES':
       return spainScraper(urls.ES, t);

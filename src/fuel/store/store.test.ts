@@ -1,7 +1,8 @@
 // The one store suite, run against both backends: SQLite in memory and PostgreSQL + PostGIS in a fresh
 // database per test.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { destination, greatCircleKm, intermediate, nearestOnLine, prepareLine } from '../geo';
+import { nearestOnLine, prepareLine } from '../geo/line';
+import { destination, greatCircleKm, intermediate } from '../geo/sphere';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { sampleKey } from './sample-key';
 import {
