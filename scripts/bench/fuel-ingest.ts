@@ -32,7 +32,7 @@ const { values } = parseArgs({
 });
 const STATIONS = Number(values.stations);
 const PRICES = Math.min(4, Number(values.prices));
-const FUELS = ['B7', 'E5', 'E10', 'LPG'].slice(0, PRICES);
+const FUELS = (['B7', 'E5', 'E10', 'LPG'] as const).slice(0, PRICES);
 
 /** A deterministic pseudo-random sequence, so every run feeds the same country. */
 function random(seed: number): () => number {

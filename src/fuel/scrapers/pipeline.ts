@@ -1,3 +1,4 @@
+import { isFuelCode } from '../fuels';
 import type { FuelStore, PriceInput, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
 import { isValidLatLon } from './parse';
@@ -78,15 +79,19 @@ interface Prepared {
 /** Steps 2 and 3: the price band, fuel stations left without a price, and the empty-fetch guard. */
 function prepare(scraper: Scraper, fetched: FetchResult, limits: BandLimits, log: RunLog): Prepared | string {
   const tag = `[${scraper.source}]`;
-  const plausible = fetched.prices.filter((p) => isPlausiblePrice(p.price, p.fuel, p.currency, limits));
-  const outOfBand = fetched.prices.length - plausible.length;
+  // The document's list is the only list: a code it lacks could be stored but never asked for.
+  const listed = fetched.prices.filter((p) => isFuelCode(p.fuel));
+  const unlisted = fetched.prices.length - listed.length;
+  if (unlisted > 0) log.info(`${tag} Dropped ${unlisted} prices with a fuel code the API does not list`);
+  const plausible = listed.filter((p) => isPlausiblePrice(p.price, p.fuel, p.currency, limits));
+  const outOfBand = listed.length - plausible.length;
   if (outOfBand > 0) log.info(`${tag} Filtered out ${outOfBand} prices outside the price band`);
 
-  const { stations: listed, invalid } = usableStations(fetched.stations);
+  const { stations: usable, invalid } = usableStations(fetched.stations);
   if (invalid > 0) log.info(`${tag} Skipped ${invalid} stations without a valid id or position`);
   const priced = new Set(plausible.map((p) => p.externalId));
-  const kept = listed.filter((s) => s.type !== 'fuel' || priced.has(s.externalId));
-  const dropped = listed.length - kept.length;
+  const kept = usable.filter((s) => s.type !== 'fuel' || priced.has(s.externalId));
+  const dropped = usable.length - kept.length;
   log.info(
     `${tag} Fetched ${fetched.stations.length} stations, ${fetched.prices.length} price rows` +
       (dropped > 0 ? ` (dropped ${dropped} with no prices)` : ''),

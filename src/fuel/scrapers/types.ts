@@ -1,3 +1,4 @@
+import type { FuelCode } from '../fuels';
 import type { FuelStore, StationType } from '../store/store';
 
 /** One station as a feed parser produces it, before the pipeline filters and stores it. */
@@ -18,7 +19,8 @@ export interface RawStation {
 /** One price as a feed parser produces it: per litre (per kg for gases) in the local currency. */
 export interface RawPrice {
   externalId: string;
-  fuel: string;
+  /** A code of the document's list; the pipeline drops any other. */
+  fuel: FuelCode;
   price: number;
   currency: string;
 }

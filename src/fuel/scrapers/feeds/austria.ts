@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson, mapLimited } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,7 +6,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 const AUSTRIA: Bounds = { minLat: 46.37, maxLat: 49.02, minLon: 9.53, maxLon: 17.16 };
 
 /** The regulator's fuel types → fuel codes. `GAS` is compressed natural gas (Erdgas), not E10. */
-export const AUSTRIA_FUELS: Record<string, string> = { DIE: 'B7', SUP: 'E5', GAS: 'CNG' };
+export const AUSTRIA_FUELS: Record<string, FuelCode> = { DIE: 'B7', SUP: 'E5', GAS: 'CNG' };
 
 interface ControlStation {
   id?: number | string;

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { FeedHttpError, getJson } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,13 +6,18 @@ import { GRID_GIVE_UP_AFTER } from './austria';
 
 const GERMANY: Bounds = { minLat: 47.27, maxLat: 55.06, minLon: 5.87, maxLon: 15.04 };
 
-const NAMED_FUELS: Record<string, string> = {
+export const NAMED_FUELS: Record<string, FuelCode> = {
   diesel: 'B7',
   'super e5': 'E5',
   'super e10': 'E10',
   'super plus': 'E5_98',
 };
-const CATEGORY_FUELS: Record<string, string> = { diesel: 'B7', gasoline: 'E5', lpg: 'LPG', cng: 'CNG' };
+export const CATEGORY_FUELS: Record<string, FuelCode> = {
+  diesel: 'B7',
+  gasoline: 'E5',
+  lpg: 'LPG',
+  cng: 'CNG',
+};
 
 interface MtskStation {
   id?: string;
@@ -25,7 +31,7 @@ interface MtskStation {
 }
 
 /** The fuel code of one offer: its exact name first, then its category (premium grades fold into it). */
-export function germanFuel(category: string, name: string): string | null {
+export function germanFuel(category: string, name: string): FuelCode | null {
   return NAMED_FUELS[clean(name).toLowerCase()] ?? CATEGORY_FUELS[clean(category).toLowerCase()] ?? null;
 }
 
