@@ -11,6 +11,7 @@ import type { FuelContext } from './context';
 import { fuelErrorMapper, fuelNotFound } from './errors';
 import * as exchangeRates from './handlers/exchange-rates';
 import * as geocoding from './handlers/geocoding';
+import * as history from './handlers/history';
 import * as meta from './handlers/meta';
 import * as routing from './handlers/routing';
 import * as stations from './handlers/stations';
@@ -26,7 +27,7 @@ export interface FuelAppOptions {
   now?: () => number;
 }
 
-export const fuelHandlers = { ...meta, ...stations, ...geocoding, ...exchangeRates, ...routing };
+export const fuelHandlers = { ...meta, ...stations, ...history, ...geocoding, ...exchangeRates, ...routing };
 
 export function createFuelApp(options: FuelAppOptions): Express {
   const { config, store, logger } = options;

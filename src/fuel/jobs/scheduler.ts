@@ -83,6 +83,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
         store,
         log,
         limits: config,
+        historyDays: config.priceHistoryDays,
         signal,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),

@@ -15,7 +15,11 @@ export interface RunDeps {
   now?: () => number;
   /** Aborts the fetch step (the scheduler stopping). */
   signal?: AbortSignal;
+  /** Days of price history kept for the country after the run (`APP_PRICE_HISTORY_DAYS`, default 90). */
+  historyDays?: number;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A pause that ends early, rejecting, when the signal aborts. */
 export function realSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -181,6 +185,11 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     prices = undefined;
     summary.prices = replaced.inserted;
     log.info(`${tag} Inserted ${replaced.inserted} prices`);
+    const pruned = await store.prunePriceHistory(
+      scraper.country,
+      new Date(now() - (deps.historyDays ?? 90) * DAY_MS),
+    );
+    if (pruned > 0) log.info(`${tag} Pruned ${pruned} price changes older than ${deps.historyDays ?? 90} days`);
 
     if (failedBatches.length > 0) {
       const skipped = 'Skipped orphan cleanup: one or more station batches failed';

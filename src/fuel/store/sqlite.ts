@@ -23,8 +23,10 @@ import {
   EV_FUEL,
   type FailedBatch,
   type FuelStore,
+  type HistoryQuery,
   type NearestQuery,
   type NearestRow,
+  type PriceChangeRow,
   type PriceInput,
   type ReplacePricesResult,
   type StationInput,
@@ -347,6 +349,20 @@ class SqliteFuelStore implements FuelStore {
   async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {
     const now = Date.now();
     const replace = this.db.transaction(() => {
+      // This source's previous prices: a price that differs from its predecessor is a change to keep.
+      const previous = new Map<string, number>();
+      for (const [externalId, fuel, value, currency] of this.prepare(
+        `SELECT s.external_id, p.fuel, p.price, p.currency FROM prices p JOIN stations s ON s.seq = p.station_seq
+         WHERE p.source = ? AND s.country = ?`,
+      )
+        .raw()
+        .iterate(source, country) as Iterable<[string, string, number, string]>) {
+        previous.set(`${externalId}\u0000${fuel}\u0000${currency}`, value);
+      }
+      const remember = this.prepare(
+        `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
       const deleted = this.prepare(
         'DELETE FROM prices WHERE source = ? AND station_seq IN (SELECT seq FROM stations WHERE country = ?)',
       ).run(source, country).changes;
@@ -364,8 +380,12 @@ class SqliteFuelStore implements FuelStore {
       for (const price of prices) {
         const seq = price.country === country ? seqs.get(price.externalId) : undefined;
         if (seq === undefined) continue;
-        insert.run(seq, price.fuel, price.price, price.currency, price.reportedAt?.getTime() ?? now, source);
+        const at = price.reportedAt?.getTime() ?? now;
+        insert.run(seq, price.fuel, price.price, price.currency, at, source);
         inserted++;
+        if (previous.get(`${price.externalId}\u0000${price.fuel}\u0000${price.currency}`) !== price.price) {
+          remember.run(country, price.externalId, price.fuel, price.price, price.currency, source, at);
+        }
       }
       return { inserted, skipped: prices.length - inserted, deleted };
     });
@@ -399,6 +419,58 @@ class SqliteFuelStore implements FuelStore {
     return this.prepare('SELECT count(*) FROM stations WHERE country = ? AND source = ?')
       .pluck()
       .get(country, source) as number;
+  }
+
+  async hasStation(country: string, externalId: string): Promise<boolean> {
+    return (
+      this.prepare('SELECT 1 FROM stations WHERE country = ? AND external_id = ?').get(
+        country,
+        externalId,
+      ) !== undefined
+    );
+  }
+
+  async priceHistory(query: HistoryQuery): Promise<PriceChangeRow[]> {
+    const one = query.externalId !== undefined;
+    const rows = this.prepare(
+      `SELECT h.external_id, h.price, h.currency, h.source, h.changed_at FROM price_history h
+       WHERE h.country = @country AND h.fuel = @fuel ${one ? 'AND h.external_id = @externalId' : ''}
+         AND (h.changed_at >= @since OR h.changed_at = (
+           SELECT max(o.changed_at) FROM price_history o
+           WHERE o.country = h.country AND o.external_id = h.external_id AND o.fuel = h.fuel
+             AND o.changed_at < @since))
+       ORDER BY h.external_id, h.changed_at, h.rowid`,
+    )
+      .raw()
+      .all({
+        country: query.country,
+        fuel: query.fuel,
+        since: query.since.getTime(),
+        ...(one ? { externalId: query.externalId } : {}),
+      }) as [string, number, string, string, number][];
+    return rows.map(([externalId, price, currency, source, at]) => ({
+      externalId,
+      price,
+      currency,
+      source,
+      changedAt: new Date(at),
+    }));
+  }
+
+  async prunePriceHistory(country: string, before: Date): Promise<number> {
+    const prune = this.db.transaction(
+      () =>
+        this.prepare(
+          `DELETE FROM price_history WHERE rowid IN (
+             SELECT h.rowid FROM price_history h
+             WHERE h.country = @country AND h.changed_at < @before AND EXISTS (
+               SELECT 1 FROM price_history n
+               WHERE n.country = h.country AND n.external_id = h.external_id AND n.fuel = h.fuel
+                 AND n.changed_at < @before
+                 AND (n.changed_at > h.changed_at OR (n.changed_at = h.changed_at AND n.rowid > h.rowid))))`,
+        ).run({ country, before: before.getTime() }).changes,
+    );
+    return prune.immediate();
   }
 
   async ping(): Promise<void> {
