@@ -1349,6 +1349,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "country": "ES",
+                     *       "fuelType": "B7",
+                     *       "currency": "EUR",
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-11",
+                     *           "min": 1.289,
+                     *           "avg": 1.4712,
+                     *           "max": 1.899,
+                     *           "stations": 11873
+                     *         },
+                     *         {
+                     *           "date": "2026-05-12",
+                     *           "min": 1.279,
+                     *           "avg": 1.4655,
+                     *           "max": 1.899,
+                     *           "stations": 11880
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DailyPriceStats"];
                 };
             };
@@ -1620,7 +1643,7 @@ export interface operations {
                 country: string;
                 /**
                  * @description The station's identifier at the data source.
-                 * @example 10542
+                 * @example 1022
                  */
                 externalId: string;
             };
@@ -1635,6 +1658,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "country": "ES",
+                     *       "externalId": "1022",
+                     *       "fuelType": "B7",
+                     *       "days": 30,
+                     *       "changes": [
+                     *         {
+                     *           "price": 1.389,
+                     *           "currency": "EUR",
+                     *           "changedAt": "2026-04-28T06:30:12.000Z",
+                     *           "source": "miteco"
+                     *         },
+                     *         {
+                     *           "price": 1.377,
+                     *           "currency": "EUR",
+                     *           "changedAt": "2026-05-12T06:30:12.000Z",
+                     *           "source": "miteco"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PriceHistory"];
                 };
             };

@@ -189,7 +189,8 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
       scraper.country,
       new Date(now() - (deps.historyDays ?? 90) * DAY_MS),
     );
-    if (pruned > 0) log.info(`${tag} Pruned ${pruned} price changes older than ${deps.historyDays ?? 90} days`);
+    if (pruned > 0)
+      log.info(`${tag} Pruned ${pruned} price changes older than ${deps.historyDays ?? 90} days`);
 
     if (failedBatches.length > 0) {
       const skipped = 'Skipped orphan cleanup: one or more station batches failed';
