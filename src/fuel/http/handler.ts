@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { Response } from 'express';
 import type { operations } from '../../../generated/fuel/types';
 import type { OperationHandler } from '../../common/http/operations';
 
@@ -11,3 +13,17 @@ export const CACHE = {
   staleExchangeRates: 'public, s-maxage=60',
   stream: 'no-cache, no-transform',
 } as const;
+
+/**
+ * Sends a JSON body given as pieces of text, each written as soon as it is made and paused while the
+ * socket's buffer is full, so a large answer is neither built whole nor held twice. The body is not
+ * checked against the document here (the contract suites check it).
+ */
+export async function sendJsonPieces(res: Response, pieces: Iterable<string>): Promise<void> {
+  res.status(200).type('application/json; charset=utf-8');
+  for (const piece of pieces) {
+    if (res.destroyed) return;
+    if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  res.end();
+}
