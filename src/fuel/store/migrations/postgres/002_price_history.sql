@@ -13,4 +13,5 @@ CREATE TABLE price_history (
 );
 
 CREATE INDEX price_history_station_idx ON price_history (country, external_id, fuel, changed_at);
-CREATE INDEX price_history_country_fuel_idx ON price_history (country, fuel, changed_at);
+-- The prune after each run reads only what is older than the cut.
+CREATE INDEX price_history_age_idx ON price_history (country, changed_at);
