@@ -220,10 +220,13 @@ describe('scheduler (bree jobs whose runs happen on the main thread)', () => {
         firstDelayMs: 0,
         staggerMs: 1,
       });
-      await vi.waitFor(() =>
-        expect(captured.messages.filter((m) => m.startsWith('[scraper] ') && m.includes('—'))).toHaveLength(
-          2,
-        ),
+      // Both runs end on their own; the bound only keeps a broken run from hanging the suite.
+      await vi.waitFor(
+        () =>
+          expect(captured.messages.filter((m) => m.startsWith('[scraper] ') && m.includes('—'))).toHaveLength(
+            2,
+          ),
+        { timeout: 30_000, interval: 20 },
       );
       await scheduler.stop();
       expect(captured.messages).toContain('[miteco] Fetching data for ES ...');

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { applySqliteMigrations } from '../../common/migrations';
+import { FUEL_CODES } from '../fuels';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, searchCorridor } from './corridor';
@@ -37,6 +38,18 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from './store';
+
+const fuelIndex = new Map(FUEL_CODES.map((code, i) => [code as string, i]));
+const currencyIndex = new Map<string, number>();
+/** One number per station, fuel and currency (for the price-change check of a replace). */
+function changeKey(seq: number, fuel: string, currency: string): number {
+  let c = currencyIndex.get(currency);
+  if (c === undefined) {
+    c = currencyIndex.size % 1024;
+    currencyIndex.set(currency, c);
+  }
+  return (seq * 64 + (fuelIndex.get(fuel) ?? 63)) * 1024 + c;
+}
 
 export interface SqliteStoreOptions {
   /** Apply pending migrations on open (default true). */
@@ -350,14 +363,15 @@ class SqliteFuelStore implements FuelStore {
     const now = Date.now();
     const replace = this.db.transaction(() => {
       // This source's previous prices: a price that differs from its predecessor is a change to keep.
-      const previous = new Map<string, number>();
-      for (const [externalId, fuel, value, currency] of this.prepare(
-        `SELECT s.external_id, p.fuel, p.price, p.currency FROM prices p JOIN stations s ON s.seq = p.station_seq
+      // Numeric keys (station, fuel, currency) keep 400,000 of them small in memory.
+      const previous = new Map<number, number>();
+      for (const [seq, fuel, value, currency] of this.prepare(
+        `SELECT p.station_seq, p.fuel, p.price, p.currency FROM prices p JOIN stations s ON s.seq = p.station_seq
          WHERE p.source = ? AND s.country = ?`,
       )
         .raw()
-        .iterate(source, country) as Iterable<[string, string, number, string]>) {
-        previous.set(`${externalId}\u0000${fuel}\u0000${currency}`, value);
+        .iterate(source, country) as Iterable<[number, string, number, string]>) {
+        previous.set(changeKey(seq, fuel, currency), value);
       }
       const remember = this.prepare(
         `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
@@ -383,7 +397,7 @@ class SqliteFuelStore implements FuelStore {
         const at = price.reportedAt?.getTime() ?? now;
         insert.run(seq, price.fuel, price.price, price.currency, at, source);
         inserted++;
-        if (previous.get(`${price.externalId}\u0000${price.fuel}\u0000${price.currency}`) !== price.price) {
+        if (previous.get(changeKey(seq, price.fuel, price.currency)) !== price.price) {
           remember.run(country, price.externalId, price.fuel, price.price, price.currency, source, at);
         }
       }
