@@ -94,7 +94,8 @@ async function oneRun(backend: string, database: string, round: number): Promise
     const seconds = (performance.now() - started) / 1000;
     if (summary.errors.length > 0) throw new Error(summary.errors.join('; '));
     const peakMb = process.resourceUsage().maxRSS / 1024;
-    const label = ['first run (insert)', 'second (all changed)', 'third (10 % changed)'][round] ?? `run ${round}`;
+    const label =
+      ['first run (insert)', 'second (all changed)', 'third (10 % changed)'][round] ?? `run ${round}`;
     console.log(
       `${backend.padEnd(8)} ${label.padEnd(21)} ${summary.stations} stations ${summary.prices} prices ` +
         `${seconds.toFixed(1).padStart(5)} s ${Math.round(summary.stations / seconds)

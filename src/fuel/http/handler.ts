@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Response } from 'express';
 import type { operations } from '../../../generated/fuel/types';
 import type { OperationHandler } from '../../common/http/operations';
@@ -23,7 +22,20 @@ export async function sendJsonPieces(res: Response, pieces: Iterable<string>): P
   res.status(200).type('application/json; charset=utf-8');
   for (const piece of pieces) {
     if (res.destroyed) return;
-    if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(piece)) await drainedOrClosed(res);
   }
   res.end();
+}
+
+/** Resolves when the socket takes more, or when it closed; removes both listeners either way. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
