@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRow } from '../store/store';
-import { featureCollectionJson, stationFeature, stationFeatureJson } from './features';
+import { featureCollection, featureCollectionJson, stationFeature } from './features';
 
 const row = (overrides: Partial<StationRow> = {}): StationRow => ({
   id: '0d4f8a62-91b7-4c3e-a5d8-6e2b7c1f9a34',
@@ -20,43 +20,22 @@ const row = (overrides: Partial<StationRow> = {}): StationRow => ({
   ...overrides,
 });
 
-describe('features written as JSON text', () => {
-  it.each([
-    ['a priced fuel station', row(), 'B7' as const, {}],
-    [
-      'a station without brand, price or time',
-      row({ brand: null, price: null, reportedAt: null }),
-      'E5' as const,
-      {},
-    ],
-    [
-      'an EV charger',
-      row({ type: 'ev_charger', powerKw: 19.2, currency: null, price: null }),
-      'EV' as const,
-      {},
-    ],
-    ['a nearest result', row(), 'B7' as const, { distanceKm: 1.45449 }],
-    ['a route result', row(), 'B7' as const, { routeFraction: 0.1234567 }],
-  ])('equal the Feature object once parsed: %s', (_, station, fuel, extras) => {
-    expect(JSON.parse(stationFeatureJson(station, fuel, extras))).toEqual(
-      stationFeature(station, fuel, extras),
-    );
-  });
-
-  it('make one FeatureCollection in pieces, empty or not', () => {
-    const features = Array.from({ length: 1201 }, (_, i) =>
-      stationFeatureJson(row({ externalId: String(i) }), 'B7'),
+describe('a FeatureCollection written in pieces', () => {
+  it.each([0, 1, 499, 500, 501, 1201])('parses to the same collection (%i features)', (count) => {
+    const features = Array.from({ length: count }, (_, i) =>
+      stationFeature(row({ externalId: String(i), price: i % 3 === 0 ? null : 1.4 }), 'B7', {
+        routeFraction: i / 7,
+      }),
     );
     const pieces = [...featureCollectionJson(features, 500)];
-    expect(pieces).toHaveLength(3);
-    const parsed = JSON.parse(pieces.join(''));
-    expect(parsed.type).toBe('FeatureCollection');
-    expect(
-      parsed.features.map((f: { properties: { externalId: string } }) => f.properties.externalId),
-    ).toEqual(features.map((_, i) => String(i)));
-    expect(JSON.parse([...featureCollectionJson([])].join(''))).toEqual({
-      type: 'FeatureCollection',
-      features: [],
-    });
+    expect(pieces).toHaveLength(Math.ceil(count / 500) + 1);
+    expect(JSON.parse(pieces.join(''))).toEqual(featureCollection(features));
+  });
+
+  it('keeps the text of awkward strings intact', () => {
+    const feature = stationFeature(row(), 'B7');
+    expect(JSON.parse([...featureCollectionJson([feature])].join('')).features[0].properties.name).toBe(
+      'GALP "Toledo" \\ Ñ \u0001 ☃',
+    );
   });
 });

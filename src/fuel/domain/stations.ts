@@ -7,7 +7,6 @@ import {
   featureCollectionJson,
   type StationFeatureCollection,
   stationFeature,
-  stationFeatureJson,
 } from './features';
 
 export const STATIONS_LIMIT = 20_000;
@@ -20,7 +19,7 @@ export interface StationsDeps {
   log: Logger;
 }
 
-/** The box's stations as pieces of GeoJSON text, written as they are produced (see stationFeatureJson). */
+/** The box's stations as pieces of GeoJSON text, written as they are produced (see featureCollectionJson). */
 export async function listStationsInBox(
   { store, log }: StationsDeps,
   query: { bbox: string; fuel: FuelCode },
@@ -33,7 +32,7 @@ export async function listStationsInBox(
   });
   if (truncated) log.warn(`[stations] result truncated at ${STATIONS_LIMIT}`);
   const features = (function* () {
-    for (const s of stations) yield stationFeatureJson(s, query.fuel);
+    for (const s of stations) yield stationFeature(s, query.fuel);
   })();
   return { body: featureCollectionJson(features), truncated };
 }
@@ -67,7 +66,7 @@ export async function routeStations(
   if (truncated) log.warn(`[route-stations] result hit LIMIT ${ROUTE_STATIONS_LIMIT} (may be truncated)`);
   return featureCollectionJson(
     (function* () {
-      for (const s of stations) yield stationFeatureJson(s, body.fuel, { routeFraction: s.routeFraction });
+      for (const s of stations) yield stationFeature(s, body.fuel, { routeFraction: s.routeFraction });
     })(),
   );
 }
