@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import type { operations } from '../../../generated/fuel/types';
 import { createServiceApp } from '../../common/http/app';
-import type { OperationHandler } from '../../common/http/operations';
+import type { Handlers } from '../../common/http/operations';
 import type { FuelConfig } from '../config';
 import { Semaphore } from '../domain/semaphore';
 import type { FuelStore } from '../store/store';
@@ -27,7 +28,14 @@ export interface FuelAppOptions {
   now?: () => number;
 }
 
-export const fuelHandlers = { ...meta, ...stations, ...history, ...geocoding, ...exchangeRates, ...routing };
+export const fuelHandlers = {
+  ...meta,
+  ...stations,
+  ...history,
+  ...geocoding,
+  ...exchangeRates,
+  ...routing,
+} satisfies Handlers<operations>;
 
 export function createFuelApp(options: FuelAppOptions): Express {
   const { config, store, logger } = options;
@@ -43,7 +51,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
   };
   const app = createServiceApp({
     service: 'fuel',
-    handlers: fuelHandlers as unknown as Record<string, OperationHandler<never>>,
+    handlers: fuelHandlers,
     logger,
     errorMapper: fuelErrorMapper,
     notFound: fuelNotFound,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/prism';
+import { freePort } from '../../common/testing/ports';
 import { realSample } from '../scrapers/testing/fake-feeds';
 import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fakes/ecb';
 import { readJson } from '../testing/json';
