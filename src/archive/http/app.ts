@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
+import { webPage } from '../../common/http/web-page';
 import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
@@ -13,7 +14,7 @@ import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
 import { requestLog } from './request-log';
-import { cors, securityHeaders } from './security';
+import { CONTENT_SECURITY_POLICY, cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 
 export interface ArchiveAppOptions {
@@ -62,6 +63,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),
+      webPage({ service: 'archive', contentSecurityPolicy: CONTENT_SECURITY_POLICY, rootFiles: ['sw.js'] }),
       accessGuards(loadBundledDocument('archive')),
       express.json({ limit: '1mb' }),
       keepRawBody,

@@ -1,0 +1,42 @@
+/**
+ * The plugin's API through the generated client. The page is served at `{base}/`, so the base path is the
+ * page's own path; the plugin's route segment comes from the page's `<meta name="plugin">`.
+ */
+import { createSubtitlesClient } from '../../generated/subtitles/client';
+import type { components } from '../../generated/subtitles/types';
+
+export type SetupStatus = components['schemas']['SetupStatus'];
+export type Gpu = components['schemas']['Gpu'];
+export type QueueStatus = components['schemas']['QueueStatus'];
+export type InjectionStatus = components['schemas']['InjectionStatus'];
+
+export const basePath = () => window.location.pathname.replace(/\/+$/, '');
+export const pluginName = () =>
+  document.querySelector<HTMLMetaElement>('meta[name="plugin"]')?.content || 'Subtitles';
+
+const TOKEN_KEY = 'subtitles.token';
+export const storedToken = () => window.sessionStorage.getItem(TOKEN_KEY);
+export const storeToken = (token: string | null) =>
+  token ? window.sessionStorage.setItem(TOKEN_KEY, token) : window.sessionStorage.removeItem(TOKEN_KEY);
+
+export function client(token?: string) {
+  return createSubtitlesClient({
+    baseUrl: `${window.location.origin}${basePath()}`,
+    headers: token ? { Authorization: `MediaServer Token="${token}"` } : {},
+  });
+}
+
+/** Thrown when the server refuses the credentials, so the page asks for them again. */
+export class AuthError extends Error {
+  constructor(readonly status: number) {
+    super(status === 403 ? 'This account is not an administrator.' : 'Sign in again: the key was refused.');
+  }
+}
+
+export function check<T>(result: { data?: T; response: Response }): T {
+  if (result.response.status === 401 || result.response.status === 403)
+    throw new AuthError(result.response.status);
+  if (!result.response.ok || result.data === undefined)
+    throw new Error(`The server answered HTTP ${result.response.status}.`);
+  return result.data;
+}
