@@ -5,8 +5,10 @@
  * the cursor, jumping to a date, search and tags, the master's administration with a share link that
  * then signs a second browser in with a no-download scope; accessibility and the page's policy checked.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/archive/types';
+import type { ClientMessage, ServerMessage } from '../../generated/archive-updates/frames';
 import { FIXTURE, MASTER, startTestViewer, type TestViewer } from '../../src/archive/http/test-viewer';
 import {
   ensureBuilt,
@@ -109,7 +111,10 @@ describe('the archive viewer', () => {
     // The edited message's versions panel.
     await photo.getByRole('button', { name: 'edited' }).click();
     const versions = page.getByRole('dialog', { name: 'Earlier versions' });
-    await versions.getByRole('listitem').filter({ hasText: "Photos from Saturday's release party are up." }).waitFor();
+    await versions
+      .getByRole('listitem')
+      .filter({ hasText: "Photos from Saturday's release party are up." })
+      .waitFor();
     await versions.getByRole('button', { name: 'Close' }).click();
 
     // Scrolling up walks back through the cursor to the first message (57 in all, 50 per page).
@@ -218,4 +223,83 @@ describe('the archive viewer', () => {
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('applies live updates of the open chat and reconnects after a drop', async () => {
+    // The page's socket is answered here with frames of the AsyncAPI document: the viewer's client is
+    // what is under test (the server side of /ws/updates has its own suite).
+    const sockets: WebSocketRoute[] = [];
+    const received: ClientMessage[] = [];
+    const { page, errors, context } = await openPage(browser);
+    await page.routeWebSocket(/\/ws\/updates$/, (ws) => {
+      sockets.push(ws);
+      ws.onMessage((data) => {
+        const message = JSON.parse(String(data)) as ClientMessage;
+        received.push(message);
+        if (message.action === 'subscribe')
+          ws.send(JSON.stringify({ type: 'subscribed', chat_ref: message.chat_ref } satisfies ServerMessage));
+      });
+    });
+    await signIn(page);
+    await page.getByRole('link', { name: /Release Crew/ }).click();
+    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+    expect(received).toContainEqual({ action: 'subscribe', chat_ref: FIXTURE.releaseCrew.ref });
+
+    const latest = (await page.evaluate(
+      (ref) => fetch(`/api/chats/${ref}/messages?limit=1`).then((r) => r.json()),
+      FIXTURE.releaseCrew.ref,
+    )) as components['schemas']['Message'][];
+    const base = latest[0] as components['schemas']['Message'];
+    const frames: ServerMessage[] = [
+      {
+        type: 'new_message',
+        chat_ref: FIXTURE.releaseCrew.ref,
+        message: {
+          ...base,
+          id: base.id + 1,
+          text: 'Tag is out, see you at the party',
+          date: new Date().toISOString(),
+          media: undefined,
+          edit_date: null,
+          reactions: [],
+        },
+      },
+      {
+        type: 'reaction',
+        chat_ref: FIXTURE.releaseCrew.ref,
+        message_id: base.id + 1,
+        reactions: [{ emoji: '🎉', count: 4 }],
+      },
+      {
+        type: 'edit',
+        chat_ref: FIXTURE.releaseCrew.ref,
+        message_id: FIXTURE.pinnedMessageId,
+        new_text: 'Checklist moved to the wiki',
+        edit_date: new Date().toISOString(),
+      },
+      // A frame for another chat is not shown here.
+      {
+        type: 'new_message',
+        chat_ref: FIXTURE.anna.ref,
+        message: { ...base, id: base.id + 2, text: 'Not for this chat' },
+      },
+    ];
+    for (const frame of frames) sockets[0]?.send(JSON.stringify(frame));
+    const fresh = page.locator(`[data-message="${base.id + 1}"]`);
+    await fresh.getByText('Tag is out, see you at the party').waitFor();
+    await fresh.getByRole('list', { name: 'Reactions' }).getByText('4').waitFor();
+    await expect(page.getByText('Not for this chat').count()).resolves.toBe(0);
+
+    // The connection drops: the page says so, connects again and subscribes again.
+    sockets[0]?.close({ code: 1011, reason: 'restart' });
+    await page.getByTestId('live-state').filter({ hasText: 'Reconnecting' }).waitFor();
+    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+    expect(sockets.length).toBe(2);
+    expect(received.filter((m) => m.action === 'subscribe').length).toBe(2);
+
+    // A revoked session (4001) stops the reconnecting.
+    sockets[1]?.close({ code: 4001, reason: 'Session revoked' });
+    await page.getByTestId('live-state').filter({ hasText: 'Session ended' }).waitFor();
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
 });
