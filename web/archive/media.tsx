@@ -41,6 +41,7 @@ export function Lightbox(props: { src: string; alt: string; onClose: () => void 
 export function MediaView(props: { media: Media; chatRef: string; noDownload: boolean }) {
   const { media } = props;
   const [open, setOpen] = useState(false);
+  const [broken, setBroken] = useState(false);
   const label = LABELS[media.type] ?? media.type;
   if (props.noDownload)
     return (
@@ -53,6 +54,13 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
     return (
       <p class="media-missing muted">
         {label} not in the archive{media.skip_reason ? ` (${media.skip_reason})` : ''}.
+      </p>
+    );
+  if (broken)
+    return (
+      <p class="media-missing muted">
+        {label}
+        {media.file_name ? `: ${media.file_name}` : ''} could not be loaded.
       </p>
     );
   switch (media.type) {
@@ -70,6 +78,7 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
               src={media.thumb_url ?? media.url}
               alt={label}
               loading="lazy"
+              onError={() => setBroken(true)}
               width={media.width && media.height ? Math.min(320, media.width) : undefined}
               height={
                 media.width && media.height

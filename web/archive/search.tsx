@@ -74,7 +74,7 @@ export function ResultsPage(props: { kind: 'search' | 'tag'; value: string }) {
                     {r.is_deleted ? ' · deleted' : ''}
                   </span>
                   <span class="snippet">
-                    <RichText text={r.text} highlight={props.kind === 'search' ? props.value : props.value} />
+                    <RichText text={r.text} highlight={props.value} links={false} />
                   </span>
                 </span>
               </a>

@@ -43,8 +43,9 @@ function highlight(text: string, words: string[], key: string): ComponentChildre
 
 export const tagHref = (tag: string) => `#/tag/${encodeURIComponent(tag)}`;
 
-/** Plain text with links and tags made clickable. */
-function linkify(text: string, words: string[], key: string): ComponentChildren[] {
+/** Plain text with links and tags made clickable (`links` false: inside another link, marked only). */
+function linkify(text: string, words: string[], key: string, links = true): ComponentChildren[] {
+  if (!links) return [highlight(text, words, key)];
   const out: ComponentChildren[] = [];
   let last = 0;
   let n = 0;
@@ -141,14 +142,16 @@ export function RichText(props: {
   text: string | null;
   raw?: Record<string, unknown> | null;
   highlight?: string;
+  links?: boolean;
 }) {
+  const links = props.links ?? true;
   const text = props.text ?? '';
   const words = (props.highlight ?? '')
     .split(/\s+/)
     .map((w) => w.replace(/[^\p{L}\p{N}_#$-]/gu, ''))
     .filter((w) => w.length > 0);
   const entities = entitiesOf(props.raw);
-  if (entities.length === 0) return <>{linkify(text, words, 'p')}</>;
+  if (entities.length === 0 || !links) return <>{linkify(text, words, 'p', links)}</>;
   // Entity offsets count UTF-16 code units, as JavaScript strings do.
   const out: ComponentChildren[] = [];
   let at = 0;
