@@ -18,7 +18,8 @@ import {
   shareLink,
 } from './api';
 import { anchorsFor, measure } from './geo';
-import { type Bbox, relativePrices, StationMap } from './map';
+import type { Bbox, StationMap } from './map';
+import { relativePrices } from './prices';
 
 const MAX_WAYPOINTS = 5;
 const MAX_DETOUR_STATIONS = 150;
@@ -90,59 +91,71 @@ function FuelMap({ config }: { config: Config }) {
   const mapBox = useRef<HTMLElement>(null);
   const mapRef = useRef<StationMap | null>(null);
   const byId = useRef(new Map<string, Station>());
+  const firstLoad = useRef(true);
 
-  // The map, once; without WebGL the panel keeps working on the configured view.
+  // The map, once, loaded after the panel (MapLibre is most of the page's code): the stations of the
+  // configured view are asked for at once. Without WebGL the panel keeps working on that view.
   useEffect(() => {
     const start = shared?.at ?? config.center;
     const zoom = shared ? 14 : config.zoom;
-    try {
-      if (!mapBox.current) throw new Error('no container');
-      const map = new StationMap(mapBox.current, mapStyle(), start, zoom, {
-        onView: setBbox,
-        onSelect: (id) => select(byId.current.get(id)),
-      });
-      map.selectHandler = (id) => select(byId.current.get(id));
-      map.map.on('error', (e) => {
-        if (String(e.error?.message ?? '').includes('style'))
-          setMapError('The base map could not be loaded.');
-      });
-      mapRef.current = map;
-      map.whenReady().then(() => setBbox(map.bbox()));
-    } catch {
-      setMapError(
-        'The map cannot be drawn in this browser (WebGL is unavailable); the lists below still work.',
+    setBbox(fallbackBbox(start, zoom));
+    let cancelled = false;
+    import('./map')
+      .then(({ StationMap }) => {
+        if (cancelled || !mapBox.current) return;
+        const map = new StationMap(mapBox.current, mapStyle(), start, zoom, {
+          onView: setBbox,
+          onSelect: (id) => select(byId.current.get(id)),
+        });
+        map.selectHandler = (id) => select(byId.current.get(id));
+        map.map.on('error', (e) => {
+          if (String(e.error?.message ?? '').includes('style'))
+            setMapError('The base map could not be loaded.');
+        });
+        mapRef.current = map;
+        setBbox(map.bbox());
+      })
+      .catch(() =>
+        setMapError(
+          'The map cannot be drawn in this browser (WebGL is unavailable); the lists below still work.',
+        ),
       );
-      setBbox(fallbackBbox(start, zoom));
-    }
-    return () => mapRef.current?.map.remove();
+    return () => {
+      cancelled = true;
+      mapRef.current?.map.remove();
+    };
   }, []);
 
   // Stations of the visible box for the chosen fuel.
   useEffect(() => {
     if (!bbox) return;
     const controller = new AbortController();
-    const timer = window.setTimeout(async () => {
-      const result = await api
-        .GET('/api/stations', {
-          params: { query: { bbox: bbox.map((v) => v.toFixed(5)).join(','), fuel } },
-          signal: controller.signal,
-        })
-        .catch(() => undefined);
-      if (!result || controller.signal.aborted) return;
-      if (!result.data) {
-        setStationsNotice({ kind: 'error', text: `Stations could not be loaded (${problem(result)}).` });
-        return;
-      }
-      const features = result.data.features;
-      for (const s of features) byId.current.set(s.properties.id, s);
-      setStations(features);
-      setStationsNotice(
-        features.length === 0
-          ? { kind: 'warning', text: 'No stations with this fuel in view. Zoom out or move the map.' }
-          : null,
-      );
-      void mapRef.current?.showStations(features);
-    }, 150);
+    const timer = window.setTimeout(
+      async () => {
+        const result = await api
+          .GET('/api/stations', {
+            params: { query: { bbox: bbox.map((v) => v.toFixed(5)).join(','), fuel } },
+            signal: controller.signal,
+          })
+          .catch(() => undefined);
+        if (!result || controller.signal.aborted) return;
+        if (!result.data) {
+          setStationsNotice({ kind: 'error', text: `Stations could not be loaded (${problem(result)}).` });
+          return;
+        }
+        const features = result.data.features;
+        for (const s of features) byId.current.set(s.properties.id, s);
+        setStations(features);
+        setStationsNotice(
+          features.length === 0
+            ? { kind: 'warning', text: 'No stations with this fuel in view. Zoom out or move the map.' }
+            : null,
+        );
+        void mapRef.current?.showStations(features);
+      },
+      firstLoad.current ? 0 : 150,
+    );
+    firstLoad.current = false;
     return () => {
       controller.abort();
       window.clearTimeout(timer);

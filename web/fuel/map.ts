@@ -15,6 +15,7 @@ import {
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import type { LonLat, Route, Station } from './api';
+import { relativePrices } from './prices';
 
 setWorkerUrl(workerUrl);
 
@@ -26,19 +27,6 @@ const DEAR = '#b91c1c';
 const EV = '#2563eb';
 
 const priceColour = (property: unknown) => ['interpolate', ['linear'], property, 0, CHEAP, 0.5, MID, 1, DEAR];
-
-/** Each station's price from 0 (cheapest in view) to 1 (dearest in view). */
-export function relativePrices(stations: Station[]): Map<string, number> {
-  const prices = stations.map((s) => s.properties.price).filter((p): p is number => p !== undefined);
-  const min = Math.min(...prices);
-  const max = Math.max(...prices);
-  const out = new Map<string, number>();
-  for (const s of stations) {
-    const price = s.properties.price;
-    if (price !== undefined) out.set(s.properties.id, max > min ? (price - min) / (max - min) : 0);
-  }
-  return out;
-}
 
 export interface MapEvents {
   onView(bbox: Bbox): void;
