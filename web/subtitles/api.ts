@@ -19,10 +19,35 @@ export const storedToken = () => window.sessionStorage.getItem(TOKEN_KEY);
 export const storeToken = (token: string | null) =>
   token ? window.sessionStorage.setItem(TOKEN_KEY, token) : window.sessionStorage.removeItem(TOKEN_KEY);
 
+/** This browser's device id, kept so that signing in again replaces its earlier session. */
+function deviceId(): string {
+  const key = 'subtitles.device';
+  let id = window.localStorage.getItem(key);
+  if (!id) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+      '',
+    );
+    window.localStorage.setItem(key, id);
+  }
+  return id;
+}
+
+/** The client header every media-server client sends: who it is, and its token once signed in. */
+export function authorization(token?: string): string {
+  const fields = [
+    'Client="Subtitles settings"',
+    `Device="${navigator.userAgent.includes('Mobile') ? 'Phone browser' : 'Browser'}"`,
+    `DeviceId="${deviceId()}"`,
+    'Version="1.0"',
+    ...(token ? [`Token="${token}"`] : []),
+  ];
+  return `MediaServer ${fields.join(', ')}`;
+}
+
 export function client(token?: string) {
   return createSubtitlesClient({
     baseUrl: `${window.location.origin}${basePath()}`,
-    headers: token ? { Authorization: `MediaServer Token="${token}"` } : {},
+    headers: { Authorization: authorization(token) },
   });
 }
 

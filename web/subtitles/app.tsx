@@ -28,7 +28,16 @@ export function App() {
       <header class="top">
         <h1>Subtitles plugin</h1>
         {token && (
-          <button type="button" onClick={() => signOut()}>
+          <button
+            type="button"
+            onClick={() => {
+              // Ends a signed-in session on the server; an API key stays valid.
+              void client(token)
+                .POST('/Sessions/Logout')
+                .catch(() => undefined);
+              signOut();
+            }}
+          >
             Sign out
           </button>
         )}
