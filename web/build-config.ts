@@ -34,6 +34,32 @@ export function viteConfig(service: WebService, overrides: InlineConfig = {}): I
       reportCompressedSize: false,
       chunkSizeWarningLimit: 1500,
     },
+    ...(service === 'subtitles' && subtitlesAsPluginPage),
     ...overrides,
   };
 }
+
+/**
+ * The subtitles settings page is a plugin page of the media server: the page and its two files are all
+ * served as `/web/configurationpage?name=…`, so they get fixed names and the page refers to them that way.
+ */
+const subtitlesAsPluginPage: InlineConfig = {
+  build: {
+    outDir: distOf('subtitles'),
+    emptyOutDir: true,
+    assetsDir: 'static',
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    target: 'es2022',
+    reportCompressedSize: false,
+    rollupOptions: {
+      output: {
+        entryFileNames: 'static/subtitles-settings.js',
+        assetFileNames: 'static/subtitles-settings[extname]',
+      },
+    },
+  },
+  experimental: {
+    renderBuiltUrl: (filename) => `configurationpage?name=${path.basename(filename)}`,
+  },
+};

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     });
     try {
       let { page, context } = await open();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
       await page.getByLabel('API key').fill(adminKey);
       await page.getByRole('button', { name: 'Use key' }).click();
       await page.getByLabel('Media file (relative to the media folder)').fill('Films/Night Walk.mkv');
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       await shoot('subtitles-settings', page);
       await context.close();
       ({ page, context } = await open({ colorScheme: 'dark', viewport: PHONE }));
-      await page.goto(`${server.url}/`);
+      await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
       await shoot('subtitles-phone-dark', page);
       await context.close();
     } finally {

@@ -1,6 +1,6 @@
 /**
- * The plugin's API through the generated client. The page is served at `{base}/`, so the base path is the
- * page's own path; the plugin's route segment comes from the page's `<meta name="plugin">`.
+ * The plugin's API through the generated client. The page is a plugin page of the host, served at
+ * `{base}/web/configurationpage?name=subtitles.html`; the plugin's route segment comes from its `<meta name="plugin">`.
  */
 import { createSubtitlesClient } from '../../generated/subtitles/client';
 import type { components } from '../../generated/subtitles/types';
@@ -10,7 +10,9 @@ export type Gpu = components['schemas']['Gpu'];
 export type QueueStatus = components['schemas']['QueueStatus'];
 export type InjectionStatus = components['schemas']['InjectionStatus'];
 
-export const basePath = () => window.location.pathname.replace(/\/+$/, '');
+/** The server's base path: the page is served at `{base}/web/configurationpage` (during development at `/`). */
+export const basePath = () =>
+  window.location.pathname.replace(/\/web\/configurationpage$/i, '').replace(/\/+$/, '');
 export const pluginName = () =>
   document.querySelector<HTMLMetaElement>('meta[name="plugin"]')?.content || 'Subtitles';
 

@@ -57,20 +57,25 @@ afterAll(async () => {
 });
 
 describe('the subtitles settings page', () => {
-  it('is served at / under a same-origin policy with no inline script', async () => {
-    const res = await fetch(`${server.url}/`);
+  it('is served as the plugin page /web/configurationpage?name=subtitles.html under a same-origin policy', async () => {
+    const res = await fetch(`${server.url}/web/configurationpage?name=subtitles.html`);
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const policy = res.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("script-src 'self'");
     expect(policy).not.toContain('unsafe-inline');
     const html = await res.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).toContain('<meta name="plugin" content="Subtitles">');
+    const script = await fetch(`${server.url}/web/configurationpage?name=subtitles-settings.js`);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    // The host answers nothing else: the root stays a 404, as on the media server.
+    expect((await fetch(`${server.url}/`)).status).toBe(404);
   });
 
   it('signs in with a password, explains the setup, follows a queued file, switches legacy authorization', async () => {
     const { page, errors, context } = await openPage(browser);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
     await page.getByLabel('User name').fill('viewer');
     await page.getByLabel('Password').fill('viewer password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -135,7 +140,7 @@ describe('the subtitles settings page', () => {
       colorScheme: 'dark',
       viewport: { width: 390, height: 844 },
     });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
     await page.getByLabel('API key').fill('not-a-key');
     await page.getByRole('button', { name: 'Use key' }).click();
     await page.getByRole('alert').filter({ hasText: 'the key was refused' }).waitFor();

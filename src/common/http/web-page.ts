@@ -46,7 +46,7 @@ export function sameOriginPolicy(extra: { connect?: string[]; img?: string[] } =
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function withMeta(html: string, meta: Record<string, string>): string {
+export function withMeta(html: string, meta: Record<string, string>): string {
   let out = html;
   for (const [name, value] of Object.entries(meta)) {
     const tag = `<meta name="${name}" content="${escapeAttribute(value)}">`;
@@ -96,4 +96,10 @@ export function webPage(options: WebPageOptions): RequestHandler {
     });
   }
   return router;
+}
+
+/** A file of a built page (`relative` inside `web/dist/<service>/`), or undefined while it is not built. */
+export function builtFile(service: WebPageOptions['service'], relative: string): string | undefined {
+  const file = path.join(WEB_DIST, service, relative);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }

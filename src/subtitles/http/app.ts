@@ -2,7 +2,6 @@ import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createServiceApp } from '../../common/http/app';
 import type { OperationHandler } from '../../common/http/operations';
-import { sameOriginPolicy, webPage } from '../../common/http/web-page';
 import { errorMapper, notFound } from './errors';
 import { gate } from './gate';
 import * as queue from './handlers/queue';
@@ -38,14 +37,6 @@ export function createSubtitlesApp(services: Services, logger: Logger): Express 
     validateResponses: config.validateResponses,
     before: [
       accessLog(),
-      // The plugin's settings page, public as the host's dashboard pages are; every call it makes
-      // carries the administrator's token.
-      webPage({
-        service: 'subtitles',
-        contentSecurityPolicy: sameOriginPolicy(),
-        basePath: config.basePath,
-        meta: { plugin: config.pluginName },
-      }),
       gate({
         basePath: config.basePath,
         pluginName: config.pluginName,
