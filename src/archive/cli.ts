@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../common/env';
 import { migrateCommand, serveCommand } from './commands';
 
-const HELP = `usage: archive-cli [--data-dir PATH] <command>
+const USAGE = 'usage: archive-cli [--data-dir PATH] <command>';
+
+const HELP = `${USAGE}
 
 commands:
   serve     run the viewer (HTTP API) on VIEWER_PORT (default 8000)
@@ -21,9 +23,33 @@ options:
 
 const COMMANDS = ['serve', 'migrate'] as const;
 
+/** The seed's commands that need the backup work, which this build does not have yet. */
+const LATER_COMMANDS = new Set([
+  'auth',
+  'backup',
+  'schedule',
+  'fill-gaps',
+  'backfill-topics',
+  'reclassify-round-videos',
+  'export',
+  'stats',
+  'status',
+  'list-chats',
+  'import',
+  'merge',
+]);
+
+/** The short usage and the error on stderr, exit 2 (the error line names what was wrong). */
 function usage(message: string): never {
-  console.error(`${HELP}\n\narchive-cli: error: ${message}`);
+  console.error(`${USAGE}\narchive-cli: error: ${message}`);
   process.exit(2);
+}
+
+function unknownCommand(command: string): string {
+  const choices = `choose from ${COMMANDS.join(', ')}`;
+  return LATER_COMMANDS.has(command)
+    ? `command "${command}" is not available in this build (${choices})`
+    : `unknown command "${command}" (${choices})`;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -42,7 +68,7 @@ export async function main(argv: string[]): Promise<void> {
     console.log(HELP);
     return;
   }
-  if (!COMMANDS.includes(command as (typeof COMMANDS)[number])) usage(`unknown command "${command}"`);
+  if (!COMMANDS.includes(command as (typeof COMMANDS)[number])) usage(unknownCommand(command));
   if (rest.length > 0) usage(`unrecognized arguments: ${rest.join(' ')}`);
   const dataDir = parsed.values['data-dir'];
   if (typeof dataDir === 'string') {

@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -7,12 +7,14 @@ import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
 import { SessionManager } from '../domain/sessions';
+import { Thumbnailer } from '../domain/thumbnails';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
 import { accessGuards } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
+import { exactJsonAnswers, jsonBody } from './json';
 import { CONTENT_SECURITY_POLICY, cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 
@@ -25,6 +27,9 @@ export interface ArchiveAppOptions {
   /** How long a session read from the database is trusted before it is read again (at most 60 s). */
   sessionCacheMs?: number;
   now?: () => number;
+  /** The bundled document the access levels are read from (tests pass a changed copy). */
+  // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+  document?: any;
 }
 
 export interface ArchiveApp {
@@ -47,6 +52,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     limiter: loginLimiter(now),
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
+    thumbnails: new Thumbnailer(),
     now,
     logger,
   };
@@ -62,8 +68,9 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       cors(config.corsOrigins),
       docsAssets(),
       webPage({ service: 'archive', contentSecurityPolicy: CONTENT_SECURITY_POLICY, rootFiles: ['sw.js'] }),
-      accessGuards(loadBundledDocument('archive')),
-      express.json({ limit: '1mb' }),
+      accessGuards(options.document ?? loadBundledDocument('archive')),
+      exactJsonAnswers,
+      ...jsonBody('1mb'),
       keepRawBody,
     ],
   });

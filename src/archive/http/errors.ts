@@ -12,6 +12,7 @@ const STATUS: Record<ArchiveErrorKind, number> = {
   'too-many-requests': 429,
   unavailable: 503,
   'not-configured': 503,
+  'unsupported-type': 415,
   internal: 500,
 };
 
@@ -30,6 +31,10 @@ export function describeInvalidRequest(details: ValidationDetail[]): string {
   const lines = details.map((d) => {
     const special = FIELD_MESSAGES[d.path];
     if (special) return special;
+    // The update body's pattern (at least 8 characters, or empty) would otherwise be quoted as a regex.
+    if (d.path === '/body/password' && /pattern|fewer than/.test(d.message)) {
+      return 'password: must be at least 8 characters';
+    }
     const required = /must have required property '([^']+)'/.exec(d.message);
     if (required) return `Missing field: ${required[1]}`;
     return `${fieldName(d.path)}: ${d.message}`;
