@@ -24,6 +24,10 @@ const PHONE = { width: 390, height: 844 };
 
 async function shoot(name: string, page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Pictures in view (thumbnails load lazily) are decoded before the shot.
+  await page
+    .waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 10_000 })
+    .catch(() => undefined);
   await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   console.log(`docs/screenshots/${name}.png`);
 }
