@@ -39,7 +39,12 @@ export function useLiveUpdates(chatRef: string, onEvent: (event: ServerMessage) 
         }
         if (frame.type === 'subscribed') setState('live');
         else if (frame.type === 'subscribe_denied') setState('denied');
-        else if (frame.type !== 'pong' && frame.type !== 'unsubscribed' && frame.chat_ref === chatRef)
+        else if (
+          frame.type !== 'pong' &&
+          frame.type !== 'unsubscribed' &&
+          frame.type !== 'error' &&
+          frame.chat_ref === chatRef
+        )
           handler.current(frame);
       };
       socket.onclose = (event) => {
