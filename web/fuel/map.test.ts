@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { greatCircleKm } from '../../src/fuel/geo';
+import { greatCircleKm } from '../../src/fuel/geo/sphere';
 import type { LonLat } from '../../src/fuel/store/store';
 import { startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
 import { ensureBuilt, launchBrowser, openPage, policyViolations, seriousViolations } from '../test/browser';
