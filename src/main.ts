@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       state: credentials ? 'demo data' : hasUsers ? 'configured' : 'empty',
       next: credentials
         ? [
+            `settings page: ${subtitles.url}/web/configurationpage?name=subtitles.html`,
             `log in: ${credentials.subtitles.username} / ${credentials.subtitles.password}`,
             `API key: ${credentials.subtitles.apiKey}`,
             `try: curl -H 'Authorization: MediaServer Token="${credentials.subtitles.apiKey}"' ${subtitles.url}/System/Info`,
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
       state: credentials ? 'demo data' : stations === 0 ? 'empty' : 'configured',
       next: credentials
         ? [
-            `try: curl '${fuel.url}/api/stations?bbox=-3.80,40.35,-3.60,40.50&fuel=B7'`,
+            `open ${fuel.url}/ (the map), or: curl '${fuel.url}/api/stations?bbox=-3.80,40.35,-3.60,40.50&fuel=B7'`,
             'scrapers are not scheduled in demo mode (they need the network)',
           ]
         : stations === 0
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
       state: credentials ? 'demo data' : configured ? 'configured' : 'empty',
       next: credentials
         ? [
-            `log in: ${credentials.archive.username} / ${credentials.archive.password}`,
+            `open ${archive.url}/ and log in: ${credentials.archive.username} / ${credentials.archive.password}`,
             `try: curl -c jar -H 'content-type: application/json' -d '{"username":"${credentials.archive.username}","password":"${credentials.archive.password}"}' ${archive.url}/api/login && curl -b jar ${archive.url}/api/chats`,
           ]
         : configured
