@@ -1,0 +1,168 @@
+/**
+ * What the backup engine reads and writes beyond the plain ingest: progress markers, the recent messages it
+ * compares with the platform, media waiting for a download and the outcome of each attempt.
+ */
+import { bool, num, str } from '../rows';
+import { sql } from '../sql';
+import type { Db } from './common';
+import { storageMediaId } from './ingest';
+
+export interface ArchivedMessageState {
+  id: number;
+  text: string | null;
+  editDate: Date | null;
+  isPinned: boolean;
+  isDeleted: boolean;
+}
+
+export interface BackupMedia {
+  accountId: number;
+  chatId: number;
+  messageId: number;
+  type: string;
+  platformFileId: string | null;
+  fileName: string | null;
+  mimeType: string | null;
+  fileSize: number | null;
+  downloadAttempts: number;
+}
+
+export interface BackupMediaInput {
+  accountId: number;
+  chatId: number;
+  messageId: number;
+  type: string;
+  platformFileId: string;
+  fileName?: string | null;
+  mimeType?: string | null;
+  fileSize?: number | null;
+  width?: number | null;
+  height?: number | null;
+  duration?: number | null;
+}
+
+const date = (value: unknown) => (value === null || value === undefined ? null : new Date(String(value)));
+
+export async function syncPosition(db: Db, accountId: number, chatId: number): Promise<number> {
+  const row = await db.get(
+    sql`SELECT last_message_id FROM sync_status WHERE account_id = ${accountId} AND chat_id = ${chatId}`,
+  );
+  return num(row?.last_message_id) ?? 0;
+}
+
+/** The newest `limit` archived messages of a chat, newest first, deleted ones included. */
+export async function recentMessages(
+  db: Db,
+  accountId: number,
+  chatId: number,
+  limit: number,
+): Promise<ArchivedMessageState[]> {
+  const rows = await db.all(sql`SELECT id, text, edit_date, is_pinned, is_deleted FROM messages
+    WHERE account_id = ${accountId} AND chat_id = ${chatId} ORDER BY id DESC LIMIT ${limit}`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    text: str(r.text),
+    editDate: date(r.edit_date),
+    isPinned: bool(r.is_pinned),
+    isDeleted: bool(r.is_deleted),
+  }));
+}
+
+/** Archived message ids of a chat in ascending order, for gap detection. */
+export async function messageIds(db: Db, accountId: number, chatId: number): Promise<number[]> {
+  const rows =
+    await db.all(sql`SELECT id FROM messages WHERE account_id = ${accountId} AND chat_id = ${chatId}
+    ORDER BY id`);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Records a message's media item; an item already known keeps its download state. */
+export async function recordMedia(db: Db, m: BackupMediaInput): Promise<string> {
+  const id = storageMediaId(m.chatId, m.messageId, m.type);
+  await db.run(sql`INSERT INTO media (account_id, id, chat_id, message_id, type, file_name, file_size, mime_type,
+      width, height, duration, platform_file_id, downloaded, download_attempts)
+    VALUES (${m.accountId}, ${id}, ${m.chatId}, ${m.messageId}, ${m.type}, ${m.fileName ?? null},
+      ${m.fileSize ?? null}, ${m.mimeType ?? null}, ${m.width ?? null}, ${m.height ?? null}, ${m.duration ?? null},
+      ${m.platformFileId}, FALSE, 0)
+    ON CONFLICT (account_id, chat_id, message_id) DO UPDATE SET platform_file_id = excluded.platform_file_id,
+      file_name = coalesce(media.file_name, excluded.file_name), mime_type = coalesce(media.mime_type,
+      excluded.mime_type), width = excluded.width, height = excluded.height, duration = excluded.duration`);
+  return id;
+}
+
+/** Media not yet downloaded with attempts left, oldest first. */
+export async function pendingMedia(
+  db: Db,
+  accountId: number,
+  maxAttempts: number,
+  limit: number,
+): Promise<BackupMedia[]> {
+  const rows = await db.all(sql`SELECT account_id, chat_id, message_id, type, platform_file_id, file_name,
+      mime_type, file_size, download_attempts FROM media
+    WHERE account_id = ${accountId} AND downloaded = FALSE AND skip_reason IS NULL
+      AND download_attempts < ${maxAttempts}
+    ORDER BY chat_id, message_id LIMIT ${limit}`);
+  return rows.map((r) => ({
+    accountId: Number(r.account_id),
+    chatId: Number(r.chat_id),
+    messageId: Number(r.message_id),
+    type: String(r.type),
+    platformFileId: str(r.platform_file_id),
+    fileName: str(r.file_name),
+    mimeType: str(r.mime_type),
+    fileSize: num(r.file_size),
+    downloadAttempts: Number(r.download_attempts),
+  }));
+}
+
+export async function mediaDownloaded(
+  db: Db,
+  accountId: number,
+  mediaId: string,
+  file: { filePath: string; fileSize: number; contentHash: string },
+  at: Date,
+): Promise<void> {
+  await db.run(sql`UPDATE media SET downloaded = TRUE, file_path = ${file.filePath}, file_size = ${file.fileSize},
+      content_hash = ${file.contentHash}, download_date = ${at}, last_attempt_at = ${at},
+      download_attempts = download_attempts + 1
+    WHERE account_id = ${accountId} AND id = ${mediaId}`);
+}
+
+/** Counts a failed attempt; returns the attempts made so far. */
+export async function mediaAttemptFailed(
+  db: Db,
+  accountId: number,
+  mediaId: string,
+  at: Date,
+): Promise<number> {
+  await db.run(sql`UPDATE media SET download_attempts = download_attempts + 1, last_attempt_at = ${at}
+    WHERE account_id = ${accountId} AND id = ${mediaId}`);
+  const row = await db.get(
+    sql`SELECT download_attempts FROM media WHERE account_id = ${accountId} AND id = ${mediaId}`,
+  );
+  return Number(row?.download_attempts ?? 0);
+}
+
+/** How many media items of an account have used every attempt without a download. */
+export async function exhaustedMediaCount(db: Db, accountId: number, maxAttempts: number): Promise<number> {
+  const row = await db.get(sql`SELECT count(*) AS n FROM media WHERE account_id = ${accountId}
+    AND downloaded = FALSE AND skip_reason IS NULL AND download_attempts >= ${maxAttempts}`);
+  return Number(row?.n ?? 0);
+}
+
+/** The newest avatar photo id recorded for a chat (null when removed or never seen). */
+export async function currentAvatar(
+  db: Db,
+  accountId: number,
+  chatId: number,
+): Promise<string | null | undefined> {
+  const row = await db.get(sql`SELECT photo_id FROM avatar_history
+    WHERE account_id = ${accountId} AND chat_id = ${chatId} ORDER BY seen_at DESC, id DESC LIMIT 1`);
+  return row === undefined ? undefined : str(row.photo_id);
+}
+
+/** Accounts already in the archive, by the platform user behind them. */
+export async function accountByPlatformUser(db: Db, platformUserId: number): Promise<number | null> {
+  const row = await db.get(sql`SELECT id FROM accounts WHERE platform_user_id = ${platformUserId}`);
+  return row ? Number(row.id) : null;
+}
