@@ -24,6 +24,12 @@ export interface BackupState {
   exhaustedMediaCount(accountId: number, maxAttempts: number): Promise<number>;
   currentAvatar(accountId: number, chatId: number): Promise<string | null | undefined>;
   accountByPlatformUser(platformUserId: number): Promise<number | null>;
+  chatsOfMessages(accountId: number, ids: number[]): Promise<Map<number, number[]>>;
+  retypeRoundVideos(accountId: number, chatId: number, messageIds: number[]): Promise<number>;
+  videoMessageIds(accountId: number, chatId: number): Promise<number[]>;
+  archivedChatIds(accountId: number): Promise<number[]>;
+  archivedAccounts(): Promise<{ id: number; platformUserId: number | null }[]>;
+  resetSyncPosition(accountId: number, chatId: number): Promise<void>;
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
 }
@@ -43,6 +49,12 @@ export function backupState(driver: Driver): BackupState {
       backup.exhaustedMediaCount(driver, accountId, maxAttempts),
     currentAvatar: (accountId, chatId) => backup.currentAvatar(driver, accountId, chatId),
     accountByPlatformUser: (platformUserId) => backup.accountByPlatformUser(driver, platformUserId),
+    chatsOfMessages: (accountId, ids) => backup.chatsOfMessages(driver, accountId, ids),
+    retypeRoundVideos: (accountId, chatId, ids) => backup.retypeRoundVideos(driver, accountId, chatId, ids),
+    videoMessageIds: (accountId, chatId) => backup.videoMessageIds(driver, accountId, chatId),
+    archivedChatIds: (accountId) => backup.archivedChatIds(driver, accountId),
+    archivedAccounts: () => backup.archivedAccounts(driver),
+    resetSyncPosition: (accountId, chatId) => backup.resetSyncPosition(driver, accountId, chatId),
     getMetadata: (key) => getMetadata(driver, key),
     setMetadata: (key, value) => setMetadata(driver, key, value),
   };

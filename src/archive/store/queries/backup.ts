@@ -3,7 +3,7 @@
  * compares with the platform, media waiting for a download and the outcome of each attempt.
  */
 import { bool, num, str } from '../rows';
-import { sql } from '../sql';
+import { list, sql } from '../sql';
 import type { Db } from './common';
 import { storageMediaId } from './ingest';
 
@@ -165,4 +165,64 @@ export async function currentAvatar(
 export async function accountByPlatformUser(db: Db, platformUserId: number): Promise<number | null> {
   const row = await db.get(sql`SELECT id FROM accounts WHERE platform_user_id = ${platformUserId}`);
   return row ? Number(row.id) : null;
+}
+
+/**
+ * The chats of an account's basic groups and private chats that hold these message ids (the platform names
+ * no chat when such messages are deleted).
+ */
+export async function chatsOfMessages(
+  db: Db,
+  accountId: number,
+  ids: number[],
+): Promise<Map<number, number[]>> {
+  const byChat = new Map<number, number[]>();
+  if (ids.length === 0) return byChat;
+  const rows = await db.all(sql`SELECT chat_id, id FROM messages WHERE account_id = ${accountId}
+    AND chat_id > ${-1_000_000_000_000} AND id IN ${list(ids)}`);
+  for (const row of rows) {
+    const chat = Number(row.chat_id);
+    byChat.set(chat, [...(byChat.get(chat) ?? []), Number(row.id)]);
+  }
+  return byChat;
+}
+
+/** Retypes a chat's archived videos that the platform reports as round videos; returns rows changed. */
+export async function retypeRoundVideos(
+  db: Db,
+  accountId: number,
+  chatId: number,
+  messageIds: number[],
+): Promise<number> {
+  if (messageIds.length === 0) return 0;
+  const rows = await db.all(sql`UPDATE media SET type = 'round_video' WHERE account_id = ${accountId}
+    AND chat_id = ${chatId} AND type = 'video' AND message_id IN ${list(messageIds)} RETURNING id`);
+  return rows.length;
+}
+
+/** Archived videos of a chat that could be round videos (for a dry run of the reclassification). */
+export async function videoMessageIds(db: Db, accountId: number, chatId: number): Promise<number[]> {
+  const rows =
+    await db.all(sql`SELECT message_id FROM media WHERE account_id = ${accountId} AND chat_id = ${chatId}
+    AND type = 'video' ORDER BY message_id`);
+  return rows.map((r) => Number(r.message_id));
+}
+
+/** The chats an account has archived, for commands that go over every chat. */
+export async function archivedChatIds(db: Db, accountId: number): Promise<number[]> {
+  const rows = await db.all(sql`SELECT id FROM chats WHERE account_id = ${accountId} ORDER BY id`);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Every archived account with the platform user behind it. */
+export async function archivedAccounts(db: Db): Promise<{ id: number; platformUserId: number | null }[]> {
+  const rows = await db.all(sql`SELECT id, platform_user_id FROM accounts ORDER BY id`);
+  return rows.map((r) => ({ id: Number(r.id), platformUserId: num(r.platform_user_id) }));
+}
+
+/** Moves a chat's progress marker back to the start (backfill-topics). */
+export async function resetSyncPosition(db: Db, accountId: number, chatId: number): Promise<void> {
+  await db.run(
+    sql`UPDATE sync_status SET last_message_id = 0 WHERE account_id = ${accountId} AND chat_id = ${chatId}`,
+  );
 }
