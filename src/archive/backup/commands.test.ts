@@ -153,13 +153,13 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     platform.files.set('v1', Buffer.from('v1'));
     platform.files.set('v2', Buffer.from('v2'));
     await backupCommand(env, capture(), overrides());
-    platform.putMessages(PHONE, CHAT, [msg(101, { media: { kind: 'round_video', fileId: 'v1' } })]);
+    platform.putMessages(PHONE, CHAT, [msg(101, { media: { kind: 'video_note', fileId: 'v1' } })]);
     const types = async () =>
       (
         await (t.db as ArchiveSqlStore).driver.all(
-          sql`SELECT message_id, type FROM media ORDER BY message_id`,
+          sql`SELECT message_id, type, id FROM media ORDER BY message_id`,
         )
-      ).map((r) => r.type);
+      ).map((r) => `${r.type}:${r.id}`);
     const dry = capture();
     expect(await reclassifyRoundVideosCommand(['--dry-run'], env, dry, overrides())).toBe(0);
     expect(dry.lines).toEqual([
@@ -168,11 +168,11 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
       '  Round videos found: 1',
       '  Rows re-typed: 0',
     ]);
-    expect(await types()).toEqual(['video', 'video']);
+    expect(await types()).toEqual([`video:${CHAT}_101_video`, `video:${CHAT}_102_video`]);
     const io = capture();
     expect(await reclassifyRoundVideosCommand(['-c', String(CHAT)], env, io, overrides())).toBe(0);
     expect(io.lines[3]).toBe('  Rows re-typed: 1');
-    expect(await types()).toEqual(['round_video', 'video']);
+    expect(await types()).toEqual([`video_note:${CHAT}_101_video_note`, `video:${CHAT}_102_video`]);
   });
 
   it('auth: logs in with the code and two-step password, skips an authorised account, and fails on another phone', async () => {
@@ -214,7 +214,11 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     platform.emit(PHONE, { kind: 'new_message', message: msg(101, { text: 'live' }) });
     await expect.poll(async () => (await ids()).length, { timeout: 10_000 }).toBe(101);
     await expect.poll(() => events.map((e) => e.type)).toEqual(['new_message']);
-    expect(events[0]).toMatchObject({ chat_id: CHAT, account_id: 1, data: { message_id: 101 } });
+    expect(events[0]).toMatchObject({
+      chat_id: CHAT,
+      account_id: 1,
+      data: { message: { id: 101, text: 'live' } },
+    });
     stop.abort();
     expect(await done).toBe(0);
     expect(io.lines).toEqual(['Scheduler started: 0 0 1 1 *']);

@@ -7,7 +7,9 @@ import {
   type AccountLogin,
   FloodWaitError,
   type LoginPrompts,
+  NoCodeSentError,
   NotAuthorizedError,
+  PasswordNeededError,
   type Platform,
   type PlatformChat,
   type PlatformFolder,
@@ -36,6 +38,8 @@ export interface FakeAccount {
   chats: Map<number, FakeChat>;
   folders: PlatformFolder[];
   listeners: Set<(update: PlatformUpdate) => void>;
+  /** A login code was sent and not used yet (non-interactive login). */
+  codeSent: boolean;
 }
 
 export class FakePlatform implements Platform {
@@ -63,6 +67,7 @@ export class FakePlatform implements Platform {
       chats: new Map(),
       folders: [],
       listeners: new Set(),
+      codeSent: false,
     };
     this.accounts.set(phone, account);
     return account;
@@ -126,6 +131,23 @@ export class FakePlatform implements Platform {
     if (account.password !== null && (await prompts.password()) !== account.password) {
       throw new Error('The password entered was invalid');
     }
+    account.authorized = true;
+    return account.user;
+  }
+
+  async sendCode(login: AccountLogin): Promise<void> {
+    this.account(login.phone).codeSent = true;
+  }
+
+  async verifyCode(login: AccountLogin, code: string, password?: string): Promise<PlatformUser> {
+    const account = this.account(login.phone);
+    if (!account.codeSent) throw new NoCodeSentError();
+    if (code !== account.code) throw new Error('The phone code entered was invalid');
+    if (account.password !== null) {
+      if (password === undefined) throw new PasswordNeededError();
+      if (password !== account.password) throw new Error('The password entered was invalid');
+    }
+    account.codeSent = false;
     account.authorized = true;
     return account.user;
   }
@@ -225,7 +247,7 @@ class FakeSession implements PlatformSession {
 
   async roundVideoIds(chatId: number): Promise<number[]> {
     return [...this.chat(chatId).messages.values()]
-      .filter((m) => m.media?.kind === 'round_video')
+      .filter((m) => m.media?.kind === 'video_note')
       .map((m) => m.id);
   }
 

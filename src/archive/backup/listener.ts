@@ -12,9 +12,31 @@ import { accountScopedKey, BACKUP_KEYS } from '../store/metadata-keys';
 import type { ArchiveDatabase } from '../store/store';
 import type { BackupConfig } from './config';
 import { toNewMessage } from './engine';
-import type { PlatformSession, PlatformUpdate } from './platform';
+import type { PlatformMessage, PlatformSession, PlatformUpdate } from './platform';
 
 export type ArchiveEvent = components['schemas']['InternalPushEvent'];
+
+/** Longest text a live event carries (PostgreSQL notifications stay under their 8,000-byte limit). */
+export const EVENT_TEXT_LIMIT = 500;
+
+/** The message as a `new_message` event carries it: the stored fields, text cut to EVENT_TEXT_LIMIT. */
+export function messageFrame(m: PlatformMessage): Record<string, unknown> {
+  return {
+    id: m.id,
+    chat_id: m.chatId,
+    sender_id: m.senderId ?? null,
+    sender_name: m.senderName ?? null,
+    date: m.date.toISOString(),
+    text: m.text == null ? null : m.text.slice(0, EVENT_TEXT_LIMIT),
+    reply_to_msg_id: m.replyToMsgId ?? null,
+    reply_to_top_id: m.replyToTopId ?? null,
+    forward_from_id: m.forwardFromId ?? null,
+    edit_date: m.editDate ? m.editDate.toISOString() : null,
+    is_outgoing: m.isOutgoing ?? false,
+    is_pinned: m.isPinned ?? false,
+    is_deleted: false,
+  };
+}
 
 export interface ListenerDeps {
   config: BackupConfig;
@@ -100,7 +122,8 @@ export class Listener {
             fileSize: m.media.size ?? null,
           });
         }
-        return this.publish('new_message', m.chatId, { message_id: m.id });
+        // The viewer reads the stored message by id for each view; this copy stands in if it cannot.
+        return this.publish('new_message', m.chatId, { message: messageFrame(m) });
       }
       case 'edit': {
         const m = update.message;

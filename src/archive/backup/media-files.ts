@@ -26,7 +26,7 @@ const EXTENSIONS: Record<string, string> = {
 const DEFAULT_EXTENSION: Record<string, string> = {
   photo: '.jpg',
   video: '.mp4',
-  round_video: '.mp4',
+  video_note: '.mp4',
   voice: '.ogg',
   audio: '.mp3',
   sticker: '.webp',

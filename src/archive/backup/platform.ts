@@ -8,7 +8,7 @@ import type { ChatType } from '../store/types';
 export type MediaKind =
   | 'photo'
   | 'video'
-  | 'round_video'
+  | 'video_note'
   | 'voice'
   | 'audio'
   | 'document'
@@ -166,4 +166,30 @@ export interface Platform {
   isAuthorized(account: AccountLogin): Promise<boolean>;
   /** Interactive login; returns the logged-in user (its phone is checked by the caller). */
   login(account: AccountLogin, prompts: LoginPrompts): Promise<PlatformUser>;
+  /**
+   * Non-interactive login, first half: asks the platform to send the login code. What the second half
+   * needs (the connection's keys, the code's hash) is kept with the account's session.
+   */
+  sendCode(account: AccountLogin): Promise<void>;
+  /**
+   * Second half: signs in with the code (and the two-step password when the account has one); throws
+   * PasswordNeededError when one is needed and none was given.
+   */
+  verifyCode(account: AccountLogin, code: string, password?: string): Promise<PlatformUser>;
+}
+
+/** `verify` without sending a code first. */
+export class NoCodeSentError extends Error {
+  constructor() {
+    super('No login code was requested for this account: run send first');
+    this.name = 'NoCodeSentError';
+  }
+}
+
+/** The account has a two-step password and none was given. */
+export class PasswordNeededError extends Error {
+  constructor() {
+    super('This account has two-step verification: pass the password after the code');
+    this.name = 'PasswordNeededError';
+  }
 }

@@ -6,7 +6,12 @@ import type { Driver } from './driver';
 import * as backup from './queries/backup';
 import { getMetadata, setMetadata } from './queries/settings';
 
-export type { ArchivedMessageState, BackupMedia, BackupMediaInput } from './queries/backup';
+export type {
+  ArchivedMessageState,
+  BackupMedia,
+  BackupMediaInput,
+  RestorableMessage,
+} from './queries/backup';
 
 export interface BackupState {
   syncPosition(accountId: number, chatId: number): Promise<number>;
@@ -30,6 +35,11 @@ export interface BackupState {
   archivedChatIds(accountId: number): Promise<number[]>;
   archivedAccounts(): Promise<{ id: number; platformUserId: number | null }[]>;
   resetSyncPosition(accountId: number, chatId: number): Promise<void>;
+  restorableMessages(
+    accountId: number,
+    chatId: number,
+    window: { after?: Date; before?: Date; limit?: number },
+  ): Promise<backup.RestorableMessage[]>;
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
 }
@@ -55,6 +65,8 @@ export function backupState(driver: Driver): BackupState {
     archivedChatIds: (accountId) => backup.archivedChatIds(driver, accountId),
     archivedAccounts: () => backup.archivedAccounts(driver),
     resetSyncPosition: (accountId, chatId) => backup.resetSyncPosition(driver, accountId, chatId),
+    restorableMessages: (accountId, chatId, window) =>
+      backup.restorableMessages(driver, accountId, chatId, window),
     getMetadata: (key) => getMetadata(driver, key),
     setMetadata: (key, value) => setMetadata(driver, key, value),
   };

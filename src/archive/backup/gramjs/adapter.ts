@@ -4,7 +4,7 @@
  * returns goes through mapping.ts. Nothing in the project's tests reaches the real platform; this file is
  * checked by the compiler and its mapping by tests on the library's own classes.
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import bigInt from 'big-integer';
 import { Api, errors, TelegramClient } from 'telegram';
@@ -14,7 +14,9 @@ import {
   type AccountLogin,
   FloodWaitError,
   type LoginPrompts,
+  NoCodeSentError,
   NotAuthorizedError,
+  PasswordNeededError,
   type Platform,
   type PlatformChat,
   type PlatformFolder,
@@ -103,6 +105,58 @@ export class GramJsPlatform implements Platform {
         },
       });
       await this.save(account, client);
+      return toPlatformUser((await client.getMe()) as Api.User);
+    } finally {
+      await client.disconnect();
+    }
+  }
+
+  /** The phone-code hash of a code sent by `sendCode`, kept beside the session until `verifyCode`. */
+  private codeHashFile(account: AccountLogin): string {
+    return path.join(this.options.sessionDir, `account_${account.index}.code-hash`);
+  }
+
+  async sendCode(account: AccountLogin): Promise<void> {
+    const client = await this.client(account);
+    try {
+      const { apiId, apiHash } = this.options;
+      const sent = await call(() => client.sendCode({ apiId, apiHash }, account.phone));
+      // The code belongs to this connection's keys: the session is saved with it.
+      await this.save(account, client);
+      await writeFile(this.codeHashFile(account), sent.phoneCodeHash, { mode: 0o600 });
+    } finally {
+      await client.disconnect();
+    }
+  }
+
+  async verifyCode(account: AccountLogin, code: string, password?: string): Promise<PlatformUser> {
+    const hash = (await readFile(this.codeHashFile(account), 'utf8').catch(() => '')).trim();
+    if (!hash) throw new NoCodeSentError();
+    const client = await this.client(account);
+    try {
+      const { apiId, apiHash } = this.options;
+      try {
+        await call(() =>
+          client.invoke(
+            new Api.auth.SignIn({ phoneNumber: account.phone, phoneCodeHash: hash, phoneCode: code }),
+          ),
+        );
+      } catch (error) {
+        if (!(error instanceof errors.RPCError) || error.errorMessage !== 'SESSION_PASSWORD_NEEDED')
+          throw error;
+        if (password === undefined) throw new PasswordNeededError();
+        await client.signInWithPassword(
+          { apiId, apiHash },
+          {
+            password: async () => password,
+            onError: (failure) => {
+              throw failure;
+            },
+          },
+        );
+      }
+      await this.save(account, client);
+      await rm(this.codeHashFile(account), { force: true });
       return toPlatformUser((await client.getMe()) as Api.User);
     } finally {
       await client.disconnect();

@@ -120,7 +120,7 @@ describe('GramJS objects in the archive’s terms', () => {
       mimeType: 'video/mp4',
       size: 2048,
     });
-    expect(toPlatformMedia(video(true))?.kind).toBe('round_video');
+    expect(toPlatformMedia(video(true))?.kind).toBe('video_note');
     expect(
       toPlatformMedia(document([new Api.DocumentAttributeAudio({ duration: 3, voice: true })], 'audio/ogg'))
         ?.kind,

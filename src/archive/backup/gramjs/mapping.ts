@@ -107,7 +107,7 @@ function documentKind(document: Api.Document): { kind: MediaKind; attributes: Pa
       attributes.width = attribute.w;
       attributes.height = attribute.h;
       attributes.duration = attribute.duration;
-      if (kind !== 'animation' && kind !== 'sticker') kind = attribute.roundMessage ? 'round_video' : 'video';
+      if (kind !== 'animation' && kind !== 'sticker') kind = attribute.roundMessage ? 'video_note' : 'video';
     }
     if (attribute instanceof Api.DocumentAttributeAudio) {
       attributes.duration = attribute.duration;

@@ -195,8 +195,15 @@ export async function retypeRoundVideos(
   messageIds: number[],
 ): Promise<number> {
   if (messageIds.length === 0) return 0;
-  const rows = await db.all(sql`UPDATE media SET type = 'round_video' WHERE account_id = ${accountId}
-    AND chat_id = ${chatId} AND type = 'video' AND message_id IN ${list(messageIds)} RETURNING id`);
+  // The storage id ends with the type, so it changes too (open viewer tabs then miss the old key); a row a
+  // transcript already refers to keeps its id and type.
+  const rows = await db.all(sql`UPDATE media SET type = 'video_note',
+      id = ${String(chatId)} || '_' || CAST(message_id AS TEXT) || '_video_note'
+    WHERE account_id = ${accountId} AND chat_id = ${chatId} AND type = 'video'
+      AND message_id IN ${list(messageIds)}
+      AND NOT EXISTS (SELECT 1 FROM media_transcripts t WHERE t.account_id = media.account_id
+        AND t.media_id = media.id)
+    RETURNING id`);
   return rows.length;
 }
 
@@ -225,4 +232,50 @@ export async function resetSyncPosition(db: Db, accountId: number, chatId: numbe
   await db.run(
     sql`UPDATE sync_status SET last_message_id = 0 WHERE account_id = ${accountId} AND chat_id = ${chatId}`,
   );
+}
+
+/** An archived message as `restore_chat` re-sends it: its text and its downloaded file, if any. */
+export interface RestorableMessage {
+  id: number;
+  date: Date;
+  text: string | null;
+  /** A service message (join, pin …): never re-sent. */
+  isService: boolean;
+  media: { type: string; filePath: string | null; fileName: string | null; downloaded: boolean } | null;
+}
+
+/** A chat's archived messages sent in [after, before), oldest first, at most `limit`. */
+export async function restorableMessages(
+  db: Db,
+  accountId: number,
+  chatId: number,
+  window: { after?: Date; before?: Date; limit?: number },
+): Promise<RestorableMessage[]> {
+  const after = window.after ? sql`AND m.date >= ${window.after}` : sql``;
+  const before = window.before ? sql`AND m.date < ${window.before}` : sql``;
+  const limit = window.limit ? sql`LIMIT ${window.limit}` : sql``;
+  const rows = await db.all(sql`SELECT m.id, m.date, m.text, m.raw_data, md.type AS media_type,
+      md.file_path, md.file_name, md.downloaded
+    FROM messages m LEFT JOIN media md ON md.account_id = m.account_id AND md.chat_id = m.chat_id
+      AND md.message_id = m.id
+    WHERE m.account_id = ${accountId} AND m.chat_id = ${chatId} ${after} ${before}
+    ORDER BY m.date, m.id ${limit}`);
+  return rows.map((r) => {
+    const raw = typeof r.raw_data === 'string' ? r.raw_data : JSON.stringify(r.raw_data ?? {});
+    return {
+      id: Number(r.id),
+      date: new Date(String(r.date instanceof Date ? r.date.toISOString() : r.date)),
+      text: str(r.text),
+      isService: /"action"\s*:/.test(raw),
+      media:
+        r.media_type === null || r.media_type === undefined
+          ? null
+          : {
+              type: String(r.media_type),
+              filePath: str(r.file_path),
+              fileName: str(r.file_name),
+              downloaded: bool(r.downloaded),
+            },
+    };
+  });
 }
