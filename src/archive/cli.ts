@@ -1,18 +1,26 @@
 /**
- * `archive-cli` (also `npm run archive -- <command>`). This build has `serve` (the viewer) and `migrate`;
- * the backup commands arrive with the backup work.
+ * `archive-cli` (also `npm run archive -- <command>`): `serve` (the viewer), `migrate`, and the commands
+ * that reach the messaging platform (backup/cli-commands.ts).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../common/env';
+import { BACKUP_CLI_COMMANDS, runBackupCli, stopSignal } from './backup/cli-commands';
+import { processIo } from './backup/commands';
 import { migrateCommand, serveCommand } from './commands';
+
+const LISTED = [
+  { name: 'serve', summary: 'run the viewer (HTTP API) on VIEWER_PORT (default 8000)' },
+  { name: 'migrate', summary: 'upgrade the database schema to the newest revision' },
+  ...BACKUP_CLI_COMMANDS,
+];
+const WIDTH = Math.max(...LISTED.map((c) => c.name.length)) + 2;
 
 const HELP = `usage: archive-cli [--data-dir PATH] <command>
 
 commands:
-  serve     run the viewer (HTTP API) on VIEWER_PORT (default 8000)
-  migrate   upgrade the database schema to the newest revision
+${LISTED.map((c) => `  ${c.name.padEnd(WIDTH)}${c.summary}`).join('\n')}
 
 options:
   --data-dir PATH   sets BACKUP_PATH to PATH/backups and SESSION_DIR to PATH/session (created);
@@ -27,35 +35,47 @@ function usage(message: string): never {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Global options come before the command; what follows the command is its own.
+  const at = argv.findIndex((arg, i) => !arg.startsWith('-') && argv[i - 1] !== '--data-dir');
+  const globals = at < 0 ? argv : argv.slice(0, at);
+  const [command, ...rest] = at < 0 ? [] : argv.slice(at);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
+      args: globals,
       options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     usage(error instanceof Error ? error.message : String(error));
   }
-  const [command, ...rest] = parsed.positionals;
   if (!command || parsed.values.help) {
     console.log(HELP);
     return;
   }
-  if (!COMMANDS.includes(command as (typeof COMMANDS)[number])) usage(`unknown command "${command}"`);
-  if (rest.length > 0) usage(`unrecognized arguments: ${rest.join(' ')}`);
+  const backup = BACKUP_CLI_COMMANDS.find((c) => c.name === command);
+  if (!backup && !COMMANDS.includes(command as (typeof COMMANDS)[number])) {
+    usage(`unknown command "${command}"`);
+  }
+  if (!backup && rest.length > 0) usage(`unrecognized arguments: ${rest.join(' ')}`);
   const dataDir = parsed.values['data-dir'];
   if (typeof dataDir === 'string') {
-    // The backup commands of later work read these; the database settings stay as they are.
-    const backups = path.join(dataDir, 'backups');
-    const session = path.join(dataDir, 'session');
+    // The database settings stay as they are.
+    const backups = path.resolve(dataDir, 'backups');
+    const session = path.resolve(dataDir, 'session');
     mkdirSync(backups, { recursive: true });
     mkdirSync(session, { recursive: true });
     process.env.BACKUP_PATH = backups;
     process.env.SESSION_DIR = session;
   }
   try {
-    if (command === 'serve') await serveCommand();
+    if (backup) {
+      const stop = stopSignal();
+      try {
+        process.exitCode = await runBackupCli(backup, rest, process.env, processIo, { signal: stop.signal });
+      } finally {
+        stop.dispose();
+      }
+    } else if (command === 'serve') await serveCommand();
     else process.exitCode = await migrateCommand();
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -21,6 +21,7 @@ import { GramJsPlatform } from './gramjs/adapter';
 import { type ArchiveEvent, Listener } from './listener';
 import { moveSharedMedia } from './media-files';
 import type { LoginPrompts, Platform, PlatformSession } from './platform';
+import { openDelivery } from './realtime';
 
 export interface CommandIo {
   out(line: string): void;
@@ -48,6 +49,8 @@ export interface BackupOverrides {
   publish?: (event: ArchiveEvent) => Promise<void>;
   signal?: AbortSignal;
   logger?: Logger;
+  /** What runs after each successful backup run (the transcript sender); see EngineDeps.afterRun. */
+  afterRun?: EngineDeps['afterRun'];
 }
 
 const LEVELS: Record<string, string> = {
@@ -112,7 +115,11 @@ const CHAT_FLAGS = ['-c', '--chat-id'];
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function engineDeps(runtime: BackupRuntime, overrides: BackupOverrides): EngineDeps {
-  return { ...runtime, ...(overrides.signal ? { signal: overrides.signal } : {}) };
+  return {
+    ...runtime,
+    ...(overrides.signal ? { signal: overrides.signal } : {}),
+    ...(overrides.afterRun ? { afterRun: overrides.afterRun } : {}),
+  };
 }
 
 /** Connects each configured account that is archived; calls `fn` with its session and archive account id. */
@@ -368,6 +375,7 @@ export async function scheduleCommand(
   const signal = overrides.signal ?? new AbortController().signal;
   let runtime: BackupRuntime | undefined;
   const stops: (() => void)[] = [];
+  const closers: (() => Promise<void>)[] = [];
   const timers = new Set<NodeJS.Timeout>();
   try {
     const config = loadBackupConfig(env);
@@ -383,7 +391,12 @@ export async function scheduleCommand(
     await moveSharedMedia(config.backupPath);
 
     if (config.enableListener) {
-      const publish = overrides.publish ?? (async () => undefined);
+      let publish = overrides.publish;
+      if (!publish) {
+        const delivery = openDelivery(env, config.database);
+        closers.push(() => delivery.close());
+        publish = (event) => delivery.publish(event);
+      }
       for (const account of config.accounts) {
         const session = await rt.platform.connect({ index: account.index, phone: account.phone });
         const me = await session.me();
@@ -416,7 +429,7 @@ export async function scheduleCommand(
       }
       running = (async () => {
         try {
-          await runBackup({ ...rt, signal });
+          await runBackup({ ...engineDeps(rt, overrides), signal });
           if (config.fillGaps && !signal.aborted) {
             await fillGapsCommand(
               [],
@@ -460,6 +473,7 @@ export async function scheduleCommand(
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const stop of stops) stop();
+    for (const close of closers) await close().catch(() => undefined);
     await runtime?.close();
   }
 }

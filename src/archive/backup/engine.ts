@@ -37,6 +37,11 @@ export interface EngineDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Aborted on SIGTERM: the current chat is finished, then the run stops. */
   signal?: AbortSignal;
+  /**
+   * Runs at the end of each successful run, after the statistics (the transcript sender). Its failure is
+   * logged and does not fail the run.
+   */
+  afterRun?: (summaries: AccountSummary[]) => Promise<void>;
 }
 
 export interface RunOptions {
@@ -101,6 +106,11 @@ export async function runBackup(deps: EngineDeps, options: RunOptions = {}): Pro
     }
     await deps.store.refreshArchiveFigures(now());
     await state.setMetadata(BACKUP_KEYS.lastFinishedAt, now().toISOString());
+    if (deps.afterRun && !options.sweepOnly && !deps.signal?.aborted) {
+      await deps.afterRun(summaries).catch((error: unknown) => {
+        logger.error({ error: errorText(error) }, 'step after the backup run failed');
+      });
+    }
     return summaries;
   } finally {
     await state.setMetadata(BACKUP_KEYS.inProgress, '0');

@@ -210,7 +210,7 @@ export async function restoreChatCommand(
     let skipped = 0;
     for (const m of messages) {
       if (overrides.signal?.aborted) break;
-      const withFile = options.media && m.media !== null && m.media.downloaded && m.media.filePath !== null;
+      const withFile = Boolean(options.media && m.media?.downloaded && m.media.filePath);
       if (m.isService || (!withFile && !m.text)) {
         skipped++;
         continue;
