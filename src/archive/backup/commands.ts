@@ -84,8 +84,11 @@ export function platformFor(config: BackupConfig): Platform {
   return new GramJsPlatform({ apiId: config.apiId, apiHash: config.apiHash, sessionDir: config.sessionDir });
 }
 
-export async function openRuntime(env: Env, overrides: BackupOverrides = {}): Promise<BackupRuntime> {
-  const config = loadBackupConfig(env);
+export async function openRuntime(
+  env: Env,
+  overrides: BackupOverrides & { config?: BackupConfig } = {},
+): Promise<BackupRuntime> {
+  const config = overrides.config ?? loadBackupConfig(env);
   const logger = overrides.logger ?? backupLogger(env);
   const platform = overrides.platform ?? platformFor(config);
   const driver = openDriver(config.database, logger);
