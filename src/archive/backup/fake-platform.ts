@@ -26,6 +26,8 @@ const CHUNK = 64 * 1024;
 interface FakeChat {
   chat: PlatformChat;
   messages: Map<number, PlatformMessage>;
+  /** Messages 1..count made on demand (benchmarks: a long history without holding it in memory). */
+  generated?: { count: number; make: (id: number) => PlatformMessage };
   topics: PlatformTopic[];
   avatar: { photoId: string; bytes: Uint8Array } | null;
 }
@@ -75,6 +77,19 @@ export class FakePlatform implements Platform {
 
   addChat(phone: string, chat: PlatformChat, topics: PlatformTopic[] = []): void {
     this.account(phone).chats.set(chat.id, { chat: { ...chat }, messages: new Map(), topics, avatar: null });
+  }
+
+  /**
+   * A chat whose messages 1..count are made by `make` when asked for; messages put later override them.
+   */
+  addGeneratedChat(
+    phone: string,
+    chat: PlatformChat,
+    count: number,
+    make: (id: number) => PlatformMessage,
+  ): void {
+    this.addChat(phone, chat);
+    this.chat(phone, chat.id).generated = { count, make };
   }
 
   /** Adds messages (or replaces them, as an edit on the platform does, without telling anyone). */
@@ -203,18 +218,28 @@ class FakeSession implements PlatformSession {
   async *history(chatId: number, afterId: number): AsyncIterable<PlatformMessage> {
     this.platform.fail(this.phone);
     this.platform.wait(`history:${chatId}`);
-    const ids = [...this.chat(chatId).messages.keys()].filter((id) => id > afterId).sort((a, b) => a - b);
+    const chat = this.chat(chatId);
+    const generated = chat.generated;
+    if (generated) {
+      for (let id = afterId + 1; id <= generated.count; id++) {
+        const message = chat.messages.get(id);
+        yield message ? structuredClone(message) : generated.make(id);
+      }
+    }
+    const from = Math.max(afterId, generated?.count ?? 0);
+    const ids = [...chat.messages.keys()].filter((id) => id > from).sort((a, b) => a - b);
     for (const id of ids) {
-      const message = this.chat(chatId).messages.get(id);
+      const message = chat.messages.get(id);
       if (message) yield structuredClone(message);
     }
   }
 
   async messagesByIds(chatId: number, ids: number[]): Promise<(PlatformMessage | null)[]> {
-    const { messages } = this.chat(chatId);
+    const { messages, generated } = this.chat(chatId);
     return ids.map((id) => {
       const message = messages.get(id);
-      return message ? structuredClone(message) : null;
+      if (message) return structuredClone(message);
+      return generated && id >= 1 && id <= generated.count ? generated.make(id) : null;
     });
   }
 
