@@ -22,6 +22,7 @@ import { type ArchiveEvent, Listener } from './listener';
 import { moveSharedMedia } from './media-files';
 import type { LoginPrompts, Platform, PlatformSession } from './platform';
 import { openDelivery } from './realtime';
+import { loadEventWebhook, withEventWebhook } from './event-webhook';
 
 export interface CommandIo {
   out(line: string): void;
@@ -400,6 +401,7 @@ export async function scheduleCommand(
         closers.push(() => delivery.close());
         publish = (event) => delivery.publish(event);
       }
+      publish = withEventWebhook(publish, loadEventWebhook(env, rt.logger), rt.logger);
       for (const account of config.accounts) {
         const session = await rt.platform.connect({ index: account.index, phone: account.phone });
         const me = await session.me();
