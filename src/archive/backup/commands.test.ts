@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
-import { silentLogger } from '../../common/logger';
+import { createLogger, silentLogger } from '../../common/logger';
 import type { ArchiveSqlStore } from '../store/archive-store';
 import { backupState } from '../store/backup-state';
 import { sql } from '../store/sql';
@@ -26,7 +26,7 @@ import {
 import { loadBackupConfig } from './config';
 import { FakePlatform } from './fake-platform';
 import { type ArchiveEvent, Listener } from './listener';
-import type { PlatformMessage } from './platform';
+import type { Platform, PlatformMessage, PlatformSession } from './platform';
 
 const PHONE = '+15550001';
 const CHAT = -1009876;
@@ -223,6 +223,62 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     expect(await done).toBe(0);
     expect(io.lines).toEqual(['Scheduler started: 0 0 1 1 *']);
     expect(platform.account(PHONE).listeners.size).toBe(0);
+  });
+
+  it('schedule: a fast cron never starts a run while the previous one goes on', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('test', 'info', { write: (line: string) => void lines.push(line) });
+    let active = 0;
+    let most = 0;
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: Platform = {
+      ...platform,
+      isAuthorized: (a) => platform.isAuthorized(a),
+      login: (a, p) => platform.login(a, p),
+      sendCode: (a) => platform.sendCode(a),
+      verifyCode: (a, c, p) => platform.verifyCode(a, c, p),
+      connect: async (account) => {
+        active++;
+        runs++;
+        most = Math.max(most, active);
+        if (runs === 1) await gate;
+        const session = await platform.connect(account);
+        return {
+          ...session,
+          me: () => session.me(),
+          dialogs: () => session.dialogs(),
+          folders: () => session.folders(),
+          history: (c, a) => session.history(c, a),
+          messagesByIds: (c, i) => session.messagesByIds(c, i),
+          download: (c, m, media, o) => session.download(c, m, media, o),
+          avatar: (c) => session.avatar(c),
+          topics: (c) => session.topics(c),
+          disconnect: async () => {
+            active--;
+            await session.disconnect();
+          },
+        } as PlatformSession;
+      },
+    };
+    const stop = new AbortController();
+    const done = scheduleCommand({ ...env, SCHEDULE: '* * * * * *' }, capture(), {
+      platform: slow,
+      logger,
+      signal: stop.signal,
+    });
+    const skipped = () => lines.filter((l) => l.includes('this tick is skipped')).length;
+    await expect.poll(skipped, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(runs).toBe(1);
+    release();
+    await expect.poll(() => runs, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    stop.abort();
+    expect(await done).toBe(0);
+    expect(most).toBe(1);
+    expect(await ids()).toHaveLength(100);
   });
 
   it('schedule: refuses an invalid SCHEDULE before connecting', async () => {

@@ -16,13 +16,13 @@ import { openDriver } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 import { type BackupConfig, loadBackupConfig } from './config';
 import { type EngineDeps, normalizePhone, runBackup } from './engine';
+import { loadEventWebhook, withEventWebhook } from './event-webhook';
 import { fillChatGaps } from './gaps';
 import { GramJsPlatform } from './gramjs/adapter';
 import { type ArchiveEvent, Listener } from './listener';
 import { moveSharedMedia } from './media-files';
 import type { LoginPrompts, Platform, PlatformSession } from './platform';
 import { openDelivery } from './realtime';
-import { loadEventWebhook, withEventWebhook } from './event-webhook';
 
 export interface CommandIo {
   out(line: string): void;
@@ -347,6 +347,7 @@ export async function reclassifyRoundVideosCommand(
 }
 
 export const HEARTBEAT_INTERVAL_MS = 30_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 async function writeHeartbeat(file: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
@@ -450,16 +451,18 @@ export async function scheduleCommand(
         }
       })();
     };
-    const arm = () => {
+    const arm = (at = nextTick(config.schedule, new Date())) => {
       if (signal.aborted) return;
-      const at = nextTick(config.schedule, new Date());
+      const wait = Math.max(0, at.getTime() - Date.now());
+      // setTimeout holds at most ~24.8 days; a later tick is waited for in steps.
       const timer = setTimeout(
         () => {
           timers.delete(timer);
+          if (wait > MAX_TIMER_MS) return arm(at);
           run();
           arm();
         },
-        Math.max(0, at.getTime() - Date.now()),
+        Math.min(wait, MAX_TIMER_MS),
       );
       timers.add(timer);
     };
