@@ -12,7 +12,6 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
-import { requestLog } from './request-log';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 
@@ -58,7 +57,6 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     notFound: notFoundHandler,
     validateResponses: config.validateResponses,
     before: [
-      requestLog,
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),

@@ -3,6 +3,7 @@
  * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text).
  */
 import pg from 'pg';
+import { createPgPool } from '../../common/databases';
 import type { Logger } from '../../common/logger';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
@@ -73,15 +74,12 @@ export class PostgresDriver implements Driver {
   private readonly direct: Queryable;
 
   constructor(private readonly options: PostgresOptions) {
-    this.pool = new pg.Pool({
-      connectionString: options.url,
+    this.pool = createPgPool(options.url, {
       max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
+      connectTimeoutMs: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
       types,
+      onIdleError: (err) => options.logger?.warn({ err: err.message }, 'idle database connection failed'),
     });
-    this.pool.on('error', (err) =>
-      options.logger?.warn({ err: err.message }, 'idle database connection failed'),
-    );
     this.direct = queryable((text, params) => this.pool.query(text, params), options);
   }
 

@@ -1,11 +1,5 @@
-/**
- * The SQLite backend: better-sqlite3 (synchronous) behind the async Driver. WAL journal, a busy timeout
- * of DATABASE_TIMEOUT seconds, foreign keys on. Transactions hold a lock so that no other request's
- * statement runs inside them while their callback awaits.
- */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../common/databases';
 import type { Logger } from '../../common/logger';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
@@ -37,15 +31,11 @@ export class SqliteDriver implements Driver {
   private readonly direct: Queryable;
 
   constructor(private readonly options: SqliteOptions) {
-    if (options.path !== ':memory:') mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
     try {
-      this.db = new Database(options.path, {
-        timeout: Math.round(options.timeoutSeconds * 1000),
+      this.db = openSqlite(options.path, {
+        busyTimeoutMs: Math.round(options.timeoutSeconds * 1000),
         readonly: options.readonly ?? false,
       });
-      if (!options.readonly) this.db.pragma('journal_mode = WAL');
-      this.db.pragma('foreign_keys = ON');
-      this.db.pragma('synchronous = NORMAL');
     } catch (err) {
       throw translate(err);
     }
