@@ -223,6 +223,13 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     expect(await done).toBe(0);
     expect(io.lines).toEqual(['Scheduler started: 0 0 1 1 *']);
     expect(platform.account(PHONE).listeners.size).toBe(0);
+    const flags = await (t.db as ArchiveSqlStore).driver.all(
+      sql`SELECT key, value FROM metadata WHERE key LIKE 'listener_%' ORDER BY key`,
+    );
+    expect(flags.map((r) => [r.key, r.value])).toEqual([
+      ['listener_active_since', ''],
+      ['listener_heartbeat_at', ''],
+    ]);
   });
 
   it('schedule: a fast cron never starts a run while the previous one goes on', async () => {

@@ -379,7 +379,7 @@ export async function scheduleCommand(
 ): Promise<number> {
   const signal = overrides.signal ?? new AbortController().signal;
   let runtime: BackupRuntime | undefined;
-  const stops: (() => void)[] = [];
+  const stops: (() => Promise<void>)[] = [];
   const closers: (() => Promise<void>)[] = [];
   const timers = new Set<NodeJS.Timeout>();
   try {
@@ -420,9 +420,9 @@ export async function scheduleCommand(
         );
         timers.add(beat);
         await listener.heartbeat();
-        stops.push(() => {
-          detach();
-          void session.disconnect();
+        stops.push(async () => {
+          await detach();
+          await session.disconnect().catch(() => undefined);
         });
       }
     }
@@ -480,7 +480,7 @@ export async function scheduleCommand(
     return 1;
   } finally {
     for (const timer of timers) clearTimeout(timer);
-    for (const stop of stops) stop();
+    for (const stop of stops) await stop();
     for (const close of closers) await close().catch(() => undefined);
     await runtime?.close();
   }

@@ -68,8 +68,11 @@ export class Listener {
     this.setTimer = deps.setTimer ?? ((fn, ms) => void setTimeout(fn, ms).unref());
   }
 
-  /** Subscribes to a session's updates; returns the function that stops listening. */
-  attach(session: PlatformSession): () => void {
+  /**
+   * Subscribes to a session's updates; returns the function that stops listening (resolving once the
+   * updates received so far are written and the listener is marked stopped).
+   */
+  attach(session: PlatformSession): () => Promise<void> {
     const since = this.now().toISOString();
     void this.deps.state.setMetadata(
       accountScopedKey(BACKUP_KEYS.listenerActiveSince, this.accountId),
@@ -87,7 +90,19 @@ export class Listener {
     });
     return () => {
       stop();
-      void this.deps.state.setMetadata(accountScopedKey(BACKUP_KEYS.listenerActiveSince, this.accountId), '');
+      // Stopped: status shows the listener as not running at once, not after the heartbeat grows old.
+      return this.work
+        .then(async () => {
+          await this.deps.state.setMetadata(
+            accountScopedKey(BACKUP_KEYS.listenerActiveSince, this.accountId),
+            '',
+          );
+          await this.deps.state.setMetadata(
+            accountScopedKey(BACKUP_KEYS.listenerHeartbeatAt, this.accountId),
+            '',
+          );
+        })
+        .catch(() => undefined);
     };
   }
 
