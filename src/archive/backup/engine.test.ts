@@ -160,6 +160,24 @@ describe.each(TEST_BACKENDS)('backup engine on %s', (backend) => {
     expect(avatars.map((r) => r.photo_id)).toEqual(['p1', 'p2']);
   });
 
+  it('follows reactions: new, unchanged, changed and removed emoji', async () => {
+    platform.putMessages(PHONE, PRIVATE, [message(PRIVATE, 4, { reactions: [{ emoji: '👍', count: 2 }] })]);
+    await runBackup(deps());
+    const live = async () =>
+      (
+        await driver().all(
+          sql`SELECT emoji, count, removed_at FROM reactions WHERE chat_id = ${PRIVATE} AND message_id = 4
+            ORDER BY emoji`,
+        )
+      ).map((r) => `${r.emoji}:${r.count}:${r.removed_at === null ? 'live' : 'removed'}`);
+    expect(await live()).toEqual(['👍:2:live']);
+    await runBackup(deps());
+    expect(await live()).toEqual(['👍:2:live']);
+    platform.putMessages(PHONE, PRIVATE, [message(PRIVATE, 4, { reactions: [{ emoji: '🔥', count: 1 }] })]);
+    await runBackup(deps());
+    expect(await live()).toEqual(['👍:2:removed', '🔥:1:live']);
+  });
+
   it('deletes for good in hard mode and holds back a mass deletion', async () => {
     await runBackup(deps());
     config = { ...config, deletionMode: 'hard' };

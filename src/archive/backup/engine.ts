@@ -346,6 +346,11 @@ class Run {
       chatId,
       archived.map((m) => m.id),
     );
+    const reactions = await state.liveReactions(
+      this.accountId,
+      chatId,
+      archived.map((m) => m.id),
+    );
     const gone: number[] = [];
     for (const [i, before] of archived.entries()) {
       const after = current[i];
@@ -365,7 +370,10 @@ class Run {
       }
       if ((after.isPinned ?? false) !== before.isPinned)
         await store.setMessagePinned(ref, after.isPinned ?? false);
-      await store.setReactions(ref, after.reactions ?? [], this.now());
+      // Written only when they changed: most messages keep their reactions from run to run.
+      if (reactionKey(after.reactions ?? []) !== reactionKey(reactions.get(before.id) ?? [])) {
+        await store.setReactions(ref, after.reactions ?? [], this.now());
+      }
     }
     if (gone.length === 0) return;
     if (gone.length >= config.massDeletion.threshold) {
@@ -436,6 +444,13 @@ class Run {
     }
   }
 }
+
+const reactionKey = (reactions: { emoji: string; count: number }[]) =>
+  reactions
+    .filter((r) => r.count > 0)
+    .map((r) => `${r.emoji}:${r.count}`)
+    .sort()
+    .join(' ');
 
 function isProcessable(message: PlatformMessage): boolean {
   return Number.isInteger(message.id) && message.id > 0 && !Number.isNaN(message.date.getTime());

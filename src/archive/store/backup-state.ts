@@ -40,6 +40,11 @@ export interface BackupState {
     chatId: number,
     window: { after?: Date; before?: Date; limit?: number },
   ): Promise<backup.RestorableMessage[]>;
+  liveReactions(
+    accountId: number,
+    chatId: number,
+    messageIds: number[],
+  ): Promise<Map<number, { emoji: string; count: number }[]>>;
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
 }
@@ -67,6 +72,7 @@ export function backupState(driver: Driver): BackupState {
     resetSyncPosition: (accountId, chatId) => backup.resetSyncPosition(driver, accountId, chatId),
     restorableMessages: (accountId, chatId, window) =>
       backup.restorableMessages(driver, accountId, chatId, window),
+    liveReactions: (accountId, chatId, ids) => backup.liveReactions(driver, accountId, chatId, ids),
     getMetadata: (key) => getMetadata(driver, key),
     setMetadata: (key, value) => setMetadata(driver, key, value),
   };

@@ -279,3 +279,22 @@ export async function restorableMessages(
     };
   });
 }
+
+/** The live (not removed) per-emoji reaction counts of these messages, by message id. */
+export async function liveReactions(
+  db: Db,
+  accountId: number,
+  chatId: number,
+  messageIds: number[],
+): Promise<Map<number, { emoji: string; count: number }[]>> {
+  const byMessage = new Map<number, { emoji: string; count: number }[]>();
+  if (messageIds.length === 0) return byMessage;
+  const rows = await db.all(sql`SELECT message_id, emoji, count FROM reactions
+    WHERE account_id = ${accountId} AND chat_id = ${chatId} AND user_id IS NULL AND removed_at IS NULL
+      AND message_id IN ${list(messageIds)}`);
+  for (const r of rows) {
+    const id = Number(r.message_id);
+    byMessage.set(id, [...(byMessage.get(id) ?? []), { emoji: String(r.emoji), count: Number(r.count) }]);
+  }
+  return byMessage;
+}
