@@ -210,6 +210,18 @@ describe.each(TEST_BACKENDS)('backup engine on %s', (backend) => {
     expect(last).toMatchObject({ mediaExhausted: 1, mediaFailed: 0 });
   });
 
+  it('verifies downloaded files: one gone from disk is downloaded again on the next run', async () => {
+    await runBackup(deps());
+    const [row] = await driver().all(sql`SELECT file_path FROM media WHERE chat_id = ${GROUP}`);
+    const file = path.join(media, String(row?.file_path));
+    rmSync(file);
+    const [noticed] = await runBackup(deps());
+    expect(noticed).toMatchObject({ mediaMissing: 1, mediaDownloaded: 0 });
+    const [again] = await runBackup(deps());
+    expect(again).toMatchObject({ mediaMissing: 0, mediaDownloaded: 1 });
+    expect(readFileSync(file).equals(photo)).toBe(true);
+  });
+
   it('keeps the marker before a message that fails, and passes it over after two failed runs', async () => {
     platform.putMessages(PHONE, PRIVATE, [
       message(PRIVATE, 6, { date: new Date(Number.NaN) }),

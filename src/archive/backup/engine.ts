@@ -4,6 +4,8 @@
  * statistics, then media downloads with retries. A failing account is logged and the others go on; the run
  * fails only when every account failed.
  */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Logger } from '../../common/logger';
 import type { BackupState } from '../store/backup-state';
 import { accountScopedKey, BACKUP_KEYS } from '../store/metadata-keys';
@@ -65,6 +67,8 @@ export interface AccountSummary {
   mediaDownloaded: number;
   mediaFailed: number;
   mediaExhausted: number;
+  /** Files recorded as downloaded but missing on disk (verification), downloaded again next run. */
+  mediaMissing: number;
   passedOver: number;
   deferredChats: number;
 }
@@ -162,6 +166,7 @@ class Run {
       mediaDownloaded: 0,
       mediaFailed: 0,
       mediaExhausted: 0,
+      mediaMissing: 0,
       passedOver: 0,
       deferredChats: 0,
     };
@@ -389,6 +394,27 @@ class Run {
     }
   }
 
+  /**
+   * Media verification: every file recorded as downloaded must be on disk with its recorded size; one that
+   * is missing or cut short waits for a download again (next run).
+   */
+  async verifyMedia(): Promise<void> {
+    const { state, config } = this.deps;
+    const missing: string[] = [];
+    for (const item of await state.downloadedFiles(this.accountId)) {
+      const size = item.filePath ? await fileSize(path.join(config.backupPath, item.filePath)) : null;
+      if (size === null || (item.fileSize !== null && size !== item.fileSize)) missing.push(item.id);
+    }
+    await state.markFilesMissing(this.accountId, missing);
+    this.summary.mediaMissing = missing.length;
+    if (missing.length > 0) {
+      this.deps.logger.warn(
+        { count: missing.length },
+        'media files missing on disk: downloaded again next run',
+      );
+    }
+  }
+
   async folders(): Promise<void> {
     const folders = await this.session.folders();
     for (const [sortOrder, folder] of folders.entries()) {
@@ -435,6 +461,7 @@ class Run {
         await state.mediaAttemptFailed(this.accountId, mediaId, this.now());
       }
     }
+    if (!this.deps.signal?.aborted) await this.verifyMedia();
     this.summary.mediaExhausted = await state.exhaustedMediaCount(this.accountId, config.mediaMaxAttempts);
     if (this.summary.mediaExhausted > 0) {
       this.deps.logger.warn(
@@ -451,6 +478,14 @@ const reactionKey = (reactions: { emoji: string; count: number }[]) =>
     .map((r) => `${r.emoji}:${r.count}`)
     .sort()
     .join(' ');
+
+async function fileSize(file: string): Promise<number | null> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return null;
+  }
+}
 
 function isProcessable(message: PlatformMessage): boolean {
   return Number.isInteger(message.id) && message.id > 0 && !Number.isNaN(message.date.getTime());

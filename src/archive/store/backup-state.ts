@@ -45,6 +45,10 @@ export interface BackupState {
     chatId: number,
     messageIds: number[],
   ): Promise<Map<number, { emoji: string; count: number }[]>>;
+  downloadedFiles(
+    accountId: number,
+  ): Promise<{ id: string; filePath: string | null; fileSize: number | null }[]>;
+  markFilesMissing(accountId: number, ids: string[]): Promise<void>;
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
 }
@@ -73,6 +77,8 @@ export function backupState(driver: Driver): BackupState {
     restorableMessages: (accountId, chatId, window) =>
       backup.restorableMessages(driver, accountId, chatId, window),
     liveReactions: (accountId, chatId, ids) => backup.liveReactions(driver, accountId, chatId, ids),
+    downloadedFiles: (accountId) => backup.downloadedFiles(driver, accountId),
+    markFilesMissing: (accountId, ids) => backup.markFilesMissing(driver, accountId, ids),
     getMetadata: (key) => getMetadata(driver, key),
     setMetadata: (key, value) => setMetadata(driver, key, value),
   };

@@ -298,3 +298,20 @@ export async function liveReactions(
   }
   return byMessage;
 }
+
+/** Downloaded media of an account with the file each should have, for the verification after a run. */
+export async function downloadedFiles(
+  db: Db,
+  accountId: number,
+): Promise<{ id: string; filePath: string | null; fileSize: number | null }[]> {
+  const rows = await db.all(sql`SELECT id, file_path, file_size FROM media
+    WHERE account_id = ${accountId} AND downloaded = TRUE ORDER BY id`);
+  return rows.map((r) => ({ id: String(r.id), filePath: str(r.file_path), fileSize: num(r.file_size) }));
+}
+
+/** Media whose file went missing wait for a download again (attempts start over). */
+export async function markFilesMissing(db: Db, accountId: number, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.run(sql`UPDATE media SET downloaded = FALSE, download_attempts = 0
+    WHERE account_id = ${accountId} AND id IN ${list(ids)}`);
+}
