@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArchiveClient } from '../../generated/archive/client';
+import { FIXTURE } from '../../src/archive/store/fixtures';
 import { itSendsEveryDocumentedExample, useContract } from '../lib/suite';
 import { liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-target';
 
@@ -58,6 +59,57 @@ describe('archive contract, live server', () => {
     expect(error).toBeUndefined();
     expect(data).toMatchObject({ total: 6, limit: 4, offset: 0, has_more: true });
     expect((await ctx.conforms('listChats', recorder.last())).problems).toEqual([]);
+  });
+
+  it('serves the fields existing clients read: edits, replies, topic sizes, 0/1 flags, login audit', async () => {
+    const url = ctx.target().url;
+    // biome-ignore lint/suspicious/noExplicitAny: the answers are checked against the document first.
+    const bodyOf = (checked: { body: unknown }) => checked.body as any;
+    const get = (path: string) => fetch(`${url}${path}`, { headers: auth() });
+    const messages = await ctx.conforms(
+      'listMessages',
+      await get(`/api/chats/${FIXTURE.releaseCrew.ref}/messages`),
+    );
+    expect(messages.problems).toEqual([]);
+    expect(bodyOf(messages).find((m: { id: number }) => m.id === 4182)).toMatchObject({
+      version_count: 1,
+      reply_to_sender_name: 'Erik Sandberg',
+      reply_to_media_type: null,
+    });
+    const topics = await ctx.conforms('listTopics', await get(`/api/chats/${FIXTURE.forum.ref}/topics`));
+    expect(topics.problems).toEqual([]);
+    expect(
+      bodyOf(topics).topics.map((t: { id: number; message_count: number }) => [t.id, t.message_count]),
+    ).toEqual([
+      [12, 3],
+      [1, 2],
+    ]);
+    const send = (path: string, method: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await ctx.conforms(
+      'createViewer',
+      await send('/api/admin/viewers', 'POST', {
+        username: 'bits',
+        password: 'bits-password',
+        no_download: 1,
+      }),
+    );
+    expect(created.problems).toEqual([]);
+    expect(bodyOf(created)).toMatchObject({ is_active: true, no_download: true });
+    const updated = await ctx.conforms(
+      'updateViewer',
+      await send(`/api/admin/viewers/${bodyOf(created).id}`, 'PUT', { password: '', is_active: 0 }),
+    );
+    expect(updated.problems).toEqual([]);
+    expect(updated.body).toMatchObject({ is_active: false, no_download: true });
+    const audit = await ctx.conforms('listAuditLog', await get('/api/admin/audit?action=login_'));
+    expect(audit.problems).toEqual([]);
+    expect(bodyOf(audit).logs.length).toBeGreaterThan(0);
+    expect(bodyOf(audit).logs.every((e: { action: string }) => e.action.startsWith('login_'))).toBe(true);
   });
 
   it('answers the documented errors with {detail}', async () => {

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadBackupConfig } from '../../src/archive/backup/config';
 import { runBackup } from '../../src/archive/backup/engine';
 import { FakePlatform } from '../../src/archive/backup/fake-platform';
-import { ArchiveSqlStore } from '../../src/archive/store/archive-store';
+import { createArchiveStore } from '../../src/archive/store/archive-store';
 import { backupState } from '../../src/archive/store/backup-state';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openDriver } from '../../src/archive/store/open';
@@ -50,7 +50,7 @@ async function child(backend: Backend): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-backup-bench-'));
   const logger = silentLogger();
   const driver = openDriver(db.config, logger);
-  const store = new ArchiveSqlStore(driver, logger);
+  const store = createArchiveStore(driver);
   try {
     await migrateOpenStore(store, logger);
     const platform = new FakePlatform();

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { loadBackupConfig } from '../../src/archive/backup/config';
 import { demoPlatform, fillDemoArchive } from '../../src/archive/backup/demo-platform';
 import type { MediaKind } from '../../src/archive/backup/platform';
-import { ArchiveSqlStore } from '../../src/archive/store/archive-store';
+import { createArchiveStore } from '../../src/archive/store/archive-store';
 import { backupState } from '../../src/archive/store/backup-state';
 import { describeDatabase } from '../../src/archive/store/config';
 import { FIXTURE, seedFixtures } from '../../src/archive/store/fixtures';
@@ -59,7 +59,7 @@ const logger = createLogger('archive', 'warn');
 try {
   const config = loadBackupConfig(process.env);
   const driver = openDriver(config.database, logger);
-  const db = new ArchiveSqlStore(driver, logger);
+  const db = createArchiveStore(driver);
   try {
     await migrateOpenStore(db, logger);
     const where = JSON.stringify(describeDatabase(config.database));

@@ -17,7 +17,9 @@ const LISTED = [
 ];
 const WIDTH = Math.max(...LISTED.map((c) => c.name.length)) + 2;
 
-const HELP = `usage: archive-cli [--data-dir PATH] <command>
+const USAGE = 'usage: archive-cli [--data-dir PATH] <command>';
+
+const HELP = `${USAGE}
 
 commands:
 ${LISTED.map((c) => `  ${c.name.padEnd(WIDTH)}${c.summary}`).join('\n')}
@@ -29,9 +31,20 @@ options:
 
 const COMMANDS = ['serve', 'migrate'] as const;
 
+/** The seed's database-side commands, which this build does not have yet. */
+const LATER_COMMANDS = new Set(['export', 'stats', 'status', 'list-chats', 'import', 'merge']);
+
+/** The short usage and the error on stderr, exit 2 (the error line names what was wrong). */
 function usage(message: string): never {
-  console.error(`${HELP}\n\narchive-cli: error: ${message}`);
+  console.error(`${USAGE}\narchive-cli: error: ${message}`);
   process.exit(2);
+}
+
+function unknownCommand(command: string): string {
+  const choices = `choose from ${[...COMMANDS, ...BACKUP_CLI_COMMANDS.map((c) => c.name)].join(', ')}`;
+  return LATER_COMMANDS.has(command)
+    ? `command "${command}" is not available in this build (${choices})`
+    : `unknown command "${command}" (${choices})`;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -53,9 +66,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const backup = BACKUP_CLI_COMMANDS.find((c) => c.name === command);
-  if (!backup && !COMMANDS.includes(command as (typeof COMMANDS)[number])) {
-    usage(`unknown command "${command}"`);
-  }
+  if (!backup && !COMMANDS.includes(command as (typeof COMMANDS)[number])) usage(unknownCommand(command));
   if (!backup && rest.length > 0) usage(`unrecognized arguments: ${rest.join(' ')}`);
   const dataDir = parsed.values['data-dir'];
   if (typeof dataDir === 'string') {

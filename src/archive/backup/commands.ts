@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError, type Env } from '../../common/env';
 import { createLogger, type Logger } from '../../common/logger';
-import { ArchiveSqlStore } from '../store/archive-store';
+import { createArchiveStore } from '../store/archive-store';
 import { type BackupState, backupState } from '../store/backup-state';
 import { openDriver } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
@@ -93,7 +93,7 @@ export async function openRuntime(
   const logger = overrides.logger ?? backupLogger(env);
   const platform = overrides.platform ?? platformFor(config);
   const driver = openDriver(config.database, logger);
-  const store = new ArchiveSqlStore(driver, logger);
+  const store = createArchiveStore(driver);
   return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../common/logger';
 import { migrationLabel, readMigrations, runMigrations } from '../../common/migrations';
-import { ArchiveSqlStore } from './archive-store';
+import { driverOf } from './archive-store';
 import type { DatabaseConfig } from './config';
 import type { Driver } from './driver';
 import { openDriver } from './open';
@@ -72,6 +72,5 @@ export async function migrateArchive(config: DatabaseConfig, logger?: Logger): P
 
 /** Migrates the database under an open store (tests, demo loaders). */
 export async function migrateOpenStore(store: ArchiveDatabase, logger?: Logger): Promise<string[]> {
-  if (!(store instanceof ArchiveSqlStore)) throw new TypeError('not a store opened by openArchiveStore');
-  return migrateDriver(store.driver, logger);
+  return migrateDriver(driverOf(store), logger);
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../../common/logger';
-import { ArchiveSqlStore } from './archive-store';
+import { createArchiveStore } from './archive-store';
 import type { DatabaseConfig } from './config';
 import type { Driver } from './driver';
 import { PostgresDriver } from './postgres';
@@ -18,5 +18,5 @@ export function openDriver(config: DatabaseConfig, logger?: Logger): Driver {
  * errors until `npm run migrate -- archive` (or the backup) has run.
  */
 export async function openArchiveStore(config: DatabaseConfig, logger: Logger): Promise<ArchiveDatabase> {
-  return new ArchiveSqlStore(openDriver(config, logger), logger);
+  return createArchiveStore(openDriver(config, logger));
 }

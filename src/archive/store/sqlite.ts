@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../../common/databases';
 import type { Logger } from '../../common/logger';
+import { SQLITE_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
 import { compile, type Sql } from './sql';
@@ -25,12 +26,15 @@ function translate(err: unknown): unknown {
 
 export class SqliteDriver implements Driver {
   readonly dialect = 'sqlite' as const;
+  readonly capabilities = SQLITE_CAPABILITIES;
+  readonly logger?: Logger;
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private busy: Promise<void> | null = null;
   private readonly direct: Queryable;
 
   constructor(private readonly options: SqliteOptions) {
+    this.logger = options.logger;
     try {
       this.db = openSqlite(options.path, {
         busyTimeoutMs: Math.round(options.timeoutSeconds * 1000),
@@ -45,6 +49,7 @@ export class SqliteDriver implements Driver {
     );
     this.direct = {
       dialect: this.dialect,
+      capabilities: this.capabilities,
       all: async <T>(q: Sql) => this.allNow<T>(q),
       get: async <T>(q: Sql) => this.allNow<T>(q)[0],
       run: async (q: Sql) => this.runNow(q),
