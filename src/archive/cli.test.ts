@@ -33,11 +33,11 @@ describe('archive-cli', { timeout: 90_000 }, () => {
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr.trim().split('\n')).toEqual([
       'usage: archive-cli [--data-dir PATH] <command>',
-      'archive-cli: error: unknown command "frobnicate" (choose from serve, migrate)',
+      `archive-cli: error: unknown command "frobnicate" (choose from serve, migrate, ${BACKUP_CLI_COMMANDS.map((c) => c.name).join(', ')})`,
     ]);
-    const later = cli(['backup']);
+    const later = cli(['export']);
     expect(later.code).toBe(2);
-    expect(later.stderr).toContain('command "backup" is not available in this build');
+    expect(later.stderr).toContain('command "export" is not available in this build');
   });
 
   it('migrates, saying so, and fails with the seed message', () => {
