@@ -12,15 +12,6 @@ import { liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-t
 /** Routes of later work answer their documented error meanwhile; tokens cannot match the example. */
 const NOT_SUCCESS: Record<string, number> = {
   loginWithToken: 401,
-  getMediaFile: 404,
-  getMediaThumbnail: 404,
-  getChatAvatar: 404,
-  getSenderAvatar: 404,
-  listChatMedia: 404,
-  countChatMedia: 404,
-  openMedia: 404,
-  openMediaPath: 404,
-  exportChat: 404,
   listMediaTranscripts: 404,
   requestMediaTranscript: 409,
   listStoredMediaTranscripts: 404,

@@ -1,10 +1,15 @@
 /**
  * The live archive target for contract suites: the real viewer (`start`, as `npm start` runs it) in this
  * process on port 0, over a migrated SQLite archive seeded with the fixture data, whose refs and ids are
- * the document's example values. The master credentials are the test ones.
+ * the document's example values, with the fixture's media files in a temporary BACKUP_PATH. The master
+ * credentials are the test ones; the open commands run `true` (a command that starts and succeeds).
  */
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { start } from '../../src/archive/main';
+import { installFixtureFiles } from '../../src/archive/store/fixture-files';
 import { seedFixtures } from '../../src/archive/store/fixtures';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openArchiveStore } from '../../src/archive/store/open';
@@ -24,9 +29,14 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
   } finally {
     await db.close();
   }
+  const backups = await mkdtemp(path.join(tmpdir(), 'archive-live-backups-'));
+  await installFixtureFiles(backups);
   const viewer = await start(
     {
       DATABASE_PATH: database.config.path,
+      BACKUP_PATH: backups,
+      MEDIA_OPEN_CMD: 'true',
+      MEDIA_OPEN_PATH_CMD: 'true',
       VIEWER_USERNAME: LIVE_MASTER.username,
       VIEWER_PASSWORD: LIVE_MASTER.password,
       VALIDATE_RESPONSES: 'true',
@@ -40,6 +50,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
     stop: async () => {
       await viewer.close();
       await database.drop();
+      await rm(backups, { recursive: true, force: true });
     },
   };
 }

@@ -56,6 +56,32 @@ hooks.beforeEachValidation((transaction, done) => {
   done();
 });
 
+// A documented `*/*` response (a media file served with its own type) matches any Content-Type, which
+// Dredd does not know: it lists the documented types as the only allowed values.
+hooks.beforeEachValidation((transaction, done) => {
+  const real = transaction.real?.headers;
+  const expected = transaction.expected?.headers;
+  if (!real?.['content-type'] || !expected?.['Content-Type'] || !transaction.origin) return done();
+  const { doc, operation } = operationOf(transaction);
+  const response = resolve(doc, operation?.responses?.[transaction.expected.statusCode]);
+  if (response?.content?.['*/*']) real['content-type'] = expected['Content-Type'];
+  done();
+});
+
+// Dredd (gavel) checks a JSON body against a schema it infers from the example, matching list items by
+// position, so the export's n-th message must have media exactly when the example's n-th does (a known
+// Dredd false result). The export's own shape is checked with ajv by the contract suites; here the
+// example's lists keep their first item only.
+hooks.beforeEachValidation((transaction, done) => {
+  if (!transaction.origin || transaction.expected?.statusCode !== '200') return done();
+  const { operation } = operationOf(transaction);
+  if (operation?.operationId !== 'exportChat' || !transaction.expected.body) return done();
+  const example = JSON.parse(transaction.expected.body);
+  for (const key of ['messages', 'message_versions']) example[key] = example[key].slice(0, 1);
+  transaction.expected.body = JSON.stringify(example);
+  done();
+});
+
 function resolve(doc, node) {
   let current = node;
   while (current?.$ref) {
@@ -93,17 +119,8 @@ const isArchive = (transaction) => /[\\/]archive[\\/]openapi\.json$/.test(transa
 const ARCHIVE_LIVE_SKIPS = {
   // Share tokens are minted by the server and stored hashed: no token can equal the example plaintext.
   loginWithToken: 'the example token cannot exist',
-  // Media files, thumbnails, avatars, the gallery, the open commands, export, transcripts and Web Push
-  // arrive with later work; until then these routes answer their documented 404/409/400.
-  getMediaFile: 'media files arrive with the media work',
-  getMediaThumbnail: 'thumbnails arrive with the media work',
-  getChatAvatar: 'avatar files arrive with the media work',
-  getSenderAvatar: 'avatar files arrive with the media work',
-  listChatMedia: 'the gallery arrives with the media work',
-  countChatMedia: 'media counts arrive with the media work',
-  openMedia: 'the open commands arrive with the media work',
-  openMediaPath: 'the open commands arrive with the media work',
-  exportChat: 'export arrives with the export work',
+  // Transcripts and Web Push arrive with later work; until then these routes answer their documented
+  // 404/409/400.
   listMediaTranscripts: 'transcripts arrive with the transcription work',
   requestMediaTranscript: 'transcription is off in this build',
   listStoredMediaTranscripts: 'transcripts arrive with the transcription work',
@@ -134,6 +151,12 @@ hooks.beforeEach((transaction, done) => {
     // The path's example chat is not a forum, so the optional topic_id example finds no message (the
     // documented 404): the example request jumps to the date in the whole chat.
     transaction.fullPath = transaction.fullPath.replace(/([?&])topic_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
+    transaction.request.uri = transaction.fullPath;
+  }
+  if (operation.operationId === 'listChatMedia') {
+    // As for the messages: `before_id` and `after_id` together are a documented 400, so the example
+    // request pages with `before_id` alone.
+    transaction.fullPath = transaction.fullPath.replace(/([?&])after_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
     transaction.request.uri = transaction.fullPath;
   }
   if (operation.operationId === 'listMessages') {

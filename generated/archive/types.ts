@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Get the original file of one media item
-         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`. A login with `no_download` set gets 403 'Downloads disabled for this account'.
+         * @description Serves the archived file of a message's media, addressed by chat ref and media key (take both from the message's `media.url` or a gallery item's `media_url`; never build them from a file path). Needs a login that can see the chat. Files a browser can show inline (images, audio, video, PDF and the like) are sent `inline`; other types, and every request with `download=1`, are sent as an `attachment`. The `Content-Type` is the file's own type, `application/octet-stream` when it is unknown. Responses carry `Cache-Control: private`, `ETag` and `Last-Modified`; a request whose `If-None-Match` or `If-Modified-Since` still matches gets 304. A `Range` request gets 206 with the part (audio and video seek this way), 416 when the range lies outside the file. A login with `no_download` set gets 403 'Downloads disabled for this account'.
          */
         get: operations["getMediaFile"];
         put?: never;
@@ -729,7 +729,7 @@ export interface paths {
         };
         /**
          * Get the avatar of a message's sender
-         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
+         * @description The profile photo (JPEG) of the user who sent the message, as the message's `sender_avatar_url` links it. The archive keeps one photo per user (the newest it saw), so every message of a sender shows that photo; this is our choice. Needs a login that can see the chat; available to logins with `no_download` set. The browser may keep it for a day.
          */
         get: operations["getSenderAvatar"];
         put?: never;
@@ -1611,7 +1611,7 @@ export interface components {
              */
             id?: number;
             /**
-             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+             * @description The chat's current avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (so a client never requests a URL that can only answer 404). Checking the file is our choice.
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
              */
             avatar_url: string | null;
@@ -2064,7 +2064,7 @@ export interface components {
             /** @description Transcripts of the message's media, newest first. Present only when transcription is on; removed for no-download logins. */
             transcripts?: components["schemas"]["Transcript"][];
             /**
-             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post).
+             * @description The sender's avatar, `/media/avatar/{chat_ref}/{message_id}`; null for a message without a sender (a channel post) and when the sender's photo is not in the archive, so a client never requests a URL that can only answer 404 (checking the file is our choice).
              * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A/4182
              */
             sender_avatar_url: string | null;
@@ -2174,7 +2174,7 @@ export interface components {
                  */
                 is_forum: boolean;
                 /**
-                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when none is archived.
+                 * @description The chat's avatar, `/media/avatar/{chat_ref}`; null when its file is not in the archive (our choice, as for the chat list).
                  * @example /media/avatar/k3JZp0aV8s2Q1xWn7bRt4A
                  */
                 avatar_url: string | null;
@@ -5423,15 +5423,54 @@ export interface operations {
                     "Cache-Control": "private";
                     /**
                      * @description `inline` for types a browser shows, `attachment` for other types and for `download=1`, with the stored file name.
-                     * @example attachment; filename="4182_photo.jpg"
+                     * @example inline; filename="IMG_20260314_092107.jpg"
                      */
                     "Content-Disposition": string;
+                    /**
+                     * @description Ranges of bytes may be requested.
+                     * @example bytes
+                     */
+                    "Accept-Ranges"?: "bytes";
+                    /**
+                     * @description Validator of this version of the file.
+                     * @example W/"15d7-19c8e2a4b10"
+                     */
+                    ETag?: string;
+                    /**
+                     * @description When the file was last written.
+                     * @example Sat, 14 Mar 2026 09:21:30 GMT
+                     */
+                    "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/octet-stream": string;
                     "*/*": string;
                 };
+            };
+            /** @description The requested range of the file (requested with a `Range` header). */
+            206: {
+                headers: {
+                    /**
+                     * @description The part sent and the file's full size.
+                     * @example bytes 0-1023/6327
+                     */
+                    "Content-Range": string;
+                    /** @example private */
+                    "Cache-Control": "private";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "*/*": string;
+                };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5445,6 +5484,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Media not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The requested range lies outside the file; `Content-Range: bytes *\/<size>` gives its size. The detail wording is our choice. */
+            416: {
+                headers: {
+                    /** @example bytes *\/6327 */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Range not satisfiable"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -5488,6 +5543,13 @@ export interface operations {
                 content: {
                     "image/webp": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5541,6 +5603,13 @@ export interface operations {
                     "image/jpeg": string;
                 };
             };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description 'Chat not found' for an unknown, malformed or invisible chat ref; 'Avatar not found' when the chat has no avatar on disk, its newest sighting is a removed photo, or `photo_id` names no stored photo. The 'Avatar not found' wording is our choice. */
@@ -5590,6 +5659,13 @@ export interface operations {
                 content: {
                     "image/jpeg": string;
                 };
+            };
+            /** @description The copy the client holds (by `If-None-Match` or `If-Modified-Since`) is still current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

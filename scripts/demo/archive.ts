@@ -14,6 +14,7 @@ import type { MediaKind } from '../../src/archive/backup/platform';
 import { createArchiveStore } from '../../src/archive/store/archive-store';
 import { backupState } from '../../src/archive/store/backup-state';
 import { describeDatabase } from '../../src/archive/store/config';
+import { installFixtureFiles } from '../../src/archive/store/fixture-files';
 import { FIXTURE, seedFixtures } from '../../src/archive/store/fixtures';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openDriver } from '../../src/archive/store/open';
@@ -67,9 +68,11 @@ try {
       console.log('The demo archive is already loaded.');
     } else if (process.argv.includes('--fixtures')) {
       const summary = await seedFixtures(db);
+      const files = await installFixtureFiles(config.backupPath);
       console.log(
         `Loaded the fixture archive into ${where}: ` +
-          `${summary.accounts} accounts, ${summary.chats} chats, ${summary.messages} messages.`,
+          `${summary.accounts} accounts, ${summary.chats} chats, ${summary.messages} messages, ` +
+          `${files} media files under ${config.backupPath}.`,
       );
     } else {
       const files = await fileBytes();

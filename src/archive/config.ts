@@ -2,6 +2,7 @@
  * The viewer's configuration, read once from the environment (the only reader of process.env). A bad
  * value stops the viewer at start with a ConfigError naming the variable, as the seed's viewer crashes.
  */
+import path from 'node:path';
 import {
   boolVar,
   ConfigError,
@@ -47,10 +48,20 @@ export interface ArchiveConfig {
   websocket: { maxConnections: number; maxSubscriptionsPerConnection: number };
   /** Media failed this often count as exhausted in the status (`MEDIA_MAX_DOWNLOAD_ATTEMPTS`). */
   mediaMaxDownloadAttempts: number;
+  /** Where media files live and the commands that open them on the viewer host. */
+  media: MediaConfig;
   /** `INTERNAL_PUSH_SECRET`: the bearer secret `/internal/push` callers send. */
   internalPushSecret: string | null;
   validateResponses: boolean;
   database: DatabaseConfig;
+}
+
+export interface MediaConfig {
+  /** `BACKUP_PATH` (default `<DATA_DIR>/backups`), absolute; see domain/media-layout.ts. */
+  backupPath: string;
+  /** `MEDIA_OPEN_CMD` and `MEDIA_OPEN_PATH_CMD`: an executable run with the file as its one argument. */
+  openCmd: string | null;
+  openPathCmd: string | null;
 }
 
 const listOf = (raw: string | undefined) =>
@@ -139,6 +150,13 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
       maxSubscriptionsPerConnection: intVar(env, 'MAX_WS_SUBSCRIPTIONS_PER_CONNECTION', 16, { min: 1 }),
     },
     mediaMaxDownloadAttempts: intVar(env, 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, { min: 1 }),
+    media: {
+      backupPath: path.resolve(
+        stringVar(env, 'BACKUP_PATH') ?? path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
+      ),
+      openCmd: stringVar(env, 'MEDIA_OPEN_CMD') ?? null,
+      openPathCmd: stringVar(env, 'MEDIA_OPEN_PATH_CMD') ?? null,
+    },
     internalPushSecret: stringVar(env, 'INTERNAL_PUSH_SECRET') ?? null,
     validateResponses: boolVar(
       env,

@@ -7,6 +7,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
+import { storageMediaId } from '../domain/media-layout';
 import type { BackupState } from '../store/backup-state';
 import { accountScopedKey, BACKUP_KEYS } from '../store/metadata-keys';
 import type { ArchiveDatabase } from '../store/store';
@@ -428,8 +429,9 @@ class Run {
     const pending = await state.pendingMedia(this.accountId, config.mediaMaxAttempts, 100_000);
     for (const item of pending) {
       if (this.deps.signal?.aborted) break;
-      const mediaId = `${item.chatId}_${item.messageId}_${item.type}`;
+      const mediaId = storageMediaId(item.chatId, item.messageId, item.type);
       const relative = chatMediaPath(
+        this.accountId,
         item.chatId,
         item.messageId,
         item.type,

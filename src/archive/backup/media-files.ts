@@ -1,27 +1,13 @@
 /**
- * Writing media files under the backup folder: a download lands in a `.part` file first, so a broken
- * download resumes where it stopped and a finished file is never half-written; then it is renamed into
- * place with its SHA-256.
+ * Writing media files under the backup folder, where the media layout (domain/media-layout.ts) says they
+ * go: a download lands in a `.part` file first, so a broken download resumes where it stopped and a
+ * finished file is never half-written; then it is renamed into place with its SHA-256.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/webp': '.webp',
-  'image/gif': '.gif',
-  'video/mp4': '.mp4',
-  'video/webm': '.webm',
-  'audio/ogg': '.ogg',
-  'audio/mpeg': '.mp3',
-  'audio/mp4': '.m4a',
-  'application/pdf': '.pdf',
-  'application/x-tgsticker': '.tgs',
-  'text/plain': '.txt',
-};
+import { chatAvatarPath, extensionFor, mediaFilePath } from '../domain/media-layout';
 
 const DEFAULT_EXTENSION: Record<string, string> = {
   photo: '.jpg',
@@ -33,20 +19,25 @@ const DEFAULT_EXTENSION: Record<string, string> = {
   animation: '.mp4',
 };
 
+/** The file's extension: the layout's rule (original name, then type), else one by media kind. */
 export function mediaExtension(type: string, fileName: string | null, mimeType: string | null): string {
-  const fromName = fileName ? path.extname(fileName).toLowerCase() : '';
-  if (/^\.[a-z0-9]{1,8}$/.test(fromName)) return fromName;
-  return (mimeType && EXTENSIONS[mimeType]) || DEFAULT_EXTENSION[type] || '.bin';
+  return extensionFor(fileName, mimeType) || DEFAULT_EXTENSION[type] || '.bin';
 }
 
-/** A chat's media file, relative to the backup folder: `<chat_id>/<message_id>_<type><ext>`. */
-export function chatMediaPath(chatId: number, messageId: number, type: string, extension: string): string {
-  return path.join(String(chatId), `${messageId}_${type}${extension}`);
+/** A message's file, relative to the backup folder, where the media layout puts it. */
+export function chatMediaPath(
+  accountId: number,
+  chatId: number,
+  messageId: number,
+  type: string,
+  extension: string,
+): string {
+  return mediaFilePath(accountId, chatId, messageId, type, extension);
 }
 
-/** An avatar picture, relative to the backup folder. */
+/** A chat photo, relative to the backup folder (the history keeps every one). */
 export function avatarPath(chatId: number, photoId: string): string {
-  return path.join('avatars', `${chatId}_${photoId}.jpg`);
+  return chatAvatarPath(chatId, photoId);
 }
 
 export async function sha256Of(file: string): Promise<string> {

@@ -197,7 +197,7 @@ describe.each(TEST_BACKENDS)('restore_chat on %s', (backend) => {
     );
     expect(code, io.errors.join('\n')).toBe(0);
     expect(platform.sent).toEqual([
-      { chatId: DEST, text: 'with a photo', fileName: '3_photo.jpg' },
+      { chatId: DEST, text: 'with a photo', fileName: `${CHAT}_3_photo.jpg` },
       { chatId: DEST, text: 'fourth', fileName: null },
     ]);
     expect(sleeps).toEqual([1500]);

@@ -11,6 +11,8 @@ export type ArchiveErrorKind =
   | 'too-many-requests'
   | 'unavailable'
   | 'not-configured'
+  /** A request for something the target's type does not allow (415). */
+  | 'unsupported-type'
   /** A 500 whose detail the seed names (the token login's 'Database not available'). */
   | 'internal';
 
@@ -30,6 +32,7 @@ export const invalid = (detail: string) => new ArchiveError('invalid', detail);
 export const notFound = (detail: string) => new ArchiveError('not-found', detail);
 export const conflict = (detail: string) => new ArchiveError('conflict', detail);
 export const forbidden = (detail: string) => new ArchiveError('forbidden', detail);
+export const unsupportedType = (detail: string) => new ArchiveError('unsupported-type', detail);
 
 export const NOT_AUTHENTICATED = 'Not authenticated';
 export const INVALID_CREDENTIALS = 'Invalid credentials';
@@ -39,3 +42,6 @@ export const CHAT_NOT_FOUND = 'Chat not found';
 export const AUTH_NOT_CONFIGURED = 'Viewer authentication is not configured';
 export const DATABASE_UNAVAILABLE = 'Database temporarily unavailable';
 export const DOWNLOADS_DISABLED = 'Downloads disabled for this account';
+export const MEDIA_NOT_FOUND = 'Media not found';
+export const AVATAR_NOT_FOUND = 'Avatar not found';
+export const INTERNAL_ERROR = 'Internal server error';

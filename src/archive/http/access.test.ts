@@ -115,15 +115,6 @@ const ALLOWED: Record<string, number> = {
   loginWithToken: 401,
   createViewer: 201,
   createShareToken: 201,
-  getMediaFile: 404,
-  getMediaThumbnail: 404,
-  getChatAvatar: 404,
-  getSenderAvatar: 404,
-  listChatMedia: 404,
-  countChatMedia: 404,
-  openMedia: 404,
-  openMediaPath: 404,
-  exportChat: 404,
   listMediaTranscripts: 404,
   requestMediaTranscript: 409,
   listStoredMediaTranscripts: 404,
@@ -188,6 +179,8 @@ describe('access matrix', () => {
     AUTH_PROXY_HEADER: 'X-Remote-User',
     AUTH_PROXY_DEFAULT_ACCESS: 'all',
     TRUST_PROXY_HEADERS: 'true',
+    MEDIA_OPEN_CMD: 'true',
+    MEDIA_OPEN_PATH_CMD: 'true',
   };
   let main: TestViewer;
   let anonymous: TestViewer;

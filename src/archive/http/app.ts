@@ -6,6 +6,7 @@ import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
 import { SessionManager } from '../domain/sessions';
+import { Thumbnailer } from '../domain/thumbnails';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
 import { accessGuards } from './access';
 import { TtlCache } from './cache';
@@ -50,6 +51,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     limiter: loginLimiter(now),
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
+    thumbnails: new Thumbnailer(),
     now,
     logger,
   };

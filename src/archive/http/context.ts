@@ -3,10 +3,13 @@ import type { Logger } from 'pino';
 import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
 import type { AttemptOrigin } from '../domain/login';
+import type { MediaDeps } from '../domain/media';
+import { type Audience, FileProbe } from '../domain/present';
 import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
 import type { SlidingWindowLimiter } from '../domain/rate-limit';
 import type { SessionManager } from '../domain/sessions';
+import type { Thumbnailer } from '../domain/thumbnails';
 import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
@@ -21,6 +24,7 @@ export interface ArchiveDeps {
   /** Per-chat statistics, kept 60 seconds (seed). */
   chatStats: TtlCache<ChatStats>;
   passwordIterations: number;
+  thumbnails: Thumbnailer;
   now: () => number;
   logger: Logger;
 }
@@ -94,10 +98,21 @@ export function actor(req: AnyRequest, res: AnyResponse): Actor {
   };
 }
 
+/** No-download logins get no transcripts. */
 export const messageView = (req: AnyRequest, res: AnyResponse) => ({
-  noDownload: principal(res).noDownload,
-  withTranscripts: deps(req).config.transcription.enabled,
+  withTranscripts: deps(req).config.transcription.enabled && !principal(res).noDownload,
 });
+
+/** Who the payload is for: the no-download rule and a fresh look at the files on disk. */
+export const audience = (req: AnyRequest, res: AnyResponse): Audience => ({
+  noDownload: principal(res).noDownload,
+  files: new FileProbe(deps(req).config.media.backupPath),
+});
+
+export function mediaDeps(req: AnyRequest): MediaDeps {
+  const d = deps(req);
+  return { store: d.store, backupPath: d.config.media.backupPath, thumbnails: d.thumbnails };
+}
 
 export function adminDeps(req: AnyRequest): AdminDeps {
   const d = deps(req);

@@ -12,6 +12,7 @@ const STATUS: Record<ArchiveErrorKind, number> = {
   'too-many-requests': 429,
   unavailable: 503,
   'not-configured': 503,
+  'unsupported-type': 415,
   internal: 500,
 };
 

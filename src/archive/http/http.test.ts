@@ -250,7 +250,7 @@ describe('HTTP behaviour', () => {
     expect((await get(`/api/chats/${RC}/media/${FIXTURE.voiceMediaKey}/transcripts`, 'POST')).status).toBe(
       403,
     );
-    expect((await get(`/media/avatar/${RC}`)).status).toBe(404);
+    expect((await get(`/media/avatar/${RC}`)).status).toBe(200);
     expect((await get('/api/transcription/status')).status).toBe(200);
     const messages = (await get(`/api/chats/${RC}/messages?limit=2`)).body;
     expect(messages[0].media).toMatchObject({ url: null, file_path: null, downloaded: false });
@@ -264,9 +264,7 @@ describe('HTTP behaviour', () => {
     expect((await get(`/api/chats/${RC}/export?from=2026-03-02&to=2026-03-01`)).body).toEqual({
       detail: "'from' must be before 'to'",
     });
-    expect((await get(`/api/chats/${RC}/export?from=2026-03-01&to=2026-03-01`)).body).toEqual({
-      detail: 'Not configured',
-    });
+    expect((await get(`/api/chats/${RC}/export?from=2026-03-01&to=2026-03-01`)).status).toBe(200);
     expect((await get(`/api/chats/${RC}/media?before_id=1_photo&after_id=2_photo`)).status).toBe(400);
     expect((await get('/api/transcription/status')).body).toMatchObject({ enabled: false });
     expect((await get('/api/push/config')).body).toEqual({

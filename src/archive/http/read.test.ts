@@ -172,9 +172,17 @@ describe('messages and the other chat routes', () => {
     expect(
       (await get(`/api/chats/${FIXTURE.forum.ref}/topics`)).body.topics.map((t: { id: number }) => t.id),
     ).toEqual([12, 1]);
-    expect((await get(`/api/chats/${RC}/avatars`)).body).toHaveLength(2);
+    expect((await get(`/api/chats/${RC}/avatars`)).body).toEqual([
+      {
+        photo_id: '5879443210987654321',
+        seen_at: '2026-01-08T12:30:00Z',
+        url: `/media/avatar/${RC}?photo_id=5879443210987654321`,
+        available: true,
+      },
+      expect.objectContaining({ photo_id: '5512870036482915003', available: true }),
+    ]);
     const stats = (await get(`/api/chats/${RC}/stats`)).body;
-    expect(stats).toMatchObject({ chat_id: FIXTURE.releaseCrew.id, messages: 57, media_files: 2 });
+    expect(stats).toMatchObject({ chat_id: FIXTURE.releaseCrew.id, messages: 57, media_files: 7 });
     await viewer.db.upsertMessages([
       {
         accountId: 1,

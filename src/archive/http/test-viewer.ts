@@ -2,11 +2,15 @@
  * For tests: the real viewer app on port 0 over a fresh, migrated, seeded store (SQLite by default), with
  * small helpers to log in and call it. Password hashing runs at a low cost here to keep suites fast.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { listen } from '../../common/serve';
 import { loadConfig } from '../config';
 import type { DatabaseConfig } from '../store/config';
+import { installFixtureFiles } from '../store/fixture-files';
 import { FIXTURE } from '../store/fixtures';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
@@ -21,6 +25,8 @@ export const PASSWORD_ENV: Env = { VIEWER_USERNAME: MASTER.username, VIEWER_PASS
 
 export interface TestViewer {
   url: string;
+  /** The viewer's BACKUP_PATH: a temporary folder holding the fixture files when seeded. */
+  backupPath: string;
   db: ArchiveDatabase;
   deps: ArchiveDeps;
   database: DatabaseConfig;
@@ -56,15 +62,19 @@ export async function startTestViewer(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
-  const { server, deps } = await serve(store.db, env, options);
+  const backupPath = await mkdtemp(path.join(tmpdir(), 'archive-backups-'));
+  if (options.seed ?? true) await installFixtureFiles(backupPath);
+  const { server, deps } = await serve(store.db, { BACKUP_PATH: backupPath, ...env }, options);
   return {
     url: server.url,
+    backupPath: deps.config.media.backupPath,
     db: store.db,
     deps,
     database: store.config,
     close: async () => {
       await server.close();
       await store.close();
+      await rm(backupPath, { recursive: true, force: true });
     },
   };
 }
@@ -82,6 +92,7 @@ export async function startViewerOn(
   const { server, deps } = await serve(db, env, options);
   return {
     url: server.url,
+    backupPath: deps.config.media.backupPath,
     db,
     deps,
     database,

@@ -11,9 +11,11 @@
 import type { Driver } from './driver';
 import * as changes from './queries/changes';
 import * as chats from './queries/chats';
+import * as exports from './queries/export';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as ingest from './queries/ingest';
+import * as media from './queries/media';
 import * as messages from './queries/messages';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
@@ -24,30 +26,32 @@ import type { ArchiveDatabase } from './store';
 const QUERY_MODULES = [
   changes,
   chats,
+  exports,
   figures,
   grants,
   ingest,
+  media,
   messages,
   search,
   sessions,
   settings,
 ] as const;
 
-/** A query function `(db, ...args) => Promise` as the store method `(...args) => Promise`. */
+/**
+ * A query function `(db, ...args) => Promise` (or an async generator, for streamed reads such as the
+ * export) as the store method `(...args) => …`.
+ */
 type BoundQueries<M> = {
-  // biome-ignore lint/suspicious/noExplicitAny: any result type; only the shape of the function matters.
-  [K in keyof M as M[K] extends (db: Driver, ...args: any[]) => Promise<unknown> ? K : never]: M[K] extends (
-    db: Driver,
-    ...args: infer A
-  ) => infer R
-    ? (...args: A) => R
-    : never;
+  [K in keyof M as M[K] extends (db: Driver, ...args: any[]) => Promise<unknown> | AsyncIterable<unknown> // biome-ignore lint/suspicious/noExplicitAny: only the shape of the function matters.
+    ? K
+    : never]: M[K] extends (db: Driver, ...args: infer A) => infer R ? (...args: A) => R : never;
 };
 
 type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 const isAsyncFunction = (value: unknown): value is (...args: unknown[]) => Promise<unknown> =>
-  typeof value === 'function' && value.constructor.name === 'AsyncFunction';
+  typeof value === 'function' &&
+  (value.constructor.name === 'AsyncFunction' || value.constructor.name === 'AsyncGeneratorFunction');
 
 /**
  * Binds every exported async function of the modules to the driver. Other exports (constants, pure

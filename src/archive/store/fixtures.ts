@@ -5,6 +5,7 @@
  * OpenAPI document's example values (refs, ids, texts) so that tests and the contract suite can use
  * them. Deterministic: the same data on every backend and every run.
  */
+import { FIXTURE_FILES, RELEASE_CREW_FILES } from './fixture-files';
 import { BACKUP_KEYS } from './metadata-keys';
 import type { ArchiveDatabase } from './store';
 import type { NewMessage } from './writer';
@@ -356,12 +357,12 @@ export async function seedFixtures(db: ArchiveDatabase): Promise<FixtureSummary>
     chatId: rc,
     messageId: 4182,
     type: 'photo',
-    filePath: '-1001234567890/4182_photo.jpg',
-    fileName: '4182_photo.jpg',
-    fileSize: 248913,
+    filePath: FIXTURE_FILES.photo.path,
+    fileName: 'IMG_20260314_092107.jpg',
+    fileSize: FIXTURE_FILES.photo.size,
     mimeType: 'image/jpeg',
-    width: 1280,
-    height: 960,
+    width: 640,
+    height: 480,
     downloaded: true,
     downloadAttempts: 1,
     downloadDate: at('2026-03-14T09:21:30Z'),
@@ -371,15 +372,35 @@ export async function seedFixtures(db: ArchiveDatabase): Promise<FixtureSummary>
     chatId: rc,
     messageId: 4181,
     type: 'voice',
-    filePath: '-1001234567890/4181_voice.ogg',
-    fileName: '4181_voice.ogg',
-    fileSize: 21840,
+    filePath: FIXTURE_FILES.voice.path,
+    fileName: 'voice_2026-03-14.ogg',
+    fileSize: FIXTURE_FILES.voice.size,
     mimeType: 'audio/ogg',
     duration: 6.4,
     downloaded: true,
     downloadAttempts: 1,
     downloadDate: at('2026-03-14T09:19:02Z'),
   });
+  for (const extra of RELEASE_CREW_FILES) {
+    const file = FIXTURE_FILES[extra.file];
+    await db.upsertMedia({
+      accountId: 1,
+      chatId: rc,
+      messageId: extra.messageId,
+      type: extra.type,
+      filePath: file.path,
+      fileName: extra.fileName,
+      fileSize: file.size,
+      mimeType: extra.mimeType,
+      width: extra.width ?? null,
+      height: extra.height ?? null,
+      duration: extra.duration ?? null,
+      contentHash: extra.file === 'sticker' ? FIXTURE_FILES.sticker.sha256 : null,
+      downloaded: true,
+      downloadAttempts: 1,
+      downloadDate: at('2026-03-10T12:00:00Z'),
+    });
+  }
   await db.upsertMedia({
     accountId: 1,
     chatId: FIXTURE.news.id,
@@ -453,13 +474,14 @@ export async function seedFixtures(db: ArchiveDatabase): Promise<FixtureSummary>
     chatId: rc,
     photoId: '5512870036482915003',
     seenAt: at('2025-11-03T08:00:00Z'),
+    filePath: FIXTURE_FILES.olderChatAvatar.path,
   });
   await db.addAvatar({
     accountId: 1,
     chatId: rc,
     photoId: '5879443210987654321',
     seenAt: at('2026-01-08T12:30:00Z'),
-    filePath: 'avatars/-1001234567890_5879443210987654321.jpg',
+    filePath: FIXTURE_FILES.chatAvatar.path,
   });
   for (const chat of [
     FIXTURE.releaseCrew,

@@ -4,16 +4,8 @@
  */
 import { parseJson as parseExactJson } from '../domain/int64';
 import type { Row } from './driver';
-import type {
-  Account,
-  AdminChat,
-  Chat,
-  ChatType,
-  MessageMedia,
-  SearchResult,
-  Transcript,
-  TranscriptStatus,
-} from './types';
+import type { StoredChat, StoredMedia, StoredSearchResult } from './media-types';
+import type { Account, AdminChat, ChatType, Transcript, TranscriptStatus } from './types';
 
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -63,15 +55,11 @@ export function chatName(row: Row): string | null {
   return name || str(row.title) || str(row.username);
 }
 
-export const chatAvatarUrl = (ref: string, photoId: unknown) =>
-  photoId === null || photoId === undefined ? null : `/media/avatar/${ref}`;
-
-export function toChat(row: Row, accounts: Account[]): Chat {
-  const ref = String(row.ref);
+export function toChat(row: Row, accounts: Account[]): StoredChat {
   return {
-    ref,
+    ref: String(row.ref),
     id: Number(row.id),
-    avatar_url: chatAvatarUrl(ref, row.avatar_photo_id),
+    avatar_photo_id: str(row.avatar_photo_id),
     accounts,
     title: str(row.title),
     name: chatName(row),
@@ -99,40 +87,21 @@ export function toAdminChat(row: Row): AdminChat {
   };
 }
 
-const FILELESS = new Set([
-  'geo',
-  'geo_live',
-  'venue',
-  'contact',
-  'poll',
-  'dice',
-  'game',
-  'invoice',
-  'webpage',
-]);
-const THUMBNAILED = new Set(['photo', 'video', 'video_note', 'animation']);
-
-/** The media nested in a message; `md_*` columns of the message query. */
-export function toMessageMedia(row: Row, ref: string, noDownload: boolean): MessageMedia | undefined {
+/** The media nested in a message, as stored; `md_*` columns of the message query. */
+export function toMessageMedia(row: Row): StoredMedia | undefined {
   if (row.md_type === null || row.md_type === undefined) return undefined;
   const type = String(row.md_type);
-  const key = `${Number(row.id)}_${type}`;
-  const mime = str(row.md_mime_type);
-  const stored = !noDownload && bool(row.md_downloaded) && row.md_file_path != null && !FILELESS.has(type);
-  const thumbable = THUMBNAILED.has(type) || /^(image|video)\//.test(mime ?? '');
   return {
-    id: key,
+    id: `${Number(row.id)}_${type}`,
     type,
-    url: stored ? `/media/${ref}/${key}` : null,
-    thumb_url: stored && thumbable ? `/media/thumb/200/${ref}/${key}` : null,
-    file_path: noDownload ? null : str(row.md_file_path),
+    file_path: str(row.md_file_path),
     file_name: str(row.md_file_name),
     file_size: num(row.md_file_size),
-    mime_type: mime,
+    mime_type: str(row.md_mime_type),
     width: num(row.md_width),
     height: num(row.md_height),
     duration: num(row.md_duration),
-    downloaded: noDownload ? false : bool(row.md_downloaded),
+    downloaded: bool(row.md_downloaded),
     skip_reason: str(row.md_skip_reason),
   };
 }
@@ -158,8 +127,7 @@ export function toTranscript(row: Row): Transcript {
 }
 
 /** `c_*` chat columns and message columns of the search and tag queries. */
-export function toSearchResult(row: Row): SearchResult {
-  const ref = String(row.c_ref);
+export function toSearchResult(row: Row): StoredSearchResult {
   return {
     id: Number(row.id),
     date: isoRequired(row.date),
@@ -170,14 +138,15 @@ export function toSearchResult(row: Row): SearchResult {
     topic_title: str(row.topic_title),
     matched_in: row.matched_in === 'transcript' ? 'transcript' : 'text',
     chat: {
-      ref,
+      id: Number(row.c_id),
+      ref: String(row.c_ref),
       title: str(row.c_title),
       first_name: str(row.c_first_name),
       last_name: str(row.c_last_name),
       username: str(row.c_username),
       type: row.c_type as ChatType,
       is_forum: bool(row.c_is_forum),
-      avatar_url: chatAvatarUrl(ref, row.c_avatar_photo_id),
+      avatar_photo_id: str(row.c_avatar_photo_id),
     },
   };
 }

@@ -148,7 +148,7 @@ describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
       await db.setReactions(ref, [{ emoji: '👀', count: 1 }]);
       const key = (await db.findChat(ALL_VISIBLE, FIXTURE.releaseCrew.ref))?.key;
       if (!key) throw new Error('fixture chat missing');
-      const message = await db.getMessage(key, 4176, { noDownload: false, withTranscripts: false });
+      const message = await db.getMessage(key, 4176, { withTranscripts: false });
       expect(message?.reactions).toEqual([{ emoji: '👀', count: 1 }]);
       await db.addAvatar({
         accountId: 1,
@@ -156,11 +156,9 @@ describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
         photoId: null,
         seenAt: new Date('2026-03-20T00:00:00Z'),
       });
-      expect((await db.findChat(ALL_VISIBLE, FIXTURE.releaseCrew.ref))?.chat.avatar_url).toBeNull();
+      expect((await db.findChat(ALL_VISIBLE, FIXTURE.releaseCrew.ref))?.chat.avatar_photo_id).toBeNull();
       expect((await db.listChatAvatars(key))[0]).toMatchObject({
         photo_id: null,
-        url: null,
-        available: false,
       });
       await db.upsertMessages([
         {

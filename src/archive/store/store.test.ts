@@ -13,7 +13,7 @@ import {
 } from './store';
 import { openTestStore, TEST_BACKENDS, type TestStore } from './test-databases';
 
-const view = { noDownload: false, withTranscripts: true };
+const view = { withTranscripts: true };
 const only = (v: Partial<Visibility>): Visibility => ({ ...ALL_VISIBLE, ...v });
 
 describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
@@ -51,7 +51,7 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         title: 'Release Crew',
         name: 'Release Crew',
         accounts: [{ id: 1, label: 'default' }],
-        avatar_url: `/media/avatar/${FIXTURE.releaseCrew.ref}`,
+        avatar_photo_id: '5879443210987654321',
         last_message_date: '2026-03-14T09:21:07Z',
       });
     });
@@ -107,7 +107,7 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
   });
 
   describe('messages of one chat', () => {
-    it('returns messages newest first with media, reactions, transcripts and avatar URLs', async () => {
+    it('returns messages newest first with media, reactions and transcripts', async () => {
       const [photo, voice] = await db.listMessages(rc, { limit: 2, ...view });
       expect(photo).toMatchObject({
         id: 4182,
@@ -117,8 +117,8 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
           { emoji: '👍', count: 3 },
           { emoji: '🔥', count: 1 },
         ],
-        media: { id: '4182_photo', url: `/media/${rc.ref}/4182_photo`, downloaded: true },
-        sender_avatar_url: `/media/avatar/${rc.ref}/4182`,
+        sender_id: FIXTURE.users.marta,
+        media: { id: '4182_photo', type: 'photo', mime_type: 'image/jpeg', downloaded: true },
         raw_data: {},
         transcripts: [],
       });
@@ -129,14 +129,19 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       });
     });
 
-    it('strips files and transcripts for no-download logins', async () => {
-      const [photo, voice] = await db.listMessages(rc, { limit: 2, noDownload: true, withTranscripts: true });
-      expect(photo?.media).toMatchObject({ url: null, thumb_url: null, file_path: null, downloaded: false });
+    it('returns media as stored, without URLs, and transcripts only when asked', async () => {
+      const [photo, voice] = await db.listMessages(rc, { limit: 2, withTranscripts: false });
+      expect(photo?.media).toMatchObject({
+        file_path: '-1001234567890/-1001234567890_4182_photo.jpg',
+        downloaded: true,
+      });
+      expect(photo?.media).not.toHaveProperty('url');
+      expect(photo).not.toHaveProperty('sender_avatar_url');
       expect(voice).not.toHaveProperty('transcripts');
     });
 
     it('pages by offset and by both cursors without gaps or overlaps', async () => {
-      const all = await db.listMessages(rc, { limit: 500, noDownload: false, withTranscripts: false });
+      const all = await db.listMessages(rc, { limit: 500, withTranscripts: false });
       expect(all).toHaveLength(FIXTURE.releaseCrewMessages);
       const ids = all.map((m) => m.id);
       const walked: number[] = [];
@@ -144,7 +149,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       for (;;) {
         const page = await db.listMessages(rc, {
           limit: 10,
-          noDownload: false,
           withTranscripts: false,
           ...(cursor ? { beforeDate: new Date(cursor.date), beforeId: cursor.id } : {}),
         });
@@ -158,21 +162,18 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const second = await db.listMessages(rc, {
         limit: 5,
         offset: 5,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(second.map((m) => m.id)).toEqual(ids.slice(5, 10));
       const below = await db.listMessages(rc, {
         limit: 3,
         beforeId: 4150,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(below.map((m) => m.id)).toEqual([4149, 4148, 4147]);
       const above = await db.listMessages(rc, {
         limit: 3,
         afterId: 4147,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(above.map((m) => m.id)).toEqual([4150, 4149, 4148]);
@@ -182,7 +183,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const found = await db.listMessages(rc, {
         limit: 50,
         search: 'KEYS TO',
-        noDownload: false,
         withTranscripts: false,
       });
       expect(found.map((m) => m.id)).toEqual([4176]);
@@ -190,7 +190,6 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       const topic = await db.listMessages(forum, {
         limit: 50,
         topicId: 12,
-        noDownload: false,
         withTranscripts: false,
       });
       expect(topic.map((m) => m.id)).toEqual([41, 40, 12]);
@@ -276,16 +275,16 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(await db.getChatStats(rc)).toEqual({
         chat_id: FIXTURE.releaseCrew.id,
         messages: 57,
-        media_files: 2,
-        total_size_bytes: 270753,
-        total_size_mb: 0.26,
+        media_files: 7,
+        total_size_bytes: 42625,
+        total_size_mb: 0.04,
         first_message_date: '2026-03-01T08:00:00Z',
         last_message_date: '2026-03-14T09:21:07Z',
       });
       const avatars = await db.listChatAvatars(rc);
-      expect(avatars.map((a) => [a.photo_id, a.available])).toEqual([
-        ['5879443210987654321', true],
-        ['5512870036482915003', false],
+      expect(avatars).toEqual([
+        { photo_id: '5879443210987654321', seen_at: '2026-01-08T12:30:00Z' },
+        { photo_id: '5512870036482915003', seen_at: '2025-11-03T08:00:00Z' },
       ]);
     });
 
@@ -320,6 +319,114 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         '2026-03-13',
         '2026-03-14',
       ]);
+    });
+  });
+
+  describe('media, avatars and export', () => {
+    const keys = (page: { items: { key: string }[] }) => page.items.map((i) => i.key);
+
+    it('pages the gallery newest first in both directions, by type', async () => {
+      const all = await db.listGallery(rc, { limit: 50 });
+      expect(keys(all)).toEqual([
+        '4182_photo',
+        '4181_voice',
+        '4144_document',
+        '4143_sticker',
+        '4142_document',
+        '4141_video_note',
+        '4140_video',
+      ]);
+      expect(all.hasMore).toBe(false);
+      expect(all.items[0]).toMatchObject({
+        messageId: 4182,
+        type: 'photo',
+        filePath: '-1001234567890/-1001234567890_4182_photo.jpg',
+        mimeType: 'image/jpeg',
+        downloaded: true,
+        date: '2026-03-14T09:21:07Z',
+        isDeleted: false,
+      });
+      const first = await db.listGallery(rc, { limit: 3 });
+      expect([keys(first), first.hasMore]).toEqual([['4182_photo', '4181_voice', '4144_document'], true]);
+      const second = await db.listGallery(rc, { limit: 3, beforeMessageId: 4144 });
+      expect([keys(second), second.hasMore]).toEqual([
+        ['4143_sticker', '4142_document', '4141_video_note'],
+        true,
+      ]);
+      const last = await db.listGallery(rc, { limit: 3, beforeMessageId: 4141 });
+      expect([keys(last), last.hasMore]).toEqual([['4140_video'], false]);
+      const newer = await db.listGallery(rc, { limit: 2, afterMessageId: 4141 });
+      expect([keys(newer), newer.hasMore]).toEqual([['4143_sticker', '4142_document'], true]);
+      const videos = await db.listGallery(rc, { limit: 50, types: ['video', 'video_note'] });
+      expect(keys(videos)).toEqual(['4141_video_note', '4140_video']);
+      expect((await db.listGallery(rc, { limit: 50, types: ['nothing'] })).items).toEqual([]);
+    });
+
+    it('counts media by type and finds one item', async () => {
+      expect(await db.countMediaByType(rc)).toEqual({
+        document: 2,
+        photo: 1,
+        sticker: 1,
+        video: 1,
+        video_note: 1,
+        voice: 1,
+      });
+      const anna = (await db.findChat(ALL_VISIBLE, FIXTURE.anna.ref))?.key as ChatKey;
+      expect(await db.countMediaByType(anna)).toEqual({});
+      expect((await db.getMediaItem(rc, 4181, 'voice'))?.mimeType).toBe('audio/ogg');
+      expect(await db.getMediaItem(rc, 4181, 'photo')).toBeNull();
+      expect(await db.getMediaItem(anna, 4182, 'photo')).toBeNull();
+    });
+
+    it('finds the current chat avatar, an older one by photo id, and message senders', async () => {
+      expect(await db.findChatAvatar(rc)).toEqual({
+        photo_id: '5879443210987654321',
+        seen_at: '2026-01-08T12:30:00Z',
+      });
+      expect((await db.findChatAvatar(rc, '5512870036482915003'))?.seen_at).toBe('2025-11-03T08:00:00Z');
+      expect(await db.findChatAvatar(rc, '1')).toBeNull();
+      const anna = (await db.findChat(ALL_VISIBLE, FIXTURE.anna.ref))?.key as ChatKey;
+      expect(await db.findChatAvatar(anna)).toBeNull();
+      expect(await db.findMessageSender(rc, 4182)).toBe(FIXTURE.users.marta);
+      expect(await db.findMessageSender(rc, 999_999)).toBeUndefined();
+    });
+
+    it('exports a window oldest first in batches, with the versions of the same window', async () => {
+      const collect = async <T>(batches: AsyncIterable<T[]>) => {
+        const out: T[] = [];
+        for await (const batch of batches) out.push(...batch);
+        return out;
+      };
+      const whole = await collect(db.exportMessages(rc, {}));
+      expect(whole).toHaveLength(FIXTURE.releaseCrewMessages);
+      expect(await collect(db.exportMessages(rc, {}, 7))).toEqual(whole);
+      const dates = whole.map((m) => m.date);
+      expect([...dates].sort()).toEqual(dates);
+      const photo = whole.find((m) => m.id === 4182);
+      expect(photo).toMatchObject({
+        sender: { id: FIXTURE.users.marta, name: 'Marta Lindqvist', username: 'martal' },
+        reply_to: 4179,
+        media: { type: 'photo', file_name: 'IMG_20260314_092107.jpg', mime_type: 'image/jpeg' },
+      });
+      expect(JSON.stringify(photo)).not.toContain('-1001234567890/');
+      const voice = whole.find((m) => m.id === 4181);
+      expect(voice?.transcripts?.[0]?.language).toBe('en');
+      const day = { from: new Date('2026-03-14T00:00:00Z'), to: new Date('2026-03-15T00:00:00Z') };
+      const window = await collect(db.exportMessages(rc, day, 2));
+      expect(window.length).toBeGreaterThan(0);
+      expect(window.every((m) => m.date >= '2026-03-14' && m.date < '2026-03-15')).toBe(true);
+      expect(whole.filter((m) => m.date >= '2026-03-14' && m.date < '2026-03-15')).toEqual(window);
+      const versions = await collect(db.exportMessageVersions(rc, day));
+      expect(versions).toEqual([
+        {
+          chat_id: FIXTURE.releaseCrew.id,
+          message_id: 4182,
+          text: "Photos from Saturday's release party are up.",
+          date: '2026-03-14T09:21:07Z',
+        },
+      ]);
+      const before = { to: new Date('2026-03-14T00:00:00Z') };
+      expect(await collect(db.exportMessageVersions(rc, before))).toEqual([]);
     });
   });
 
@@ -519,8 +626,8 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(await db.getArchiveFigures(ALL_VISIBLE)).toEqual({
         chats: 6,
         messages: 72,
-        media_files: 2,
-        total_size_mb: 0.26,
+        media_files: 7,
+        total_size_mb: 0.04,
         stats_calculated_at: '2026-03-14T06:04:51Z',
         last_backup_time: '2026-03-14T06:00:12Z',
       });
@@ -540,7 +647,7 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         { account_id: 1, active: true, active_since: '2026-03-10T18:04:40Z' },
         { account_id: 2, active: false, active_since: null },
       ]);
-      expect(status.media).toEqual({ downloaded: 2, pending: 0, exhausted: 1, skipped: 1 });
+      expect(status.media).toEqual({ downloaded: 7, pending: 0, exhausted: 1, skipped: 1 });
       expect(status.database.backend).toBe(backend);
       expect(status.database.size_bytes).toBeGreaterThan(0);
       expect(await db.getRuntimeFlags(new Date('2026-03-14T10:02:00Z'))).toEqual({

@@ -6,6 +6,17 @@
  * Each method here is an exported `async function name(db, ...args)` of a module in queries/, bound to
  * the driver by archive-store.ts: to add a method, write that function and declare the method below.
  */
+
+import type {
+  ExportedMessage,
+  ExportedMessageVersion,
+  ExportWindow,
+  GalleryPage,
+  GalleryQuery,
+  StoredChatAvatar,
+  StoredMediaItem,
+  StoredMessage,
+} from './media-types';
 import type {
   Account,
   AdminChat,
@@ -15,7 +26,6 @@ import type {
   AuditQuery,
   ChangePage,
   ChangeQuery,
-  ChatAvatar,
   ChatKey,
   ChatListQuery,
   ChatPage,
@@ -25,7 +35,6 @@ import type {
   EndedSession,
   Folder,
   FoundChat,
-  Message,
   MessageByDateQuery,
   MessageDatesQuery,
   MessageListQuery,
@@ -56,6 +65,7 @@ import type {
 import type { ArchiveWriter } from './writer';
 
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
+export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
@@ -91,18 +101,43 @@ export interface ArchiveStore {
   existingChatRefs(refs: string[]): Promise<string[]>;
 
   // One chat's messages
-  listMessages(chat: ChatKey, query: MessageListQuery): Promise<Message[]>;
-  getMessage(chat: ChatKey, messageId: number, view: MessageView): Promise<Message | null>;
+  listMessages(chat: ChatKey, query: MessageListQuery): Promise<StoredMessage[]>;
+  getMessage(chat: ChatKey, messageId: number, view: MessageView): Promise<StoredMessage | null>;
   listMessageVersions(chat: ChatKey, messageId: number, limit: number): Promise<MessageVersion[]>;
-  listPinnedMessages(chat: ChatKey, view: MessageView): Promise<Message[]>;
+  listPinnedMessages(chat: ChatKey, view: MessageView): Promise<StoredMessage[]>;
   /** The first message on or after local midnight of the day in the zone, or null. */
-  findMessageByDate(chat: ChatKey, query: MessageByDateQuery, view: MessageView): Promise<Message | null>;
+  findMessageByDate(
+    chat: ChatKey,
+    query: MessageByDateQuery,
+    view: MessageView,
+  ): Promise<StoredMessage | null>;
   /** Local days (`YYYY-MM-DD`, ascending) of the month with at least one message. */
   listMessageDates(chat: ChatKey, query: MessageDatesQuery): Promise<string[]>;
   listTopics(chat: ChatKey): Promise<Topic[]>;
   /** Computed on every call; the caller caches it for 60 seconds. */
   getChatStats(chat: ChatKey): Promise<ChatStats>;
-  listChatAvatars(chat: ChatKey): Promise<ChatAvatar[]>;
+  /** Every sighting of the chat's photo, newest first. */
+  listChatAvatars(chat: ChatKey): Promise<StoredChatAvatar[]>;
+
+  // Media and export (files on disk: domain/media-layout.ts)
+  /** One media row of the chat by message id and type, or null. */
+  getMediaItem(chat: ChatKey, messageId: number, type: string): Promise<StoredMediaItem | null>;
+  /** The chat's media with a file kind, newest first, one page (keyset on the message id). */
+  listGallery(chat: ChatKey, query: GalleryQuery): Promise<GalleryPage>;
+  /** Media with a file kind per type; types with none are left out. */
+  countMediaByType(chat: ChatKey): Promise<Record<string, number>>;
+  /** The newest sighting of the chat's photo, or the sighting of `photoId`; null when there is none. */
+  findChatAvatar(chat: ChatKey, photoId?: string): Promise<StoredChatAvatar | null>;
+  /** The sender of a message: undefined when the message does not exist, null when it has no sender. */
+  findMessageSender(chat: ChatKey, messageId: number): Promise<number | null | undefined>;
+  /** The window's messages oldest first, read in batches of `batchSize` (bounded memory). */
+  exportMessages(chat: ChatKey, window: ExportWindow, batchSize?: number): AsyncIterable<ExportedMessage[]>;
+  /** Earlier versions of messages whose send date is in the window, in batches. */
+  exportMessageVersions(
+    chat: ChatKey,
+    window: ExportWindow,
+    batchSize?: number,
+  ): AsyncIterable<ExportedMessageVersion[]>;
 
   // Across chats
   searchMessages(vis: Visibility, query: SearchQuery): Promise<SearchPage>;

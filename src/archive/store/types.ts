@@ -3,6 +3,7 @@
  * the generated component type, so the two cannot drift.
  */
 import type { components, operations } from '../../../generated/archive/types';
+import type { StoredChat, StoredSearchResult } from './media-types';
 
 type Schemas = components['schemas'];
 type Json<K extends keyof operations, S extends number = 200> = operations[K]['responses'] extends {
@@ -56,13 +57,11 @@ export interface ChatKey {
 
 export interface FoundChat {
   key: ChatKey;
-  chat: Chat;
+  chat: StoredChat;
 }
 
-/** How messages are dressed for the caller: no-download logins get no file paths, URLs or transcripts. */
+/** What is attached to messages (the domain decides per caller; no-download logins get no transcripts). */
 export interface MessageView {
-  noDownload: boolean;
-  /** Attach `transcripts` (transcription on). Ignored, i.e. never attached, for no-download logins. */
   withTranscripts: boolean;
 }
 
@@ -76,7 +75,7 @@ export interface ChatListQuery {
 }
 
 export interface ChatPage {
-  chats: Chat[];
+  chats: StoredChat[];
   /** Every visible chat matching the filters. */
   total: number;
 }
@@ -120,7 +119,7 @@ export interface SearchQuery {
 }
 
 export interface SearchPage {
-  results: SearchResult[];
+  results: StoredSearchResult[];
   hasMore: boolean;
   /** False when the full-text index is missing or the query has no word characters (substring fallback). */
   indexed: boolean;
@@ -139,7 +138,7 @@ export interface TagQuery {
 }
 
 export interface TagPage {
-  results: SearchResult[];
+  results: StoredSearchResult[];
   hasMore: boolean;
   truncated: boolean;
 }

@@ -1,4 +1,5 @@
 import { labelAccounts, labelChat } from '../../domain/labels';
+import { FileProbe, presentChat, presentChatAvatars } from '../../domain/present';
 import { chat, deps, visibility } from '../context';
 import type { Handler } from './types';
 
@@ -18,8 +19,10 @@ export const listChats: Handler<'listChats'> = async (req, res) => {
     ...(archived !== undefined && { archived }),
     ...(folder_id !== undefined && { folderId: folder_id }),
   });
+  const files = new FileProbe(d.config.media.backupPath);
+  const chats = await Promise.all(page.chats.map((c) => presentChat(c, files)));
   res.json({
-    chats: page.chats.map((c) => labelChat(c, d.config.accountLabels)),
+    chats: chats.map((c) => labelChat(c, d.config.accountLabels)),
     total: page.total,
     limit,
     offset,
@@ -28,7 +31,9 @@ export const listChats: Handler<'listChats'> = async (req, res) => {
 };
 
 export const getChat: Handler<'getChat'> = async (req, res) => {
-  res.json(labelChat(chat(res).chat, deps(req).config.accountLabels));
+  const d = deps(req);
+  const shown = await presentChat(chat(res).chat, new FileProbe(d.config.media.backupPath));
+  res.json(labelChat(shown, d.config.accountLabels));
 };
 
 export const listFolders: Handler<'listFolders'> = async (req, res) => {
@@ -46,5 +51,8 @@ export const getChatStats: Handler<'getChatStats'> = async (req, res) => {
 };
 
 export const listChatAvatars: Handler<'listChatAvatars'> = async (req, res) => {
-  res.json(await deps(req).store.listChatAvatars(chat(res).key));
+  const d = deps(req);
+  const { key } = chat(res);
+  const avatars = await d.store.listChatAvatars(key);
+  res.json(await presentChatAvatars(avatars, key, new FileProbe(d.config.media.backupPath)));
 };

@@ -1,19 +1,23 @@
-/**
- * Chat export arrives with the export work. Until then the route keeps its rules (entitlement,
- * no-download refusal, the `from` < `to` check) and answers 404 'Not configured'.
- */
-import { DOWNLOADS_DISABLED, forbidden, invalid, notFound } from '../../domain/errors';
-import { parseApiTimestamp } from '../../domain/time';
-import { principal } from '../context';
+import { DOWNLOADS_DISABLED, forbidden } from '../../domain/errors';
+import { exportFileName, exportWindow, writeChatExport } from '../../domain/export';
+import { contentDisposition } from '../../domain/media';
+import { chat, deps, principal } from '../context';
 import type { Handler } from './types';
 
+/** Streams the export; once the head is sent a failure can only cut the body short (and is logged). */
 export const exportChat: Handler<'exportChat'> = async (req, res) => {
   if (principal(res).noDownload) throw forbidden(DOWNLOADS_DISABLED);
-  const { from, to } = req.query;
-  const start = from !== undefined ? parseApiTimestamp(from, 'from') : undefined;
-  // A bare date as `to` includes that whole day.
-  const dayAfter = to !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(to) ? 86_400_000 : 0;
-  const end = to !== undefined ? parseApiTimestamp(to, 'to').getTime() + dayAfter : undefined;
-  if (start && end !== undefined && start.getTime() >= end) throw invalid("'from' must be before 'to'");
-  throw notFound('Not configured');
+  const window = exportWindow(req.query);
+  const found = chat(res);
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Disposition', contentDisposition('attachment', exportFileName(found.chat)));
+  res.setHeader('Cache-Control', 'private, no-store');
+  try {
+    await writeChatExport(deps(req).store, found, req.query, window, res);
+    res.end();
+  } catch (err) {
+    deps(req).logger.error({ err: (err as Error).message }, 'chat export cut short');
+    res.destroy();
+  }
 };

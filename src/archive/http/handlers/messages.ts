@@ -1,12 +1,15 @@
 import { notFound } from '../../domain/errors';
 import { messageListQuery } from '../../domain/messages';
+import { presentMessages } from '../../domain/present';
 import { parseDay, requireTimeZone } from '../../domain/time';
-import { chat, deps, messageView } from '../context';
+import { audience, chat, deps, messageView } from '../context';
 import type { Handler } from './types';
 
 export const listMessages: Handler<'listMessages'> = async (req, res) => {
   const query = messageListQuery(req.query, messageView(req, res));
-  res.json(await deps(req).store.listMessages(chat(res).key, query));
+  const { key } = chat(res);
+  const messages = await deps(req).store.listMessages(key, query);
+  res.json(await presentMessages(messages, key, audience(req, res)));
 };
 
 export const listMessageVersions: Handler<'listMessageVersions'> = async (req, res) => {
@@ -15,20 +18,24 @@ export const listMessageVersions: Handler<'listMessageVersions'> = async (req, r
 };
 
 export const listPinnedMessages: Handler<'listPinnedMessages'> = async (req, res) => {
-  res.json(await deps(req).store.listPinnedMessages(chat(res).key, messageView(req, res)));
+  const { key } = chat(res);
+  const messages = await deps(req).store.listPinnedMessages(key, messageView(req, res));
+  res.json(await presentMessages(messages, key, audience(req, res)));
 };
 
 export const getMessageByDate: Handler<'getMessageByDate'> = async (req, res) => {
   const d = deps(req);
   const { date, timezone = d.config.timezone, topic_id } = req.query;
   parseDay(date);
+  const { key } = chat(res);
   const message = await d.store.findMessageByDate(
-    chat(res).key,
+    key,
     { date, timezone: requireTimeZone(timezone), ...(topic_id !== undefined && { topicId: topic_id }) },
     messageView(req, res),
   );
   if (!message) throw notFound('No messages on or after this date');
-  res.json(message);
+  const [shown] = await presentMessages([message], key, audience(req, res));
+  res.json(shown);
 };
 
 export const listMessageDates: Handler<'listMessageDates'> = async (req, res) => {

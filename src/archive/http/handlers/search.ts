@@ -1,4 +1,5 @@
 import { CHAT_NOT_FOUND, invalid, notFound } from '../../domain/errors';
+import { FileProbe, presentSearchResults } from '../../domain/present';
 import { visibilityOf } from '../../domain/principal';
 import { parseApiTimestamp } from '../../domain/time';
 import { deps, principal, visibility } from '../context';
@@ -12,7 +13,8 @@ export const searchMessages: Handler<'searchMessages'> = async (req, res) => {
     offset,
     includeTranscripts: !principal(res).noDownload,
   });
-  res.json({ query: q, limit, offset, has_more: page.hasMore, indexed: page.indexed, results: page.results });
+  const results = await presentSearchResults(page.results, new FileProbe(deps(req).config.media.backupPath));
+  res.json({ query: q, limit, offset, has_more: page.hasMore, indexed: page.indexed, results });
 };
 
 export const listTaggedMessages: Handler<'listTaggedMessages'> = async (req, res) => {
@@ -32,7 +34,8 @@ export const listTaggedMessages: Handler<'listTaggedMessages'> = async (req, res
     limit,
     offset,
   });
-  res.json({ tag: req.params.tag, results: page.results, has_more: page.hasMore, truncated: page.truncated });
+  const results = await presentSearchResults(page.results, new FileProbe(d.config.media.backupPath));
+  res.json({ tag: req.params.tag, results, has_more: page.hasMore, truncated: page.truncated });
 };
 
 export const listChanges: Handler<'listChanges'> = async (req, res) => {

@@ -1,11 +1,11 @@
 import { containsPattern } from '../../domain/search';
 import type { Row } from '../driver';
+import type { StoredChatAvatar } from '../media-types';
 import { accountLabel, bool, iso, isoRequired, num, str, toAccount, toAdminChat, toChat } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import type {
   Account,
   AdminChat,
-  ChatAvatar,
   ChatKey,
   ChatListQuery,
   ChatPage,
@@ -174,18 +174,10 @@ export async function getChatStats(db: Db, chat: ChatKey): Promise<ChatStats> {
   };
 }
 
-export async function listChatAvatars(db: Db, chat: ChatKey): Promise<ChatAvatar[]> {
+export async function listChatAvatars(db: Db, chat: ChatKey): Promise<StoredChatAvatar[]> {
   const rows = await db.all(sql`
-    SELECT photo_id, file_path, seen_at FROM avatar_history
+    SELECT photo_id, seen_at FROM avatar_history
      WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId}
      ORDER BY seen_at DESC, id DESC`);
-  return rows.map((r) => {
-    const photoId = str(r.photo_id);
-    return {
-      photo_id: photoId,
-      seen_at: isoRequired(r.seen_at),
-      url: photoId === null ? null : `/media/avatar/${chat.ref}?photo_id=${photoId}`,
-      available: photoId !== null && r.file_path !== null && r.file_path !== undefined,
-    };
-  });
+  return rows.map((r) => ({ photo_id: str(r.photo_id), seen_at: isoRequired(r.seen_at) }));
 }

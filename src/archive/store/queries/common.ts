@@ -37,7 +37,8 @@ export const MEDIA_JOIN = raw(
 export const CHAT_JOIN = raw('JOIN chats c ON c.account_id = m.account_id AND c.id = m.chat_id');
 
 /** Chat columns as `c_*` for search results and the change feed. */
-export const RESULT_CHAT_COLUMNS = raw(`c.ref AS c_ref, c.title AS c_title, c.first_name AS c_first_name,
+export const RESULT_CHAT_COLUMNS =
+  raw(`c.id AS c_id, c.ref AS c_ref, c.title AS c_title, c.first_name AS c_first_name,
   c.last_name AS c_last_name, c.username AS c_username, c.type AS c_type, c.is_forum AS c_is_forum,
   c.avatar_photo_id AS c_avatar_photo_id`);
 

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { storageMediaId } from '../../domain/media-layout';
+
+export { storageMediaId };
+
 import type { Driver } from '../driver';
 import { str } from '../rows';
 import { join, json, list, type Sql, sql } from '../sql';
@@ -157,9 +161,6 @@ export async function deleteMessage(db: Db, r: MessageRef): Promise<void> {
 export async function setMessagePinned(db: Db, r: MessageRef, pinned: boolean): Promise<void> {
   await db.run(sql`UPDATE messages SET is_pinned = ${pinned} WHERE ${whereMessage(r)}`);
 }
-
-export const storageMediaId = (chatId: number, messageId: number, type: string) =>
-  `${chatId}_${messageId}_${type}`;
 
 export async function upsertMedia(db: Db, m: NewMedia): Promise<string> {
   const id = storageMediaId(m.chatId, m.messageId, m.type);

@@ -1,5 +1,6 @@
 import { containsPattern } from '../../domain/search';
 import type { Row } from '../driver';
+import type { StoredMessage } from '../media-types';
 import {
   bool,
   byCodePoint,
@@ -15,7 +16,6 @@ import { join, list, raw, type Sql, sql } from '../sql';
 import { localDayRange, localMonthDays } from '../timezone';
 import type {
   ChatKey,
-  Message,
   MessageByDateQuery,
   MessageDatesQuery,
   MessageListQuery,
@@ -91,10 +91,10 @@ async function repliedToOf(
 }
 
 /** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
-async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
+async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<StoredMessage[]> {
   const ids = rows.map((r) => Number(r.id));
   const reactions = await reactionsOf(db, chat, ids);
-  const withTranscripts = view.withTranscripts && !view.noDownload;
+  const { withTranscripts } = view;
   const transcripts = withTranscripts ? await transcriptsOf(db, chat, ids) : new Map<number, Transcript[]>();
   const versionCounts = await versionCountsOf(db, chat, ids);
   const replyIds = [...new Set(rows.map((r) => num(r.reply_to_msg_id)).filter((n) => n !== null))];
@@ -103,7 +103,7 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
     const id = Number(r.id);
     const senderId = num(r.sender_id);
     const replyTo = repliedTo.get(num(r.reply_to_msg_id) ?? 0);
-    const message: Message = {
+    const message: StoredMessage = {
       id,
       chat_id: Number(r.chat_id),
       account_id: Number(r.account_id),
@@ -125,9 +125,8 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
       version_count: versionCounts.get(id) ?? 0,
       raw_data: parseJson<Record<string, unknown>>(r.raw_data),
       reactions: reactions.get(id) ?? [],
-      sender_avatar_url: senderId === null ? null : `/media/avatar/${chat.ref}/${id}`,
     };
-    const media = toMessageMedia(r, chat.ref, view.noDownload);
+    const media = toMessageMedia(r);
     if (media) message.media = media;
     if (withTranscripts) message.transcripts = transcripts.get(id) ?? [];
     return message;
@@ -139,7 +138,7 @@ function selectMessages(chat: ChatKey, where: Sql[], tail: Sql): Sql {
     WHERE ${join([inChat(chat), ...where], ' AND ')} ${tail}`;
 }
 
-export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<Message[]> {
+export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<StoredMessage[]> {
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
   if (q.search) {
@@ -176,12 +175,12 @@ export async function getMessage(
   chat: ChatKey,
   id: number,
   view: MessageView,
-): Promise<Message | null> {
+): Promise<StoredMessage | null> {
   const rows = await db.all(selectMessages(chat, [sql`m.id = ${id}`], sql``));
   return (await toMessages(db, chat, rows, view))[0] ?? null;
 }
 
-export async function listPinnedMessages(db: Db, chat: ChatKey, view: MessageView): Promise<Message[]> {
+export async function listPinnedMessages(db: Db, chat: ChatKey, view: MessageView): Promise<StoredMessage[]> {
   const rows = await db.all(selectMessages(chat, [sql`m.is_pinned = TRUE`], NEWEST_FIRST));
   return toMessages(db, chat, rows, view);
 }
@@ -214,7 +213,7 @@ export async function findMessageByDate(
   chat: ChatKey,
   q: MessageByDateQuery,
   view: MessageView,
-): Promise<Message | null> {
+): Promise<StoredMessage | null> {
   const { start } = localDayRange(q.date, q.timezone);
   const rows = await db.all(sql`SELECT ${MESSAGE_COLUMNS} FROM messages m ${MEDIA_JOIN}
     WHERE ${inChat(chat)} AND m.date >= ${start} ${inTopic(q.topicId)}
