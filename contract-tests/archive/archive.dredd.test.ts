@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd } from '../lib/dredd';
 import type { Target } from '../lib/target';
-import { liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-target';
+import { LIVE_PUSH_SECRET, liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-target';
 
 describe('Dredd on the live archive viewer', () => {
   let target: Target;
@@ -22,7 +22,8 @@ describe('Dredd on the live archive viewer', () => {
     const { code, output } = await runDredd(
       'archive',
       target.url,
-      { Cookie: `viewer_auth=${cookie}` },
+      // The bearer is for /internal/push; every other route ignores it.
+      { Cookie: `viewer_auth=${cookie}`, Authorization: `Bearer ${LIVE_PUSH_SECRET}` },
       { DREDD_TARGET: 'live' },
     );
     const summary = output.match(/complete: (\d+) passing, (\d+) failing, (\d+) errors/);

@@ -18,6 +18,8 @@ import { silentLogger } from '../../src/common/logger';
 import type { Target } from '../lib/target';
 
 export const LIVE_MASTER = { username: 'admin', password: 'master-secret-42' };
+/** The `/internal/push` bearer secret of the live target. */
+export const LIVE_PUSH_SECRET = 'live-contract-push-secret';
 
 export async function startLiveArchive(): Promise<Target & { database: string }> {
   const database = await createTestDatabase('sqlite');
@@ -40,6 +42,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
       VIEWER_USERNAME: LIVE_MASTER.username,
       VIEWER_PASSWORD: LIVE_MASTER.password,
       VALIDATE_RESPONSES: 'true',
+      INTERNAL_PUSH_SECRET: LIVE_PUSH_SECRET,
     },
     { port: 0, logger: silentLogger(), passwordIterations: 1000 },
   );

@@ -43,6 +43,21 @@ export interface EditEvent {
 }
 
 /**
+ * Answer to a client frame the server cannot act on: not JSON, not an object, an unknown `action`, or a `subscribe`/`unsubscribe` without a string `chat_ref`. The socket stays open and its subscriptions are unchanged. The seed defines no error frame; its shape is our choice.
+ */
+export interface ErrorFrame {
+  type: "error";
+  /**
+   * `invalid_json`: the text frame is not JSON (binary frames count as not JSON). `unknown_action`: `action` is missing or not one of subscribe, unsubscribe, ping. `invalid_frame`: the frame is not a JSON object, or lacks a string `chat_ref` where one is needed.
+   */
+  error: "invalid_json" | "unknown_action" | "invalid_frame";
+  /**
+   * A short English explanation for logs; do not parse it.
+   */
+  detail: string;
+}
+
+/**
  * The platform's message id, unique within its chat (the `id` of a message in the messages route).
  */
 export type MessageId = number;
@@ -161,4 +176,4 @@ export interface Unsubscribed {
 export type ClientMessage = SubscribeAction | UnsubscribeAction | PingAction;
 
 /** Every frame the server sends on /ws/updates: replies and events. */
-export type ServerMessage = Subscribed | SubscribeDenied | Unsubscribed | Pong | NewMessageEvent | EditEvent | DeleteEvent | PinEvent | ReactionEvent | TranscriptEvent;
+export type ServerMessage = Subscribed | SubscribeDenied | Unsubscribed | Pong | NewMessageEvent | EditEvent | DeleteEvent | PinEvent | ReactionEvent | TranscriptEvent | ErrorFrame;

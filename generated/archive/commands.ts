@@ -736,7 +736,7 @@ export const commands: Record<string, ApiCommand> = {
         "name": "media_id",
         "in": "path",
         "required": true,
-        "type": "integer"
+        "type": "string"
       }
     ],
     "body": "none"
@@ -750,7 +750,7 @@ export const commands: Record<string, ApiCommand> = {
         "name": "media_id",
         "in": "path",
         "required": true,
-        "type": "integer"
+        "type": "string"
       }
     ],
     "body": "none"
@@ -1051,6 +1051,13 @@ export const commands: Record<string, ApiCommand> = {
       }
     ],
     "body": "required"
+  },
+  "getServiceWorker": {
+    "method": "get",
+    "path": "/sw.js",
+    "summary": "The web viewer's service worker",
+    "parameters": [],
+    "body": "none"
   },
   "getOpenApiDocument": {
     "method": "get",

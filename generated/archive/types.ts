@@ -901,10 +901,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -1259,6 +1259,26 @@ export interface paths {
          * @description The transcription server posts each job's outcome here, signed per Standard Webhooks. The route exists only when transcription is on and `TRANSCRIPTION_WEBHOOK_SECRET` holds a secret beginning `whsec_`; otherwise it answers 404. The seed leaves this route out of the original API document; we include it so its contract is checked like every other route. The signature is the authentication (no session, no source-address rule): `webhook-signature` carries `v1,<base64 HMAC-SHA256>` over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the decoded secret; a wrong signature or a timestamp outside the tolerance window answers 401. Bodies over 256 KiB answer 413 before anything is parsed. Every genuine delivery answers 204, including replays, unknown event types and jobs no open request waits for; these change nothing. A delivery that completes a transcript updates its row and sends a `transcript` frame to the chat's WebSocket subscribers.
          */
         post: operations["receiveTranscriptionCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sw.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web viewer's service worker
+         * @description Public, served at the root so its scope covers the whole viewer. The script the web app registers for Web Push (mode `full`): it shows each push message as a notification (title, body, tag and the chat to open) and, when the notification is clicked, focuses an open viewer tab on that chat or opens one. The push payload it reads is `{title, body, tag, chat_ref, url}` (our choice; the seed does not show the payload). Sent with `Cache-Control: no-cache` and `Service-Worker-Allowed: /`.
+         */
+        get: operations["getServiceWorker"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2677,7 +2697,7 @@ export interface components {
         PushSubscribeRequest: {
             /**
              * Format: uri
-             * @description The push service URL. It must be an https URL on a public host; `.local` and `.internal` hosts and addresses that resolve to private networks are refused with 400 'Invalid subscription endpoint'.
+             * @description The push service URL. It must be an https URL on a public host; `localhost`, single-label, `.local` and `.internal` hosts and literal loopback, private, link-local or reserved addresses are refused with 400 'Invalid subscription endpoint' (names are not resolved).
              * @example https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bHk3qz7Y0mVn2
              */
             endpoint: string;
@@ -6335,6 +6355,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Too many transcript requests by this login: more than `TRANSCRIPTION_ASK_RATE_LIMIT` (default 20) requests in 10 minutes ('Too many transcript requests. Try again later.'), or `TRANSCRIPTION_ASK_MAX_OPEN` (default 50) of its requests are still open ('Too many open transcript requests'). The master login is exempt. Only new requests count; returning an open one does not. Limits, wordings and the header are our choice. */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this login may ask again.
+                     * @example 312
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many transcript requests. Try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6345,10 +6384,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -6430,10 +6469,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The storage id of the media row (as in the `media_id` of an export or of a stored transcript), not the chat-relative media key.
-                 * @example 311
+                 * @description The storage id of the media row, `{chat_id}_{message_id}_{type}` with the platform's marked chat id (as `media_id` in a stored transcript or an export), not the chat-relative media key. The seed names no format; the archive's media table keys its rows by this text, so the route takes it as is (our choice). When several archived accounts hold the same id, the first one the caller can see is used.
+                 * @example -1001234567890_4181_voice
                  */
-                media_id: number;
+                media_id: string;
             };
             cookie?: never;
         };
@@ -6521,6 +6560,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Transcription is off"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many transcript requests by this login: more than `TRANSCRIPTION_ASK_RATE_LIMIT` (default 20) requests in 10 minutes ('Too many transcript requests. Try again later.'), or `TRANSCRIPTION_ASK_MAX_OPEN` (default 50) of its requests are still open ('Too many open transcript requests'). The master login is exempt. Only new requests count; returning an open one does not. Limits, wordings and the header are our choice. */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this login may ask again.
+                     * @example 312
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Too many transcript requests. Try again later."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];
@@ -7613,7 +7671,20 @@ export interface operations {
                     "application/json": components["schemas"]["InternalPushResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body is not JSON or breaks the event schema. A missing or non-integer `chat_id` answers 'chat_id must be the platform's integer chat id' (this route's own wording, our choice); an event whose `data` lacks the fields its type needs answers 'data: missing field <name> for <type>'. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "chat_id must be the platform's integer chat id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The caller is not on a loopback or private address, the secret is missing or wrong, or no secret exists and the caller is not on loopback. */
             403: {
                 headers: {
@@ -7734,6 +7805,32 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getServiceWorker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service worker script. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `no-cache`, so a new viewer version reaches browsers at once.
+                     * @example no-cache
+                     */
+                    "Cache-Control"?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example self.addEventListener('push', (event) => { /* ... *\/ }); */
+                    "application/javascript": string;
+                };
+            };
         };
     };
     getOpenApiDocument: {

@@ -31,6 +31,31 @@ export interface AuthConfig {
   trustProxyHeaders: boolean;
 }
 
+/** VAPID keys from the environment (URL-safe base64); without them the viewer generates and keeps its own. */
+export interface VapidConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+export interface TranscriptionConfig {
+  /** `TRANSCRIPTION_ENABLED`. */
+  enabled: boolean;
+  /** A server URL is set (`TRANSCRIPTION_URL`). */
+  configured: boolean;
+  url: string | null;
+  apiKey: string | null;
+  /** `TRANSCRIPTION_WEBHOOK_SECRET`, only when it begins `whsec_`. */
+  webhookSecret: string | null;
+  /** Where the transcription server posts its callbacks (`TRANSCRIPTION_CALLBACK_URL`). */
+  callbackUrl: string | null;
+  /** New requests per login in 10 minutes, and open requests per login (the master is exempt). */
+  askRateLimit: number;
+  askMaxOpen: number;
+  /** The archive's media directory (`MEDIA_PATH`, else `BACKUP_PATH`), for the sender. */
+  mediaRoot: string;
+}
+
 export interface ArchiveConfig {
   host: string;
   port: number;
@@ -43,8 +68,8 @@ export interface ArchiveConfig {
   timezone: string;
   showStats: boolean;
   statsCalculationHour: number;
-  push: { mode: PushMode; enableNotifications: boolean };
-  transcription: { enabled: boolean; configured: boolean };
+  push: { mode: PushMode; enableNotifications: boolean; vapid: VapidConfig | null };
+  transcription: TranscriptionConfig;
   websocket: { maxConnections: number; maxSubscriptionsPerConnection: number };
   /** Media failed this often count as exhausted in the status (`MEDIA_MAX_DOWNLOAD_ATTEMPTS`). */
   mediaMaxDownloadAttempts: number;
@@ -115,6 +140,9 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
   const corsOrigins = listOf(env.CORS_ORIGINS);
   checkSharedSettings(env);
   const pushMode = enumVar(env, 'PUSH_NOTIFICATIONS', ['off', 'basic', 'full'] as const, 'off');
+  const vapidPublic = stringVar(env, 'VAPID_PUBLIC_KEY');
+  const vapidPrivate = stringVar(env, 'VAPID_PRIVATE_KEY');
+  const webhookSecret = stringVar(env, 'TRANSCRIPTION_WEBHOOK_SECRET');
 
   const config: ArchiveConfig = {
     host: stringVar(env, 'HOST', '127.0.0.1'),
@@ -140,10 +168,34 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
     timezone,
     showStats: boolVar(env, 'SHOW_STATS', true),
     statsCalculationHour: intVar(env, 'STATS_CALCULATION_HOUR', 3, { min: 0, max: 23 }),
-    push: { mode: pushMode, enableNotifications: boolVar(env, 'ENABLE_NOTIFICATIONS', false) },
+    push: {
+      mode: pushMode,
+      enableNotifications: boolVar(env, 'ENABLE_NOTIFICATIONS', false),
+      vapid:
+        vapidPublic && vapidPrivate
+          ? {
+              publicKey: vapidPublic,
+              privateKey: vapidPrivate,
+              subject:
+                stringVar(env, 'VAPID_SUBJECT') ?? stringVar(env, 'VAPID_CONTACT', 'mailto:admin@localhost'),
+            }
+          : null,
+    },
     transcription: {
       enabled: boolVar(env, 'TRANSCRIPTION_ENABLED', false),
       configured: stringVar(env, 'TRANSCRIPTION_URL') !== undefined,
+      url: stringVar(env, 'TRANSCRIPTION_URL') ?? null,
+      apiKey: stringVar(env, 'TRANSCRIPTION_API_KEY') ?? null,
+      webhookSecret: webhookSecret?.startsWith('whsec_') ? webhookSecret : null,
+      callbackUrl: stringVar(env, 'TRANSCRIPTION_CALLBACK_URL') ?? null,
+      askRateLimit: intVar(env, 'TRANSCRIPTION_ASK_RATE_LIMIT', 20, { min: 1 }),
+      askMaxOpen: intVar(env, 'TRANSCRIPTION_ASK_MAX_OPEN', 50, { min: 1 }),
+      // Stored file paths are relative to BACKUP_PATH (the media layout, domain/media-layout.ts).
+      mediaRoot: path.resolve(
+        stringVar(env, 'MEDIA_PATH') ??
+          stringVar(env, 'BACKUP_PATH') ??
+          path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
+      ),
     },
     websocket: {
       maxConnections: intVar(env, 'MAX_WS_CONNECTIONS', 200, { min: 1 }),

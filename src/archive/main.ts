@@ -30,14 +30,16 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
   // The seed's viewer always logs at INFO, whatever LOG_LEVEL says.
   const logger = options.logger ?? createLogger('archive', 'info');
   const store = await openArchiveStore(config.database, logger);
-  const { app } = createArchiveApp({
+  const { app, live } = createArchiveApp({
     config,
     store,
     logger,
     ...(options.passwordIterations !== undefined && { passwordIterations: options.passwordIterations }),
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
   });
+  await live.start();
   const server = await listen(app, options.port ?? config.port, config.host);
+  live.attach(server.server);
   const modes = loginModes(config.auth);
   const loginModeNames = (['password', 'proxy', 'anonymous'] as const).filter((mode) => modes[mode]);
   logger.info({ url: server.url, ...describeDatabase(config.database), loginModeNames }, 'viewer listening');
@@ -48,6 +50,7 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
     url: server.url,
     config,
     close: async () => {
+      await live.close();
       await server.close();
       await store.close();
     },

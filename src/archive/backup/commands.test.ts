@@ -94,8 +94,17 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
 
   it('backup: backs up every account once and says so; fails with exit 1 when every account fails', async () => {
     const io = capture();
-    expect(await backupCommand(env, io, overrides())).toBe(0);
+    const afterRuns: number[] = [];
+    expect(
+      await backupCommand(env, io, {
+        ...overrides(),
+        afterRun: async (summaries) => {
+          afterRuns.push(summaries.length);
+        },
+      }),
+    ).toBe(0);
     expect(io.lines).toEqual(['Backup complete: 1 account(s), 100 new message(s)']);
+    expect(afterRuns).toEqual([1]);
     expect(await ids()).toHaveLength(100);
     platform.failingAccounts.add(PHONE);
     const failed = capture();

@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError, type Env } from '../../common/env';
 import { createLogger, type Logger } from '../../common/logger';
+import { loadConfig } from '../config';
+import { sendQueuedTranscripts } from '../live/send-transcripts';
 import { createArchiveStore } from '../store/archive-store';
 import { type BackupState, backupState } from '../store/backup-state';
 import { openDriver } from '../store/open';
@@ -118,11 +120,24 @@ const CHAT_FLAGS = ['-c', '--chat-id'];
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function engineDeps(runtime: BackupRuntime, overrides: BackupOverrides): EngineDeps {
+/**
+ * The step at the end of each successful run: the transcript sender (live/send-transcripts.ts) submits the
+ * queued transcript requests when transcription is on.
+ */
+export function transcriptSender(env: Env, logger: Logger): NonNullable<EngineDeps['afterRun']> {
+  return async () => {
+    if (!loadConfig(env).transcription.enabled) return;
+    const counts = await sendQueuedTranscripts(env, logger);
+    logger.info(counts, 'queued transcript requests sent');
+  };
+}
+
+function engineDeps(runtime: BackupRuntime, overrides: BackupOverrides, env?: Env): EngineDeps {
+  const afterRun = overrides.afterRun ?? (env ? transcriptSender(env, runtime.logger) : undefined);
   return {
     ...runtime,
     ...(overrides.signal ? { signal: overrides.signal } : {}),
-    ...(overrides.afterRun ? { afterRun: overrides.afterRun } : {}),
+    ...(afterRun ? { afterRun } : {}),
   };
 }
 
@@ -187,7 +202,7 @@ export async function backupCommand(
     runtime = await openRuntime(env, overrides);
     const moved = await moveSharedMedia(runtime.config.backupPath);
     if (moved > 0) runtime.logger.info({ moved }, 'shared media moved into hash folders');
-    const summaries = await runBackup(engineDeps(runtime, overrides));
+    const summaries = await runBackup(engineDeps(runtime, overrides, env));
     const total = summaries.reduce((n, s) => n + s.messages, 0);
     io.out(`Backup complete: ${summaries.length} account(s), ${total} new message(s)`);
     return 0;
@@ -398,7 +413,7 @@ export async function scheduleCommand(
     if (config.enableListener) {
       let publish = overrides.publish;
       if (!publish) {
-        const delivery = openDelivery(env, config.database);
+        const delivery = openDelivery(env, config.database, rt.store);
         closers.push(() => delivery.close());
         publish = (event) => delivery.publish(event);
       }
@@ -435,7 +450,7 @@ export async function scheduleCommand(
       }
       running = (async () => {
         try {
-          await runBackup({ ...engineDeps(rt, overrides), signal });
+          await runBackup({ ...engineDeps(rt, overrides, env), signal });
           if (config.fillGaps && !signal.aborted) {
             await fillGapsCommand(
               [],

@@ -10,12 +10,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { type Env, intVar, scopedEnv, stringVar } from '../../common/env';
+import type { WireEvent } from '../live/events';
+import { LIVE_CHANNEL, notificationPayload } from '../live/publisher';
+import { PUSH_SECRET_FILE } from '../live/push-secret';
 import type { DatabaseConfig } from '../store/config';
+import type { ArchiveStore } from '../store/store';
 import type { ArchiveEvent } from './listener';
 
-/** The notification channel of the viewers (PostgreSQL mode). */
-export const LIVE_CHANNEL = 'archive_updates';
-export const PUSH_SECRET_FILE = '.push-secret';
+export { LIVE_CHANNEL };
+
 const PUSH_TIMEOUT_MS = 5_000;
 
 export interface Delivery {
@@ -99,7 +102,22 @@ export function notifyDelivery(
   };
 }
 
-export function openDelivery(env: Env, database: DatabaseConfig): Delivery {
-  if (database.backend === 'postgresql') return notifyDelivery(database.url);
+/**
+ * The delivery of the configured mode. With the archive's store, PostgreSQL mode follows the viewers' rule
+ * for an event over the notification size limit: it is stored and the notification carries its id.
+ */
+export function openDelivery(
+  env: Env,
+  database: DatabaseConfig,
+  store?: Pick<ArchiveStore, 'saveLiveEvent'>,
+): Delivery {
+  if (database.backend === 'postgresql') {
+    return notifyDelivery(
+      database.url,
+      store
+        ? (event) => notificationPayload(event as WireEvent, (text) => store.saveLiveEvent(text))
+        : undefined,
+    );
+  }
   return httpDelivery(viewerPushUrl(env), pushSecret(env, database));
 }

@@ -6,6 +6,7 @@ import {
   type EndedSession,
   type NewSession,
   type Session,
+  sessionIdOf,
 } from '../store/store';
 
 interface Cached {
@@ -100,6 +101,12 @@ export class SessionManager {
     this.cache.set(key, { session, checkedAt: now, local: false });
     await this.store.touchSession(key, new Date(now));
     return session;
+  }
+
+  /** The session id behind a cookie (a session opened while the database was down has its own). */
+  idOf(key: string): string {
+    const cached = this.cache.get(key);
+    return cached?.local ? cached.session.id : sessionIdOf(key);
   }
 
   /** Logout: ends the session behind the cookie (and the user's push subscriptions). */

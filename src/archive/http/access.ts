@@ -16,7 +16,7 @@ import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
 import { deps, requestState } from './context';
-import { internalPushAllowed } from './internal-access';
+import { drainBody, internalPushAllowed } from './internal-access';
 
 /**
  * `public`: anyone; `login`: any login, anonymous included; `chat`: a login that can see the chat of
@@ -90,7 +90,9 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     if (state.guarded) return next();
     state.guarded = true;
     const d = deps(req);
-    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.config.internalPushSecret)) {
+    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
+      // Refused before its body is looked at; it is drained so the connection stays usable.
+      await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');
     }
     if (loginAttempt) {

@@ -1,4 +1,5 @@
-import type { Express, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -7,8 +8,9 @@ import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
 import { SessionManager } from '../domain/sessions';
 import { Thumbnailer } from '../domain/thumbnails';
+import { Live, type LiveOptions } from '../live/live';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
-import { accessGuards } from './access';
+import { accessGuards, authenticate } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
@@ -16,6 +18,7 @@ import { handlers } from './handlers';
 import { exactJsonAnswers, jsonBody } from './json';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
+import { transcriptionCallbackBody } from './transcription-callback';
 
 export interface ArchiveAppOptions {
   config: ArchiveConfig;
@@ -29,25 +32,44 @@ export interface ArchiveAppOptions {
   /** The bundled document the access levels are read from (tests pass a changed copy). */
   // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
   document?: any;
+  /** WebSocket heartbeat, session check and Web Push knobs (tests, benchmarks). */
+  live?: LiveOptions;
 }
 
 export interface ArchiveApp {
   app: Express;
   deps: ArchiveDeps;
+  /** Start it (`live.start()`) and attach it to the HTTP server (`live.attach(server)`) after listening. */
+  live: Live;
 }
 
 export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   const { config, store, logger } = options;
   const now = options.now ?? Date.now;
+  const sessions = new SessionManager(store, {
+    lifetimeMs: config.auth.sessionDays * 86_400_000,
+    cacheMs: options.sessionCacheMs ?? 30_000,
+    now,
+  });
+  const live = new Live(
+    // A WebSocket upgrade is authenticated exactly like an HTTP request.
+    {
+      config,
+      store,
+      logger,
+      now,
+      authenticate: (req) => authenticate(upgradeRequest(req, deps)),
+      sessionIdOf: (key) => sessions.idOf(key),
+    },
+    options.live,
+  );
+  sessions.onEnded((ended) => live.hub.revoke(ended));
   const deps: ArchiveDeps = {
     config,
     modes: loginModes(config.auth),
     store,
-    sessions: new SessionManager(store, {
-      lifetimeMs: config.auth.sessionDays * 86_400_000,
-      cacheMs: options.sessionCacheMs ?? 30_000,
-      now,
-    }),
+    sessions,
+    live,
     limiter: loginLimiter(now),
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
@@ -68,13 +90,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       docsAssets(),
       accessGuards(options.document ?? loadBundledDocument('archive')),
       exactJsonAnswers,
+      transcriptionCallbackBody,
       ...jsonBody('1mb'),
       keepRawBody,
     ],
   });
   app.locals.archive = deps;
-  return { app, deps };
+  return { app, deps, live };
 }
+
+/** The parts of an Express request `authenticate` reads, for an upgrade request. */
+const upgradeRequest = (req: IncomingMessage, deps: ArchiveDeps) =>
+  Object.assign(Object.create(req), { app: { locals: { archive: deps } } }) as Request;
 
 /** Keeps a copy of the JSON body before validation coerces it. */
 const keepRawBody: RequestHandler = (req, res, next) => {

@@ -10,6 +10,7 @@ import { visibilityOf } from '../domain/principal';
 import type { SlidingWindowLimiter } from '../domain/rate-limit';
 import type { SessionManager } from '../domain/sessions';
 import type { Thumbnailer } from '../domain/thumbnails';
+import type { Live } from '../live/live';
 import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
@@ -20,6 +21,8 @@ export interface ArchiveDeps {
   modes: LoginModes;
   store: ArchiveStore;
   sessions: SessionManager;
+  /** WebSocket hub, event publisher, Web Push and transcripts. */
+  live: Live;
   limiter: SlidingWindowLimiter;
   /** Per-chat statistics, kept 60 seconds (seed). */
   chatStats: TtlCache<ChatStats>;

@@ -24,12 +24,17 @@ const FIELD_MESSAGES: Record<string, string> = {
   '/body/allowed_chat_refs': 'allowed_chat_refs is required (list of chat refs)',
 };
 
+/** Route-specific wordings, which win over FIELD_MESSAGES on that route. */
+const ROUTE_FIELD_MESSAGES: Record<string, Record<string, string>> = {
+  '/internal/push': { '/body/chat_id': "chat_id must be the platform's integer chat id" },
+};
+
 const fieldName = (path: string) => path.split('/').filter(Boolean).slice(1).join('.') || 'body';
 
 /** One readable line from the validator's findings: `limit: must be <= 500`, `Missing field: password`. */
-export function describeInvalidRequest(details: ValidationDetail[]): string {
+export function describeInvalidRequest(details: ValidationDetail[], route = ''): string {
   const lines = details.map((d) => {
-    const special = FIELD_MESSAGES[d.path];
+    const special = ROUTE_FIELD_MESSAGES[route]?.[d.path] ?? FIELD_MESSAGES[d.path];
     if (special) return special;
     // The update body's pattern (at least 8 characters, or empty) would otherwise be quoted as a regex.
     if (d.path === '/body/password' && /pattern|fewer than/.test(d.message)) {
@@ -77,7 +82,7 @@ export function errorMapper({ logger, isDatabaseDown }: ErrorMapperOptions): Err
         send(413, 'Payload too large');
         return;
       case 'invalid-request':
-        send(400, describeInvalidRequest(classified.details));
+        send(400, describeInvalidRequest(classified.details, req.path));
         return;
       case 'not-found':
         send(404, 'Not Found');

@@ -240,7 +240,7 @@ describe('HTTP behaviour', () => {
       `/media/thumb/200/${RC}/${FIXTURE.photoMediaKey}`,
       `/api/chats/${RC}/export`,
       `/api/chats/${RC}/media/${FIXTURE.voiceMediaKey}/transcripts`,
-      '/api/media/1/transcripts',
+      '/api/media/-1001_1_voice/transcripts',
     ]) {
       expect(await get(path), path).toMatchObject({
         status: 403,
@@ -278,9 +278,11 @@ describe('HTTP behaviour', () => {
     });
     const settings = await call(viewer.url, '/api/notifications/settings', { cookie: master });
     expect(settings.body).toEqual({ enabled: false, mode: 'off', websocket_url: '/ws/updates' });
+    const edit = { message_id: 1, new_text: 'x', edit_date: '2026-03-14T09:25:40Z' };
     expect(
       await call(viewer.url, '/internal/push', {
-        body: { type: 'edit', chat_id: FIXTURE.releaseCrew.id, data: { message_id: 1 } },
+        body: { type: 'edit', chat_id: FIXTURE.releaseCrew.id, data: edit },
+        headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
       }),
     ).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
@@ -305,7 +307,11 @@ describe('/internal/push callers', () => {
       { seed: false },
     );
     try {
-      const body = { type: 'edit', chat_id: 1, data: {} };
+      const body = {
+        type: 'edit',
+        chat_id: 1,
+        data: { message_id: 1, new_text: 'x', edit_date: '2026-03-14T09:25:40Z' },
+      };
       expect((await call(viewer.url, '/internal/push', { body })).status).toBe(403);
       // The caller is refused before its body is looked at.
       expect((await call(viewer.url, '/internal/push', { body: {} })).status).toBe(403);

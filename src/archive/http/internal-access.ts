@@ -27,3 +27,21 @@ export function internalPushAllowed(req: Request, secret: string | null): boolea
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   return isPrivate(peer) && bearer !== undefined && constantTimeEqual(bearer, secret);
 }
+
+/** Reads and discards a request body (up to `limit` bytes; a larger one closes the connection). */
+export function drainBody(req: Request, limit = 1024 * 1024): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.complete || req.readableEnded) return resolve();
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.socket.destroy();
+        resolve();
+      }
+    });
+    req.once('end', () => resolve());
+    req.once('error', () => resolve());
+    req.once('close', () => resolve());
+  });
+}

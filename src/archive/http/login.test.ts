@@ -398,4 +398,14 @@ describe('an unreachable database', () => {
     const token = await call(url, '/auth/token', { body: { token: 'c'.repeat(64) } });
     expect(token).toMatchObject({ status: 500, body: { detail: 'Database not available' } });
   });
+
+  it('keeps the socket of a session opened meanwhile until that session ends', async () => {
+    const { TestSocket } = await import('../live/test-socket');
+    const cookie = await login(url, MASTER.username, MASTER.password);
+    const ws = await TestSocket.open(url, { cookie });
+    await viewer?.deps.live.hub.checkSessions();
+    expect(await ws.ask({ action: 'ping' }, 'pong')).toEqual({ type: 'pong' });
+    await call(url, '/api/logout', { cookie, method: 'POST' });
+    expect(await ws.closed).toEqual({ code: 4001, reason: 'Session revoked' });
+  });
 });

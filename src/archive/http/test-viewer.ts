@@ -9,6 +9,7 @@ import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { listen } from '../../common/serve';
 import { loadConfig } from '../config';
+import type { LiveOptions } from '../live/live';
 import type { DatabaseConfig } from '../store/config';
 import { installFixtureFiles } from '../store/fixture-files';
 import { FIXTURE } from '../store/fixtures';
@@ -38,23 +39,36 @@ export interface TestViewerOptions {
   seed?: boolean;
   sessionCacheMs?: number;
   now?: () => number;
+  live?: LiveOptions;
 }
 
-async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) {
-  const config = loadConfig({ VALIDATE_RESPONSES: 'true', ...env });
-  const { app, deps } = createArchiveApp({
+async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, options: TestViewerOptions) {
+  const config = { ...loadConfig({ VALIDATE_RESPONSES: 'true', ...env }), database };
+  const { app, deps, live } = createArchiveApp({
     config,
     store: db,
     logger: silentLogger(),
     passwordIterations: 1000,
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
     ...(options.now && { now: options.now }),
+    ...(options.live && { live: options.live }),
   });
+  await live.start();
   const server = await listen(app, 0);
   // The client closes idle connections first (after 4 s); were the server to close one first, a request
   // sent on it meanwhile would fail with ECONNRESET on a loaded machine.
   server.server.keepAliveTimeout = 120_000;
-  return { server, deps };
+  live.attach(server.server);
+  return {
+    server: {
+      ...server,
+      close: async () => {
+        await live.close();
+        await server.close();
+      },
+    },
+    deps,
+  };
 }
 
 export async function startTestViewer(
@@ -64,7 +78,7 @@ export async function startTestViewer(
   const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
   const backupPath = await mkdtemp(path.join(tmpdir(), 'archive-backups-'));
   if (options.seed ?? true) await installFixtureFiles(backupPath);
-  const { server, deps } = await serve(store.db, { BACKUP_PATH: backupPath, ...env }, options);
+  const { server, deps } = await serve(store.db, store.config, { BACKUP_PATH: backupPath, ...env }, options);
   return {
     url: server.url,
     backupPath: deps.config.media.backupPath,
@@ -89,7 +103,7 @@ export async function startViewerOn(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const db = await openArchiveStore(database, silentLogger());
-  const { server, deps } = await serve(db, env, options);
+  const { server, deps } = await serve(db, database, env, options);
   return {
     url: server.url,
     backupPath: deps.config.media.backupPath,

@@ -15,11 +15,14 @@ import * as exports from './queries/export';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as ingest from './queries/ingest';
+import * as live from './queries/live';
 import * as media from './queries/media';
 import * as messages from './queries/messages';
+import * as push from './queries/push';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
+import * as transcripts from './queries/transcripts';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
 
@@ -35,6 +38,9 @@ const QUERY_MODULES = [
   search,
   sessions,
   settings,
+  live,
+  push,
+  transcripts,
 ] as const;
 
 /**

@@ -8,6 +8,14 @@
  */
 
 import type {
+  NewPushSubscription,
+  PushSubscriptionRow,
+  QueuedTranscript,
+  TranscriptMedia,
+  TranscriptOutcome,
+  TranscriptTarget,
+} from './live-types';
+import type {
   ExportedMessage,
   ExportedMessageVersion,
   ExportWindow,
@@ -17,6 +25,7 @@ import type {
   StoredMediaItem,
   StoredMessage,
 } from './media-types';
+
 import type {
   Account,
   AdminChat,
@@ -56,6 +65,7 @@ import type {
   TagPage,
   TagQuery,
   Topic,
+  Transcript,
   ViewerAccount,
   ViewerAccountChange,
   ViewerAccountPatch,
@@ -65,6 +75,7 @@ import type {
 import type { ArchiveWriter } from './writer';
 
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
+export type * from './live-types';
 export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
@@ -200,6 +211,36 @@ export interface ArchiveStore {
   getMetadata(key: string): Promise<string | null>;
   setMetadata(key: string, value: string): Promise<void>;
   deletePushSubscriptionsOfUser(username: string): Promise<number>;
+
+  // Live updates, Web Push, transcripts
+  /** Keeps a live event payload too large for a notification; returns the id to send instead. */
+  saveLiveEvent(payload: string, now?: Date): Promise<number>;
+  readLiveEvent(id: number): Promise<string | null>;
+  /** False when this webhook delivery id was received before (a replay). */
+  recordWebhookDelivery(id: string, now?: Date): Promise<boolean>;
+  /** The archived copies of a platform chat id, optionally of one account. */
+  chatKeysOf(chatId: number, accountId: number | null): Promise<ChatKey[]>;
+  savePushSubscription(subscription: NewPushSubscription, now?: Date): Promise<void>;
+  /** Removes the user's subscription with this endpoint; false when it has none. */
+  deletePushSubscription(endpoint: string, username: string | null): Promise<boolean>;
+  dropPushSubscription(endpoint: string): Promise<void>;
+  touchPushSubscription(endpoint: string, now?: Date): Promise<void>;
+  pushSubscriptionsFor(chat: ChatKey): Promise<PushSubscriptionRow[]>;
+  findMediaByKey(chat: ChatKey, key: string): Promise<TranscriptMedia | null>;
+  findMediaByStorageId(storageId: string): Promise<(TranscriptMedia & { ref: string })[]>;
+  listTranscriptsOf(media: TranscriptMedia): Promise<Transcript[]>;
+  queueTranscript(
+    media: TranscriptMedia,
+    requestedBy: string | null,
+    now?: Date,
+  ): Promise<{ transcript: Transcript; created: boolean }>;
+  transcriptAsks(username: string, since: Date): Promise<{ recent: Date[]; open: number }>;
+  listQueuedTranscripts(limit: number): Promise<QueuedTranscript[]>;
+  transcriptTarget(transcriptId: number): Promise<TranscriptTarget | null>;
+  markTranscriptSubmitted(transcriptId: number, jobId: string, source: string | null): Promise<void>;
+  markTranscriptFailed(transcriptId: number, error: string, now?: Date): Promise<void>;
+  /** Applies a job's outcome to the open request waiting for it; null when none waits. */
+  completeTranscript(outcome: TranscriptOutcome): Promise<number | null>;
 }
 
 /** What `openArchiveStore` returns: the viewer's store plus the writes the backup (and fixtures) use. */

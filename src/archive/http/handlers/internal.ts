@@ -1,19 +1,28 @@
-import { notFound } from '../../domain/errors';
+import type { Response } from 'express';
+import { invalid } from '../../domain/errors';
+import { type LiveEventType, missingField, type WireEvent } from '../../live/events';
+import { deps, rawBody } from '../context';
 import type { Handler } from './types';
 
 /**
- * From the backup in SQLite mode (callers are checked by the access guard, see internal-access.ts). Live
- * updates reach WebSocket subscribers once the WebSocket arrives; until then there is nobody to relay to,
- * so an accepted event is dropped, as the document allows for a chat no subscriber may see.
+ * From the backup in SQLite mode (callers are checked by the access guard, see internal-access.ts): the
+ * event goes onto this viewer's bus, or in PostgreSQL mode to every viewer through the database.
  */
-export const pushInternalUpdate: Handler<'pushInternalUpdate'> = async (_req, res) => {
+export const pushInternalUpdate: Handler<'pushInternalUpdate'> = async (req, res) => {
+  const body = rawBody(res) as WireEvent;
+  const missing = missingField(body.type as LiveEventType, body.data);
+  if (missing) throw invalid(`data: missing field ${missing} for ${body.type}`);
+  await deps(req).live.publisher.publish({
+    type: body.type,
+    chat_id: body.chat_id,
+    account_id: body.account_id ?? null,
+    data: body.data,
+  });
   res.json({ status: 'ok' });
 };
 
-/**
- * Exists only when transcription is on with a `whsec_` secret; this build runs with transcription off,
- * so the route answers as the document says for that case.
- */
-export const receiveTranscriptionCallback: Handler<'receiveTranscriptionCallback'> = async () => {
-  throw notFound('Not Found');
+/** Verified by transcription-callback.ts before validation; stored once per `webhook-id`. */
+export const receiveTranscriptionCallback: Handler<'receiveTranscriptionCallback'> = async (req, res) => {
+  await deps(req).live.transcription.receive(String(req.headers['webhook-id']), req.body);
+  (res as Response).status(204).end();
 };
