@@ -53,6 +53,9 @@ describe('fuel contract, live server', () => {
     ['listStations', '/api/stations?bbox=-3.8,40.35,-3.6,40.5&fuel=DIESEL'],
     ['listNearestStations', '/api/stations/nearest?lat=40&lon=-3&radius_km=500&fuel=B7'],
     ['geocode', '/api/geocode?q='],
+    ['getStationPriceHistory', '/api/stations/ES/1022/history?fuel=DIESEL'],
+    ['getStationPriceHistory', '/api/stations/ES/1022/history?fuel=B7&days=0'],
+    ['getDailyPriceStats', '/api/stats/daily?country=España&fuel=B7'],
   ])('%s: a bad parameter gets the documented 400 (%s)', async (operationId, path) => {
     const res = await fetch(url(path));
     expect(res.status).toBe(400);
@@ -82,6 +85,19 @@ describe('fuel contract, live server', () => {
     const checked = await ctx.conforms(operationId, broken);
     expect(checked.problems).toEqual([]);
     expect(checked.body).toEqual({ error: 'Invalid JSON' });
+  });
+
+  it('reads a station’s price history and the daily figures through the typed client', async () => {
+    const client = createFuelClient({ baseUrl: ctx.target().url });
+    const history = await client.GET('/api/stations/{country}/{externalId}/history', {
+      params: { path: { country: 'ES', externalId: '1022' }, query: { fuel: 'B7', days: 30 } },
+    });
+    expect(history.data?.changes.length).toBeGreaterThan(0);
+    const daily = await client.GET('/api/stats/daily', { params: { query: { country: 'ES', fuel: 'B7' } } });
+    expect(daily.data?.days.length).toBeGreaterThan(0);
+    const missing = await fetch(url('/api/stations/ES/no-such-station/history?fuel=B7'));
+    const checked = await ctx.conforms('getStationPriceHistory', missing);
+    expect(checked).toMatchObject({ status: 404, body: { error: 'Station not found' }, problems: [] });
   });
 
   it('marks a cut box with the documented header', async () => {
@@ -179,6 +195,8 @@ describe('fuel contract, live server without its database', () => {
     ['getStats', '/api/stats'],
     ['listStations', '/api/stations?bbox=-3.8,40.35,-3.6,40.5&fuel=B7'],
     ['listNearestStations', '/api/stations/nearest?lat=40.4&lon=-3.7&radius_km=5&fuel=B7'],
+    ['getStationPriceHistory', '/api/stations/ES/1022/history?fuel=B7'],
+    ['getDailyPriceStats', '/api/stats/daily?country=ES&fuel=B7'],
   ])('%s answers the documented 500', async (operationId, path) => {
     const checked = await ctx.conforms(operationId, await fetch(`${ctx.target().url}${path}`));
     expect(checked).toMatchObject({ status: 500, body: { error: 'Internal server error' }, problems: [] });

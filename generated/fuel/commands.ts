@@ -17,6 +17,59 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "none"
   },
+  "getDailyPriceStats": {
+    "method": "get",
+    "path": "/api/stats/daily",
+    "summary": "Get daily price statistics of one fuel in one country",
+    "parameters": [
+      {
+        "name": "country",
+        "in": "query",
+        "required": true,
+        "type": "string"
+      },
+      {
+        "name": "fuel",
+        "in": "query",
+        "required": true,
+        "type": "string",
+        "enum": [
+          "B7",
+          "B7_PREMIUM",
+          "B_AGRICULTURAL",
+          "B20",
+          "B100",
+          "HVO",
+          "E5",
+          "E5_PREMIUM",
+          "E5_98",
+          "E5_RENEWABLE",
+          "E10",
+          "E98_E10",
+          "E25",
+          "E85",
+          "E100",
+          "LPG",
+          "CNG",
+          "BIO_CNG",
+          "LNG",
+          "BIO_LNG",
+          "H2",
+          "NH3",
+          "M100",
+          "ADBLUE",
+          "EV"
+        ]
+      },
+      {
+        "name": "days",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      }
+    ],
+    "body": "none"
+  },
   "listStations": {
     "method": "get",
     "path": "/api/stations",
@@ -35,13 +88,30 @@ export const commands: Record<string, ApiCommand> = {
         "type": "string",
         "enum": [
           "B7",
+          "B7_PREMIUM",
+          "B_AGRICULTURAL",
+          "B20",
+          "B100",
+          "HVO",
           "E5",
+          "E5_PREMIUM",
+          "E5_98",
+          "E5_RENEWABLE",
           "E10",
-          "EV",
-          "H2",
+          "E98_E10",
+          "E25",
+          "E85",
+          "E100",
+          "LPG",
           "CNG",
+          "BIO_CNG",
           "LNG",
-          "ADBLUE"
+          "BIO_LNG",
+          "H2",
+          "NH3",
+          "M100",
+          "ADBLUE",
+          "EV"
         ]
       }
     ],
@@ -77,17 +147,93 @@ export const commands: Record<string, ApiCommand> = {
         "type": "string",
         "enum": [
           "B7",
+          "B7_PREMIUM",
+          "B_AGRICULTURAL",
+          "B20",
+          "B100",
+          "HVO",
           "E5",
+          "E5_PREMIUM",
+          "E5_98",
+          "E5_RENEWABLE",
           "E10",
-          "EV",
-          "H2",
+          "E98_E10",
+          "E25",
+          "E85",
+          "E100",
+          "LPG",
           "CNG",
+          "BIO_CNG",
           "LNG",
-          "ADBLUE"
+          "BIO_LNG",
+          "H2",
+          "NH3",
+          "M100",
+          "ADBLUE",
+          "EV"
         ]
       },
       {
         "name": "limit",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      }
+    ],
+    "body": "none"
+  },
+  "getStationPriceHistory": {
+    "method": "get",
+    "path": "/api/stations/{country}/{externalId}/history",
+    "summary": "Get one station's price history for a fuel",
+    "parameters": [
+      {
+        "name": "country",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      },
+      {
+        "name": "externalId",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      },
+      {
+        "name": "fuel",
+        "in": "query",
+        "required": true,
+        "type": "string",
+        "enum": [
+          "B7",
+          "B7_PREMIUM",
+          "B_AGRICULTURAL",
+          "B20",
+          "B100",
+          "HVO",
+          "E5",
+          "E5_PREMIUM",
+          "E5_98",
+          "E5_RENEWABLE",
+          "E10",
+          "E98_E10",
+          "E25",
+          "E85",
+          "E100",
+          "LPG",
+          "CNG",
+          "BIO_CNG",
+          "LNG",
+          "BIO_LNG",
+          "H2",
+          "NH3",
+          "M100",
+          "ADBLUE",
+          "EV"
+        ]
+      },
+      {
+        "name": "days",
         "in": "query",
         "required": false,
         "type": "integer"

@@ -40,6 +40,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stats/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get daily price statistics of one fuel in one country
+         * @description Returns, per day over the last `days` days, the lowest, average and highest price of the fuel among the country's stations, from the price history (for charts). Days with no priced station are left out. 400 `Invalid parameters` for a bad parameter, 500 `Internal server error` when the query fails.
+         */
+        get: operations["getDailyPriceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stations": {
         parameters: {
             query?: never;
@@ -74,6 +94,26 @@ export interface paths {
          *     Choice: search radius and `distanceKm` use the true great-circle distance on the globe. The original service computed both in degrees times 111.32 km, which overstates east-west distances and makes the search reach less far east and west than `radius_km`, more so at high latitude; a result that depends on the direction and the latitude is not what a client asking for "within 5 km" means.
          */
         get: operations["listNearestStations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stations/{country}/{externalId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one station's price history for a fuel
+         * @description Returns the price changes of one station for one fuel over the last `days` days, oldest first, addressed by the station's durable identity (`country` and `externalId`, as share links use it). 400 `Invalid parameters` for a bad parameter, 404 `Station not found` when no station has that identity, 500 `Internal server error` when the query fails.
+         */
+        get: operations["getStationPriceHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,11 +242,11 @@ export interface components {
             detourMin: number;
         };
         /**
-         * @description One fuel code. `B7` diesel, `E5` petrol (95, up to 5 % ethanol), `E10` petrol (up to 10 % ethanol), `EV` electric charging, `H2` hydrogen, `CNG` compressed natural gas, `LNG` liquefied natural gas, `ADBLUE` diesel exhaust fluid. Any other value is rejected with 400 `Invalid parameters`. Choice: the seed names these eight codes and does not show a complete list, so the accepted list is exactly the named codes; adding a code is a change to this document.
+         * @description One fuel code. This list is the only one: every route that takes a fuel accepts exactly these codes (anything else gets 400 `Invalid parameters`), the scrapers store no other code, and each country's default fuel is one of them. `x-enum-descriptions` says what each code stands for. Prices are per litre, per kg for the gases (`H2`, `CNG`, `BIO_CNG`, `LNG`, `BIO_LNG`, `NH3`); `EV` has no price. Choice: the seed names eight codes (`B7`, `E5`, `E10`, `EV`, `H2`, `CNG`, `LNG`, `ADBLUE`) and shows no complete list; the others are the products the national feeds publish, so that no price the scrapers read is stored out of reach.
          * @example B7
          * @enum {string}
          */
-        FuelCode: "B7" | "E5" | "E10" | "EV" | "H2" | "CNG" | "LNG" | "ADBLUE";
+        FuelCode: "B7" | "B7_PREMIUM" | "B_AGRICULTURAL" | "B20" | "B100" | "HVO" | "E5" | "E5_PREMIUM" | "E5_98" | "E5_RENEWABLE" | "E10" | "E98_E10" | "E25" | "E85" | "E100" | "LPG" | "CNG" | "BIO_CNG" | "LNG" | "BIO_LNG" | "H2" | "NH3" | "M100" | "ADBLUE" | "EV";
         /**
          * @description A position as `[lon, lat]` (GeoJSON order), two finite numbers. Longitude is -180 to 180 and latitude -90 to 90. OpenAPI 3.0 cannot bound the two positions separately, so the schema bounds both items to -180..180 and the server checks that the latitude (second item) is within -90..90; a request with a latitude outside that range gets 400 `Invalid parameters`.
          * @example [
@@ -224,7 +264,18 @@ export interface components {
          *         -8.2245,
          *         39.3999
          *       ],
-         *       "zoom": 7
+         *       "zoom": 7,
+         *       "defaultFuel": "B7",
+         *       "fuels": [
+         *         "B7",
+         *         "B7_PREMIUM",
+         *         "E5",
+         *         "E5_PREMIUM",
+         *         "E5_98",
+         *         "LPG",
+         *         "CNG",
+         *         "EV"
+         *       ]
          *     }
          */
         CountrySettings: {
@@ -235,6 +286,9 @@ export interface components {
             center: components["schemas"]["LonLat"];
             /** @description Initial map zoom for the country. */
             zoom: number;
+            defaultFuel: components["schemas"]["FuelCode"];
+            /** @description The fuel codes this country's enabled feeds can publish, in the order of the fuel code list (`EV` last, present when charger feeds are enabled), so a client offers only those. It is what the feeds carry, not what the database holds today (this response does not touch the database). Choice: the seed shows no per-country fuel list. */
+            fuels: components["schemas"]["FuelCode"][];
         };
         /**
          * @description Settings the web map starts with. Built from the environment only (no database).
@@ -254,7 +308,34 @@ export interface components {
          *             -3.7038,
          *             40.4168
          *           ],
-         *           "zoom": 6
+         *           "zoom": 6,
+         *           "defaultFuel": "B7",
+         *           "fuels": [
+         *             "B7",
+         *             "B7_PREMIUM",
+         *             "B_AGRICULTURAL",
+         *             "B100",
+         *             "HVO",
+         *             "E5",
+         *             "E5_PREMIUM",
+         *             "E5_98",
+         *             "E5_RENEWABLE",
+         *             "E10",
+         *             "E98_E10",
+         *             "E25",
+         *             "E85",
+         *             "E100",
+         *             "LPG",
+         *             "CNG",
+         *             "BIO_CNG",
+         *             "LNG",
+         *             "BIO_LNG",
+         *             "H2",
+         *             "NH3",
+         *             "M100",
+         *             "ADBLUE",
+         *             "EV"
+         *           ]
          *         },
          *         {
          *           "code": "PT",
@@ -263,7 +344,18 @@ export interface components {
          *             -8.2245,
          *             39.3999
          *           ],
-         *           "zoom": 7
+         *           "zoom": 7,
+         *           "defaultFuel": "B7",
+         *           "fuels": [
+         *             "B7",
+         *             "B7_PREMIUM",
+         *             "E5",
+         *             "E5_PREMIUM",
+         *             "E5_98",
+         *             "LPG",
+         *             "CNG",
+         *             "EV"
+         *           ]
          *         }
          *       ]
          *     }
@@ -382,6 +474,53 @@ export interface components {
             }[];
         };
         /**
+         * @description Daily price statistics of one fuel in one country, for charts: per day (UTC), the lowest, average and highest price among the stations that had a price in force at the end of that day. Built from the price history, so it reaches back at most `APP_PRICE_HISTORY_DAYS` days. Choice: the seed keeps no history.
+         * @example {
+         *       "country": "ES",
+         *       "fuelType": "B7",
+         *       "currency": "EUR",
+         *       "days": [
+         *         {
+         *           "date": "2026-05-11",
+         *           "min": 1.289,
+         *           "avg": 1.4712,
+         *           "max": 1.899,
+         *           "stations": 11873
+         *         },
+         *         {
+         *           "date": "2026-05-12",
+         *           "min": 1.279,
+         *           "avg": 1.4655,
+         *           "max": 1.899,
+         *           "stations": 11880
+         *         }
+         *       ]
+         *     }
+         */
+        DailyPriceStats: {
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string;
+            fuelType: components["schemas"]["FuelCode"];
+            /** @description ISO 4217 code of the figures; null when there is no price in the window. */
+            currency: string | null;
+            /** @description One entry per day with at least one station priced, oldest first. */
+            days: {
+                /**
+                 * Format: date
+                 * @description The day, `YYYY-MM-DD` (UTC).
+                 */
+                date: string;
+                /** @description Lowest price in force at the end of the day. */
+                min: number;
+                /** @description Mean of the prices in force at the end of the day, rounded to 4 decimals. */
+                avg: number;
+                /** @description Highest price in force at the end of the day. */
+                max: number;
+                /** @description Stations with a price in force at the end of the day. */
+                stations: number;
+            }[];
+        };
+        /**
          * @description One station as a GeoJSON Feature with a Point geometry. Returned by `/api/stations`, `/api/stations/nearest` (with `distanceKm`) and `/api/route-stations` (with `routeFraction`).
          * @example {
          *       "type": "Feature",
@@ -496,6 +635,62 @@ export interface components {
              */
             type: "FeatureCollection";
             features: components["schemas"]["StationFeature"][];
+        };
+        /**
+         * @description One stored price that differed from the station's previous price for the fuel.
+         * @example {
+         *       "price": 1.479,
+         *       "currency": "EUR",
+         *       "changedAt": "2026-05-12T06:30:12.000Z",
+         *       "source": "miteco"
+         *     }
+         */
+        PriceChange: {
+            /** @description The new price, in `currency`. */
+            price: number;
+            /** @description ISO 4217 code of `price`. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the scraper stored this price for the first time.
+             */
+            changedAt: string;
+            /** @description Name of the feed that reported it. */
+            source: string;
+        };
+        /**
+         * @description The price changes of one station and fuel, oldest first: one entry each time a scraper stored a price different from the one before (a run that finds the same price adds nothing). Choice: the seed keeps no history; this is kept beside the latest prices and pruned after `APP_PRICE_HISTORY_DAYS` days (default 90).
+         * @example {
+         *       "country": "ES",
+         *       "externalId": "10542",
+         *       "fuelType": "B7",
+         *       "days": 30,
+         *       "changes": [
+         *         {
+         *           "price": 1.489,
+         *           "currency": "EUR",
+         *           "changedAt": "2026-04-28T06:30:12.000Z",
+         *           "source": "miteco"
+         *         },
+         *         {
+         *           "price": 1.479,
+         *           "currency": "EUR",
+         *           "changedAt": "2026-05-12T06:30:12.000Z",
+         *           "source": "miteco"
+         *         }
+         *       ]
+         *     }
+         */
+        PriceHistory: {
+            /** @description ISO 3166-1 alpha-2 code of the station. */
+            country: string;
+            /** @description The station's identifier at the data source. */
+            externalId: string;
+            fuelType: components["schemas"]["FuelCode"];
+            /** @description The window asked for, in days back from now. */
+            days: number;
+            /** @description Each price the station had during the window, oldest first. The first entry is the price in force when the window opened when it changed before that (its `changedAt` is then older than the window). Empty for `EV` and for a fuel the station never sold. */
+            changes: components["schemas"]["PriceChange"][];
         };
         /**
          * @description One place found by the geocoder. Results without a valid coordinate pair are skipped.
@@ -626,13 +821,13 @@ export interface components {
         /** @description One driving route. `geometry` is thinned to at most 2,000 points, always keeping the first and last; `durations` has one entry per point of the thinned geometry. */
         Route: {
             geometry: components["schemas"]["LineString"];
-            /** @description Length of the route in kilometres. */
+            /** @description Length of the route in kilometres, to the metre (3 decimals). */
             distance: number;
             /** @description Driving time in seconds. */
             duration: number;
             /** @description `[minLon, minLat, maxLon, maxLat]` of the full line, computed before the geometry is thinned. */
             bbox: number[];
-            /** @description Seconds from the start at each point of `geometry`; same length as its coordinate list. */
+            /** @description Seconds from the start at each point of `geometry`; same length as its coordinate list. The first is 0 and the last equals `duration`: where the engine's per-segment times of a leg add up to less or more than the leg's own time (it rounds them), the difference is spread over the leg's segments in proportion to their times. */
             durations: number[];
         };
         /** @description Routes found. Without waypoints: the main route first, then up to 2 alternatives. With waypoints: exactly one route. */
@@ -796,6 +991,23 @@ export interface components {
                 };
             };
         };
+        /** @description `Station not found`: no station has that external id in that country. */
+        StationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Station not found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error?: "Station not found";
+                };
+            };
+        };
         /** @description `Geocoding failed`: the connection to the geocoder failed or it did not answer within 5 seconds. */
         GeocodingFailed: {
             headers: {
@@ -895,6 +1107,11 @@ export interface components {
          * @example B7
          */
         Fuel: components["schemas"]["FuelCode"];
+        /**
+         * @description How many days back from now, 1 to 365 (default 30). History older than `APP_PRICE_HISTORY_DAYS` (default 90) has been pruned, so a longer window returns no more.
+         * @example 30
+         */
+        Days: number;
     };
     requestBodies: never;
     headers: {
@@ -904,7 +1121,7 @@ export interface components {
          */
         CacheControlConfig: "public, s-maxage=3600, stale-while-revalidate=7200";
         /**
-         * @description Caching of `/api/stats` and `/api/geocode`: shared caches may keep the answer five minutes and serve it stale for ten more while revalidating.
+         * @description Caching of `/api/stats`, `/api/stats/daily`, station price history and `/api/geocode`: shared caches may keep the answer five minutes and serve it stale for ten more while revalidating.
          * @example public, s-maxage=300, stale-while-revalidate=600
          */
         CacheControlFiveMinutes: "public, s-maxage=300, stale-while-revalidate=600";
@@ -976,7 +1193,34 @@ export interface operations {
                      *             -3.7038,
                      *             40.4168
                      *           ],
-                     *           "zoom": 6
+                     *           "zoom": 6,
+                     *           "defaultFuel": "B7",
+                     *           "fuels": [
+                     *             "B7",
+                     *             "B7_PREMIUM",
+                     *             "B_AGRICULTURAL",
+                     *             "B100",
+                     *             "HVO",
+                     *             "E5",
+                     *             "E5_PREMIUM",
+                     *             "E5_98",
+                     *             "E5_RENEWABLE",
+                     *             "E10",
+                     *             "E98_E10",
+                     *             "E25",
+                     *             "E85",
+                     *             "E100",
+                     *             "LPG",
+                     *             "CNG",
+                     *             "BIO_CNG",
+                     *             "LNG",
+                     *             "BIO_LNG",
+                     *             "H2",
+                     *             "NH3",
+                     *             "M100",
+                     *             "ADBLUE",
+                     *             "EV"
+                     *           ]
                      *         },
                      *         {
                      *           "code": "PT",
@@ -985,7 +1229,18 @@ export interface operations {
                      *             -8.2245,
                      *             39.3999
                      *           ],
-                     *           "zoom": 7
+                     *           "zoom": 7,
+                     *           "defaultFuel": "B7",
+                     *           "fuels": [
+                     *             "B7",
+                     *             "B7_PREMIUM",
+                     *             "E5",
+                     *             "E5_PREMIUM",
+                     *             "E5_98",
+                     *             "LPG",
+                     *             "CNG",
+                     *             "EV"
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -1059,6 +1314,68 @@ export interface operations {
                     "application/json": components["schemas"]["StatsResponse"];
                 };
             };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDailyPriceStats: {
+        parameters: {
+            query: {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code.
+                 * @example ES
+                 */
+                country: string;
+                /**
+                 * @description Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.
+                 * @example B7
+                 */
+                fuel: components["parameters"]["Fuel"];
+                /**
+                 * @description How many days back from now, 1 to 365 (default 30). History older than `APP_PRICE_HISTORY_DAYS` (default 90) has been pruned, so a longer window returns no more.
+                 * @example 30
+                 */
+                days?: components["parameters"]["Days"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Daily statistics, oldest day first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlFiveMinutes"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "country": "ES",
+                     *       "fuelType": "B7",
+                     *       "currency": "EUR",
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-05-11",
+                     *           "min": 1.289,
+                     *           "avg": 1.4712,
+                     *           "max": 1.899,
+                     *           "stations": 11873
+                     *         },
+                     *         {
+                     *           "date": "2026-05-12",
+                     *           "min": 1.279,
+                     *           "avg": 1.4655,
+                     *           "max": 1.899,
+                     *           "stations": 11880
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DailyPriceStats"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
             500: components["responses"]["InternalServerError"];
         };
     };
@@ -1300,6 +1617,74 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidParameters"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStationPriceHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.
+                 * @example B7
+                 */
+                fuel: components["parameters"]["Fuel"];
+                /**
+                 * @description How many days back from now, 1 to 365 (default 30). History older than `APP_PRICE_HISTORY_DAYS` (default 90) has been pruned, so a longer window returns no more.
+                 * @example 30
+                 */
+                days?: components["parameters"]["Days"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description ISO 3166-1 alpha-2 code of the station.
+                 * @example ES
+                 */
+                country: string;
+                /**
+                 * @description The station's identifier at the data source.
+                 * @example 1022
+                 */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The station's price changes for the fuel. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlFiveMinutes"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "country": "ES",
+                     *       "externalId": "1022",
+                     *       "fuelType": "B7",
+                     *       "days": 30,
+                     *       "changes": [
+                     *         {
+                     *           "price": 1.389,
+                     *           "currency": "EUR",
+                     *           "changedAt": "2026-04-28T06:30:12.000Z",
+                     *           "source": "miteco"
+                     *         },
+                     *         {
+                     *           "price": 1.377,
+                     *           "currency": "EUR",
+                     *           "changedAt": "2026-05-12T06:30:12.000Z",
+                     *           "source": "miteco"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceHistory"];
+                };
+            };
+            400: components["responses"]["InvalidParameters"];
+            404: components["responses"]["StationNotFound"];
             500: components["responses"]["InternalServerError"];
         };
     };

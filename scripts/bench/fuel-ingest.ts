@@ -2,8 +2,9 @@
  * `npx tsx scripts/bench/fuel-ingest.ts [--backend=sqlite|postgres|both] [--stations=100000] [--prices=4]`
  *
  * Feeds a synthetic country (stations spread over Spain, each with `--prices` fuel prices) through the
- * scraper pipeline twice: a first run into an empty store (inserts), then a second run of the same feed
- * with new prices (updates, the one-transaction price replace and the orphan cleanup). Each run is a
+ * scraper pipeline three times: a first run into an empty store (inserts), a second run of the same feed
+ * with every price new (updates, the one-transaction price replace, the orphan cleanup and a history row
+ * per price), then a third where one station in ten changed its prices, as a real feed does between runs. Each run is a
  * process of its own, so the peak resident memory it reports belongs to that one ingest. Reports
  * stations/s per run. Not a test: the figures go to scripts/bench/README.md (fuel ingest).
  */
@@ -32,7 +33,7 @@ const { values } = parseArgs({
 });
 const STATIONS = Number(values.stations);
 const PRICES = Math.min(4, Number(values.prices));
-const FUELS = ['B7', 'E5', 'E10', 'LPG'].slice(0, PRICES);
+const FUELS = (['B7', 'E5', 'E10', 'LPG'] as const).slice(0, PRICES);
 
 /** A deterministic pseudo-random sequence, so every run feeds the same country. */
 function random(seed: number): () => number {
@@ -65,11 +66,13 @@ function syntheticFeed(round: number): Scraper {
           lon: -9.3 + next() * 12.6,
           type: 'fuel',
         });
+        // The third run changes one station in ten; the others keep the second run's prices.
+        const priceRound = round < 2 || i % 10 === 0 ? round : 1;
         for (const [f, fuel] of FUELS.entries()) {
           prices.push({
             externalId: id,
             fuel,
-            price: 1.3 + f * 0.1 + round * 0.01 + next() * 0.2,
+            price: Math.round((1.3 + f * 0.1 + priceRound * 0.01 + next() * 0.2) * 1000) / 1000,
             currency: 'EUR',
           });
         }
@@ -91,7 +94,8 @@ async function oneRun(backend: string, database: string, round: number): Promise
     const seconds = (performance.now() - started) / 1000;
     if (summary.errors.length > 0) throw new Error(summary.errors.join('; '));
     const peakMb = process.resourceUsage().maxRSS / 1024;
-    const label = round === 0 ? 'first run (insert)' : 'second run (replace)';
+    const label =
+      ['first run (insert)', 'second (all changed)', 'third (10 % changed)'][round] ?? `run ${round}`;
     console.log(
       `${backend.padEnd(8)} ${label.padEnd(21)} ${summary.stations} stations ${summary.prices} prices ` +
         `${seconds.toFixed(1).padStart(5)} s ${Math.round(summary.stations / seconds)
@@ -127,8 +131,7 @@ async function benchBackend(backend: string): Promise<void> {
     try {
       // Opening once applies the migrations before the measured runs.
       await (await openPostgresStore(db.url)).close();
-      spawnRun(backend, db.url, 0);
-      spawnRun(backend, db.url, 1);
+      for (const round of [0, 1, 2]) spawnRun(backend, db.url, round);
     } finally {
       await db.drop();
     }
@@ -138,8 +141,7 @@ async function benchBackend(backend: string): Promise<void> {
   try {
     const file = path.join(dir, 'fuel.db');
     await openSqliteStore(file).close();
-    spawnRun(backend, file, 0);
-    spawnRun(backend, file, 1);
+    for (const round of [0, 1, 2]) spawnRun(backend, file, round);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

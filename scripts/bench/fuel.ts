@@ -6,7 +6,10 @@
  * chargers), serves it with the real app on 127.0.0.1, and measures a country-sized /api/stations box,
  * /api/stations/nearest and /api/route-stations on a 2,000-point 1,000 km line: p50/p95 of sequential
  * requests, requests/s at a fixed concurrency, and the ratio of each p50 to the bare store query it wraps.
- * Not a test: the figures go to scripts/bench/README.md.
+ * On PostgreSQL it also runs the original service's own single-statement PostGIS queries on the same data
+ * (`ST_Within` box, planar `ST_DWithin` nearest, geography corridor, each with a lateral latest-price join)
+ * and prints every store query as a ratio to them; and it times writing 20,000 features as objects then
+ * `JSON.stringify` against writing them in pieces of 500. Not a test: the figures go to scripts/bench/README.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,11 +20,19 @@ import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
 import { createTestDatabase } from '../../src/common/testing/postgres';
 import { loadFuelConfig } from '../../src/fuel/config';
-import { destination, intermediate } from '../../src/fuel/geo';
+import { featureCollection, featureCollectionJson, stationFeature } from '../../src/fuel/domain/features';
+import { destination, intermediate } from '../../src/fuel/geo/sphere';
 import { createFuelApp } from '../../src/fuel/http/app';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
-import type { BBox, FuelStore, LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
+import type {
+  BBox,
+  FuelStore,
+  LonLat,
+  PriceInput,
+  StationInput,
+  StationRow,
+} from '../../src/fuel/store/store';
 
 const { values } = parseArgs({
   options: {
@@ -154,6 +165,33 @@ async function throughput(work: () => Promise<unknown>): Promise<number> {
   return done / SECONDS;
 }
 
+/** The original service's queries, as its documentation and tests describe them (one statement each). */
+const UPSTREAM = {
+  box: `SELECT s.id, s.external_id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, lp.price, lp.currency, lp.reported_at
+        FROM stations s
+        CROSS JOIN LATERAL (
+          SELECT p.price, p.currency, p.reported_at FROM prices p
+          WHERE p.station_id = s.id AND p.fuel = $5 ORDER BY p.reported_at DESC LIMIT 1) lp
+        WHERE ST_Within(s.geom, ST_MakeEnvelope($1, $2, $3, $4, 4326))
+        LIMIT 20000`,
+  nearest: `SELECT s.id, s.external_id, lp.price, ST_Distance(s.geom, ST_SetSRID(ST_MakePoint($1, $2), 4326)) * 111.32 AS distance_km
+        FROM stations s
+        CROSS JOIN LATERAL (
+          SELECT p.price, p.currency, p.reported_at FROM prices p
+          WHERE p.station_id = s.id AND p.fuel = $4 ORDER BY p.reported_at DESC LIMIT 1) lp
+        WHERE ST_DWithin(s.geom, ST_SetSRID(ST_MakePoint($1, $2), 4326), $3 / 111.32)
+        ORDER BY distance_km LIMIT $5`,
+  corridor: `WITH route AS (SELECT ST_GeomFromText($1, 4326) AS g)
+        SELECT s.id, s.external_id, lp.price, ST_LineLocatePoint(route.g, s.geom) AS route_fraction
+        FROM stations s, route
+        CROSS JOIN LATERAL (
+          SELECT p.price, p.currency, p.reported_at FROM prices p
+          WHERE p.station_id = s.id AND p.fuel = $2 ORDER BY p.reported_at DESC LIMIT 1) lp
+        WHERE s.geom && ST_Expand(route.g, $4, $3)
+          AND ST_DWithin(s.geom::geography, route.g::geography, $5 * 1000)
+        ORDER BY route_fraction LIMIT 5000`,
+};
+
 interface Row {
   backend: string;
   scenario: string;
@@ -162,7 +200,12 @@ interface Row {
   p95: number;
   rps: number;
   storeP50: number;
+  /** p50 of the original service's query for the same scenario (PostgreSQL only). */
+  upstreamP50?: number;
 }
+
+/** Upstream p50 per scenario, from the PostgreSQL pass, to compare each backend's store query with. */
+const upstreamP50: number[] = [];
 
 /** Fresh planner statistics, as autovacuum would gather soon after a bulk load. */
 async function analyze(url: string): Promise<void> {
@@ -175,7 +218,12 @@ async function analyze(url: string): Promise<void> {
   }
 }
 
-async function benchBackend(name: string, store: FuelStore, settle?: () => Promise<void>): Promise<Row[]> {
+async function benchBackend(
+  name: string,
+  store: FuelStore,
+  settle?: () => Promise<void>,
+  databaseUrl?: string,
+): Promise<Row[]> {
   const data = dataset(STATIONS);
   const t = performance.now();
   const upserted = await store.upsertStations(data.stations, { batchSize: 1000 });
@@ -191,19 +239,27 @@ async function benchBackend(name: string, store: FuelStore, settle?: () => Promi
   server.server.keepAliveTimeout = 120_000;
   let client = 0;
   const line = longLine();
+  const maxLat = Math.max(...line.map((p) => Math.abs(p[1])));
+  const padLat = (5 / 111.32) * 1.2;
+  const padLon = padLat / Math.cos((Math.min(85, maxLat) * Math.PI) / 180);
+  const wkt = `LINESTRING(${line.map(([lon, lat]) => `${lon} ${lat}`).join(',')})`;
+  const upstream = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 1 }) : undefined;
   const scenarios = [
     {
+      upstream: () => upstream?.query(UPSTREAM.box, [...SPAIN, 'B7']),
       scenario: '/api/stations Spain box, B7',
       http: () => fetch(`${server.url}/api/stations?bbox=${SPAIN.join(',')}&fuel=B7`),
       store: () => store.stationsInBox({ bbox: SPAIN, fuel: 'B7', limit: 20_000 }),
     },
     {
+      upstream: () => upstream?.query(UPSTREAM.nearest, [-3.7038, 40.4168, 10, 'B7', 10]),
       scenario: '/api/stations/nearest Madrid, 10 km, limit 10',
       http: () =>
         fetch(`${server.url}/api/stations/nearest?lat=40.4168&lon=-3.7038&radius_km=10&fuel=B7&limit=10`),
       store: () => store.nearestStations({ lon: -3.7038, lat: 40.4168, radiusKm: 10, fuel: 'B7', limit: 10 }),
     },
     {
+      upstream: () => upstream?.query(UPSTREAM.corridor, [wkt, 'B7', padLat, padLon, 5]),
       scenario: '/api/route-stations 2,000 points, 1,000 km, 5 km',
       http: () =>
         fetch(`${server.url}/api/route-stations`, {
@@ -232,14 +288,48 @@ async function benchBackend(name: string, store: FuelStore, settle?: () => Promi
       const http = await timed(call);
       const bare = await timed(s.store);
       const rps = await throughput(call);
-      rows.push({ backend: name, scenario: s.scenario, features, ...http, rps, storeP50: bare.p50 });
+      const row: Row = { backend: name, scenario: s.scenario, features, ...http, rps, storeP50: bare.p50 };
+      if (upstream) {
+        const original = await timed(async () => s.upstream());
+        upstreamP50[scenarios.indexOf(s)] = original.p50;
+      }
+      rows.push(row);
       console.error(`${name}: ${s.scenario} done`);
     }
+    serialisation(name, (await store.stationsInBox({ bbox: SPAIN, fuel: 'B7', limit: 20_000 })).stations);
   } finally {
     await server.close();
+    await upstream?.end();
   }
   return rows;
 }
+
+/** Writing the 20,000-feature answer: objects then one JSON.stringify, against 500-feature pieces. */
+function serialisation(name: string, rows: StationRow[]): void {
+  const asObjects = () => JSON.stringify(featureCollection(rows.map((r) => stationFeature(r, 'B7')))).length;
+  const asText = () => {
+    let length = 0;
+    for (const piece of featureCollectionJson(rows.map((r) => stationFeature(r, 'B7'))))
+      length += piece.length;
+    return length;
+  };
+  const time = (work: () => number) => {
+    for (let i = 0; i < 3; i++) work();
+    const samples: number[] = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      const t = performance.now();
+      work();
+      samples.push(performance.now() - t);
+    }
+    return percentile(
+      samples.sort((a, b) => a - b),
+      0.5,
+    );
+  };
+  serialised.push({ backend: name, features: rows.length, objects: time(asObjects), text: time(asText) });
+}
+
+const serialised: { backend: string; features: number; objects: number; text: number }[] = [];
 
 const rows: Row[] = [];
 if (values.backend === 'sqlite' || values.backend === 'both') {
@@ -257,7 +347,7 @@ if (values.backend === 'postgres' || values.backend === 'both') {
   try {
     const store = await openPostgresStore(db.url);
     try {
-      rows.push(...(await benchBackend('postgres', store, () => analyze(db.url))));
+      rows.push(...(await benchBackend('postgres', store, () => analyze(db.url), db.url)));
     } finally {
       await store.close();
     }
@@ -270,10 +360,20 @@ const ms = (v: number) => v.toFixed(1);
 console.log(
   `\n${STATIONS.toLocaleString('en')} stations, ${ITERATIONS} sequential requests per figure, ${CONCURRENCY} concurrent for req/s (${SECONDS} s)\n`,
 );
-console.log('| backend | scenario | features | p50 ms | p95 ms | req/s | store p50 ms | HTTP / store |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+console.log(
+  '| backend | scenario | features | p50 ms | p95 ms | req/s | store p50 ms | HTTP / store | store / original query |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+const scenarioIndex = (scenario: string) =>
+  rows.filter((r) => r.backend === rows[0]?.backend).findIndex((r) => r.scenario === scenario);
 for (const r of rows) {
+  const original = upstreamP50[scenarioIndex(r.scenario)];
+  const ratio = original ? `${(r.storeP50 / original).toFixed(2)} (original ${ms(original)} ms)` : '–';
   console.log(
-    `| ${r.backend} | ${r.scenario} | ${r.features} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.rps.toFixed(1)} | ${ms(r.storeP50)} | ${(r.p50 / r.storeP50).toFixed(2)} |`,
+    `| ${r.backend} | ${r.scenario} | ${r.features} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.rps.toFixed(1)} | ${ms(r.storeP50)} | ${(r.p50 / r.storeP50).toFixed(2)} | ${ratio} |`,
   );
 }
+console.log('\n| backend | features | whole JSON.stringify p50 ms | pieces of 500 p50 ms |');
+console.log('|---|---:|---:|---:|');
+for (const s of serialised)
+  console.log(`| ${s.backend} | ${s.features} | ${ms(s.objects)} | ${ms(s.text)} |`);

@@ -17,6 +17,7 @@ describe('fuel migrate', () => {
     await migrateCommand({ DATA_DIR: dir }, (line) => lines.push(line));
     expect(lines).toEqual([
       `fuel: applied migration 001_initial to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 002_price_history to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });
@@ -28,7 +29,8 @@ describe('fuel migrate', () => {
       await migrateCommand({ DATABASE_URL: db.url }, (line) => lines.push(line));
       await migrateCommand({ FUEL_DATABASE_URL: db.url }, (line) => lines.push(line));
       expect(lines[0]).toMatch(/^fuel: applied migration 001_initial to postgres:\/\//);
-      expect(lines[1]).toMatch(/is up to date$/);
+      expect(lines[1]).toMatch(/^fuel: applied migration 002_price_history to postgres:\/\//);
+      expect(lines[2]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -3,7 +3,6 @@
  * service). A variable can carry the `FUEL_` prefix to reach this service only (`FUEL_DATABASE_URL`).
  */
 import path from 'node:path';
-import type { components } from '../../generated/fuel/types';
 import {
   boolVar,
   ConfigError,
@@ -15,18 +14,22 @@ import {
   stringVar,
 } from '../common/env';
 import { COUNTRY_SETTINGS } from './domain/countries';
+import { FUEL_CODES, type FuelCode, isFuelCode } from './fuels';
 import { parseScraperConfig, type ScraperConfig } from './scrapers/config';
+import { countryFuels } from './scrapers/registry';
 import type { DatabaseLocation } from './store/open';
 import type { LonLat } from './store/store';
 
-export type FuelCode = components['schemas']['FuelCode'];
-export const FUEL_CODES: readonly FuelCode[] = ['B7', 'E5', 'E10', 'EV', 'H2', 'CNG', 'LNG', 'ADBLUE'];
+export type { FuelCode } from './fuels';
 
 export interface CountrySettings {
   code: string;
   name: string;
   center: LonLat;
   zoom: number;
+  defaultFuel: FuelCode;
+  /** The codes the country's enabled feeds can publish, in the document's order. */
+  fuels: FuelCode[];
 }
 
 export interface MapConfig {
@@ -156,19 +159,25 @@ export function parseMapConfig(env: Env): MapConfig {
     );
   }
   const fuelRaw = stringVar(env, 'APP_DEFAULT_FUEL')?.toUpperCase();
-  if (fuelRaw !== undefined && !FUEL_CODES.includes(fuelRaw as FuelCode)) {
+  if (fuelRaw !== undefined && !isFuelCode(fuelRaw)) {
     throw new ConfigError(`APP_DEFAULT_FUEL must be one of ${FUEL_CODES.join(', ')}, not "${fuelRaw}"`);
   }
   const enabledCodes = parseCountryList(env);
+  const scrapers = parseScraperConfig(env);
   return {
     defaultCountry,
-    defaultFuel: (fuelRaw ?? settings.defaultFuel) as FuelCode,
+    defaultFuel: fuelRaw ?? settings.defaultFuel,
     center: settings.center,
     zoom: settings.zoom,
     enabledCodes,
     enabledCountries: enabledCodes.flatMap((code) => {
       const s = COUNTRY_SETTINGS[code];
-      return s ? [{ code, name: s.name, center: s.center, zoom: s.zoom }] : [];
+      if (!s) return [];
+      const fuels = countryFuels(code, scrapers);
+      // The country's own default when its feeds carry it, else the first fuel they do carry.
+      const defaultFuel =
+        fuels.length === 0 || fuels.includes(s.defaultFuel) ? s.defaultFuel : (fuels[0] as FuelCode);
+      return [{ code, name: s.name, center: s.center, zoom: s.zoom, defaultFuel, fuels }];
     }),
   };
 }

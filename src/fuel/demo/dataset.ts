@@ -3,7 +3,7 @@
  * of Spain and Portugal, with denser coverage along the Madrid–Lisbon motorway so a trip shows stations.
  * The demo command, the live contract suite and the HTTP tests seed it.
  */
-import { destination } from '../geo';
+import { destination } from '../geo/sphere';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationType } from '../store/store';
 
 interface City {

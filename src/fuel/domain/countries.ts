@@ -2,13 +2,14 @@
  * Map settings per country: the country's own name for itself, the initial map centre and zoom, and the
  * fuel the map shows first. The seed leaves these values open; they are ours.
  */
+import type { FuelCode } from '../fuels';
 import type { LonLat } from '../store/store';
 
 export interface CountryMapSettings {
   name: string;
   center: LonLat;
   zoom: number;
-  defaultFuel: string;
+  defaultFuel: FuelCode;
 }
 
 export const COUNTRY_SETTINGS: Readonly<Record<string, CountryMapSettings>> = Object.freeze({

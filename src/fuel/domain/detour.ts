@@ -1,8 +1,8 @@
 import type { components } from '../../../generated/fuel/types';
 import type { RoutingConfig } from '../config';
 import type { LonLat } from '../store/store';
+import type { OsrmClient } from '../upstreams/osrm';
 import { checkLatitudes } from './coordinates';
-import type { OsrmClient } from './osrm';
 import type { Semaphore } from './semaphore';
 
 export type DetourRequest = components['schemas']['DetourRequest'];

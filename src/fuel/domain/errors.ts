@@ -27,3 +27,8 @@ export class TooManyRequests extends Error {
     super('Too many requests');
   }
 }
+
+/** No station has the identity asked for; `message` is the documented 404 text. */
+export class NotFound extends Error {
+  override name = 'NotFound';
+}

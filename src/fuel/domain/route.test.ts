@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { realSample } from '../scrapers/testing/fake-feeds';
 import type { LonLat } from '../store/store';
+import { readRoute } from '../upstreams/osrm';
 import { cumulativeDurations, thinIndices, toRoute } from './route';
 
 describe('thinIndices', () => {
@@ -24,11 +26,11 @@ describe('cumulativeDurations', () => {
     [0, 3],
   ];
   it('sums the per-segment durations of every leg', () => {
-    const route = { distance: 3, duration: 30, coordinates, legDurations: [[10], [20]] };
+    const route = { distance: 3, duration: 30, coordinates, legDurations: [[10], [20]], legTotals: [10, 20] };
     expect(cumulativeDurations(route)).toEqual([0, 10, 30]);
   });
   it('spreads the duration by distance when the annotations do not fit the line', () => {
-    const route = { distance: 3, duration: 30, coordinates, legDurations: [[10]] };
+    const route = { distance: 3, duration: 30, coordinates, legDurations: [[10]], legTotals: undefined };
     const spread = cumulativeDurations(route);
     expect(spread[0]).toBe(0);
     expect(spread[1]).toBeCloseTo(10, 6);
@@ -42,11 +44,42 @@ describe('cumulativeDurations', () => {
       duration: 4000,
       coordinates: long,
       legDurations: [Array(4000).fill(1)],
+      legTotals: [4000],
     });
     expect(route.distance).toBe(444);
     expect(route.bbox).toEqual([0, 0, 4, 5]);
     expect(route.geometry.coordinates).toHaveLength(2000);
     expect(route.geometry.coordinates.some((c) => c[1] === 5)).toBe(false);
     expect(route.durations.at(-1)).toBe(4000);
+  });
+  it("spreads what a leg's rounded segment times leave out over that leg", () => {
+    const route = { distance: 3, duration: 40, coordinates, legDurations: [[10], [20]], legTotals: [12, 28] };
+    expect(cumulativeDurations(route)).toEqual([0, 12, 40]);
+    const twoSegments = { ...route, legDurations: [[5, 5]], legTotals: [40] };
+    expect(cumulativeDurations(twoSegments)).toEqual([0, 20, 40]);
+  });
+});
+
+describe('a real engine answer (fixtures/real: Grenoble, 1 leg, 1,021 segments)', () => {
+  const answer = JSON.parse(realSample('osrm-izway-route.json.gz').toString('utf8'));
+  const engine = readRoute(answer.routes[0]);
+
+  it('reads the encoded polyline and the leg times', () => {
+    expect(engine?.coordinates).toHaveLength(1022);
+    expect(engine?.legDurations?.[0]).toHaveLength(1021);
+    expect(engine?.legTotals).toEqual([2774]);
+  });
+
+  it('per-point times end at the route duration and distance is to the metre', () => {
+    if (!engine) throw new Error('no route');
+    const route = toRoute(engine);
+    expect(route.duration).toBe(2774);
+    expect(route.distance).toBe(58.826);
+    expect(route.durations[0]).toBe(0);
+    expect(route.durations.at(-1)).toBe(2774);
+    expect(route.durations.every((t, i) => i === 0 || t >= (route.durations[i - 1] ?? 0))).toBe(true);
+    // The segment times add up to 2,701.6 s: each is scaled by 2,774 / 2,701.6.
+    const first = (engine.legDurations?.[0]?.[0] ?? 0) * (2774 / 2701.6);
+    expect(route.durations[1]).toBe(Math.round(first * 10) / 10);
   });
 });

@@ -1,10 +1,10 @@
 import type { components } from '../../../generated/fuel/types';
 import type { RoutingConfig } from '../config';
-import { bboxOf, cumulativeKm } from '../geo';
+import { bboxOf, cumulativeKm } from '../geo/sphere';
 import type { LonLat } from '../store/store';
+import type { EngineRoute, OsrmClient } from '../upstreams/osrm';
 import { checkLatitudes } from './coordinates';
 import { UpstreamFailure } from './errors';
-import type { EngineRoute, OsrmClient } from './osrm';
 
 export type RouteRequest = components['schemas']['RouteRequest'];
 export type RouteResponse = components['schemas']['RouteResponse'];
@@ -21,15 +21,24 @@ export function thinIndices(length: number, max: number): number[] {
 }
 
 /**
- * Seconds from the start at each coordinate: the running sum of the engine's per-segment durations when
- * they fit the line, otherwise the route's time spread along the line by distance.
+ * Seconds from the start at each coordinate, ending at the route's duration. The engine's per-segment
+ * times are rounded to a tenth and may add up to less than the leg (2,701.6 s of a 2,774 s leg on a real
+ * answer); each leg's difference is spread over its segments in proportion to their times. Without
+ * usable segment times the route's time is spread along the line by distance.
  */
 export function cumulativeDurations(route: EngineRoute): number[] {
-  const segments = route.legDurations?.flat();
-  if (segments && segments.length === route.coordinates.length - 1) {
+  const legs = route.legDurations;
+  if (legs && legs.reduce((n, leg) => n + leg.length, 0) === route.coordinates.length - 1) {
     const out = [0];
-    for (const seconds of segments) out.push((out.at(-1) ?? 0) + Math.max(0, seconds));
-    return out;
+    legs.forEach((leg, i) => {
+      const sum = leg.reduce((total, seconds) => total + Math.max(0, seconds), 0);
+      const own = route.legTotals?.[i];
+      const scale = own !== undefined && sum > 0 ? own / sum : 1;
+      for (const seconds of leg) out.push((out.at(-1) ?? 0) + Math.max(0, seconds) * scale);
+    });
+    const total = out.at(-1) ?? 0;
+    // What remains (legs without a time of their own, rounding) goes the same way over the whole route.
+    return total > 0 ? out.map((t) => (t / total) * route.duration) : out;
   }
   const cum = cumulativeKm(route.coordinates);
   const total = cum.at(-1) ?? 0;
@@ -43,7 +52,7 @@ export function toRoute(route: EngineRoute): Route {
   const keep = thinIndices(route.coordinates.length, MAX_ROUTE_POINTS);
   return {
     geometry: { type: 'LineString', coordinates: keep.map((i) => route.coordinates[i] as LonLat) },
-    distance: route.distance / 1000,
+    distance: Math.round(route.distance) / 1000,
     duration: route.duration,
     bbox: bboxOf(route.coordinates),
     durations: keep.map((i) => tenth(durations[i] ?? 0)),

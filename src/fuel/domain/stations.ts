@@ -2,7 +2,12 @@ import type { Logger } from 'pino';
 import type { FuelCode } from '../config';
 import type { FuelStore, LonLat } from '../store/store';
 import { checkLatitudes, parseBbox } from './coordinates';
-import { featureCollection, type StationFeatureCollection, stationFeature } from './features';
+import {
+  featureCollection,
+  featureCollectionJson,
+  type StationFeatureCollection,
+  stationFeature,
+} from './features';
 
 export const STATIONS_LIMIT = 20_000;
 export const ROUTE_STATIONS_LIMIT = 5_000;
@@ -14,10 +19,11 @@ export interface StationsDeps {
   log: Logger;
 }
 
+/** The box's stations as pieces of GeoJSON text, written as they are produced (see featureCollectionJson). */
 export async function listStationsInBox(
   { store, log }: StationsDeps,
   query: { bbox: string; fuel: FuelCode },
-): Promise<{ body: StationFeatureCollection; truncated: boolean }> {
+): Promise<{ body: Iterable<string>; truncated: boolean }> {
   const bbox = parseBbox(query.bbox);
   const { stations, truncated } = await store.stationsInBox({
     bbox,
@@ -25,7 +31,10 @@ export async function listStationsInBox(
     limit: STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[stations] result truncated at ${STATIONS_LIMIT}`);
-  return { body: featureCollection(stations.map((s) => stationFeature(s, query.fuel))), truncated };
+  const features = (function* () {
+    for (const s of stations) yield stationFeature(s, query.fuel);
+  })();
+  return { body: featureCollectionJson(features), truncated };
 }
 
 export async function nearestStations(
@@ -45,7 +54,7 @@ export async function nearestStations(
 export async function routeStations(
   { store, log }: StationsDeps,
   body: { geometry: { coordinates: number[][] }; fuel: FuelCode; corridorKm?: number },
-): Promise<StationFeatureCollection> {
+): Promise<Iterable<string>> {
   const line = body.geometry.coordinates as LonLat[];
   checkLatitudes(line.map((value, i) => ({ path: `/body/geometry/coordinates/${i}`, value })));
   const { stations, truncated } = await store.stationsAlongLine({
@@ -55,7 +64,9 @@ export async function routeStations(
     limit: ROUTE_STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[route-stations] result hit LIMIT ${ROUTE_STATIONS_LIMIT} (may be truncated)`);
-  return featureCollection(
-    stations.map((s) => stationFeature(s, body.fuel, { routeFraction: s.routeFraction })),
+  return featureCollectionJson(
+    (function* () {
+      for (const s of stations) yield stationFeature(s, body.fuel, { routeFraction: s.routeFraction });
+    })(),
   );
 }

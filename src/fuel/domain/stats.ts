@@ -15,11 +15,13 @@ export function mapConfigResponse(map: MapConfig): ConfigResponse {
     defaultFuel: map.defaultFuel,
     center: map.center,
     zoom: map.zoom,
-    enabledCountries: map.enabledCountries.map(({ code, name, center, zoom }) => ({
+    enabledCountries: map.enabledCountries.map(({ code, name, center, zoom, defaultFuel, fuels }) => ({
       code,
       name,
       center,
       zoom,
+      defaultFuel,
+      fuels,
     })),
   };
 }

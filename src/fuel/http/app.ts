@@ -4,14 +4,15 @@ import type { operations } from '../../../generated/fuel/types';
 import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
 import type { FuelConfig } from '../config';
-import { ExchangeRates } from '../domain/exchange-rates';
-import { OsrmClient } from '../domain/osrm';
 import { Semaphore } from '../domain/semaphore';
 import type { FuelStore } from '../store/store';
+import { ExchangeRates } from '../upstreams/exchange-rates';
+import { OsrmClient } from '../upstreams/osrm';
 import type { FuelContext } from './context';
 import { fuelErrorMapper, fuelNotFound } from './errors';
 import * as exchangeRates from './handlers/exchange-rates';
 import * as geocoding from './handlers/geocoding';
+import * as history from './handlers/history';
 import * as meta from './handlers/meta';
 import * as routing from './handlers/routing';
 import * as stations from './handlers/stations';
@@ -30,6 +31,7 @@ export interface FuelAppOptions {
 export const fuelHandlers = {
   ...meta,
   ...stations,
+  ...history,
   ...geocoding,
   ...exchangeRates,
   ...routing,

@@ -1,8 +1,8 @@
 import type { FuelConfig } from '../config';
-import type { ExchangeRates } from '../domain/exchange-rates';
-import type { OsrmClient } from '../domain/osrm';
 import type { Semaphore } from '../domain/semaphore';
 import type { FuelStore } from '../store/store';
+import type { ExchangeRates } from '../upstreams/exchange-rates';
+import type { OsrmClient } from '../upstreams/osrm';
 
 /** What the handlers reach through the app: set once in createFuelApp. */
 export interface FuelContext {

@@ -1,7 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { classifyError, type ValidationDetail } from '../../common/http/errors';
 import { BBOX_MESSAGE } from '../domain/coordinates';
-import { DatabaseFailure, InvalidParameters, TooManyRequests, UpstreamFailure } from '../domain/errors';
+import {
+  DatabaseFailure,
+  InvalidParameters,
+  NotFound,
+  TooManyRequests,
+  UpstreamFailure,
+} from '../domain/errors';
 
 type ErrorBody = { error: string; details?: ValidationDetail[] };
 
@@ -28,6 +34,7 @@ function answer(err: unknown): { status: number; body: ErrorBody; headers?: Reco
     };
   }
   if (err instanceof DatabaseFailure) return { status: 500, body: { error: INTERNAL } };
+  if (err instanceof NotFound) return { status: 404, body: { error: err.message } };
   const classified = classifyError(err);
   switch (classified.kind) {
     case 'invalid-json':

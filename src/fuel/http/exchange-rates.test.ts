@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../common/testing/ports';
-import { FIXED_RATES, parseEcbXml } from '../domain/exchange-rates';
-import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fake-upstreams';
+import { realSample } from '../scrapers/testing/fake-feeds';
+import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fakes/ecb';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
+import { FIXED_RATES, parseEcbXml } from '../upstreams/exchange-rates';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -12,6 +13,35 @@ describe('parseEcbXml', () => {
     const { date, rates } = parseEcbXml(ecbXml('2026-05-11', { USD: 1.1312, ISK: 143.9 }));
     expect(date).toBe('2026-05-11');
     expect(rates).toEqual({ ...FIXED_RATES, EUR: 1, USD: 1.1312, ISK: 143.9 });
+  });
+
+  it('reads the real daily file: its one day and 30 currencies', () => {
+    const { date, rates } = parseEcbXml(realSample('ecb-eurofxref-daily.xml').toString('utf8'));
+    expect(date).toBe('2025-05-09');
+    expect(rates.USD).toBe(1.1252);
+    expect(rates.JPY).toBe(163.36);
+    // Published rates win over the fixed fallbacks.
+    expect(rates.ISK).toBe(146.9);
+    expect(Object.keys(rates)).toHaveLength(1 + 30 + Object.keys(FIXED_RATES).length - 1);
+  });
+
+  it('takes the newest day of the real 90-day file (64 days), with that day’s rates', () => {
+    const { date, rates } = parseEcbXml(realSample('ecb-eurofxref-hist-90d.xml').toString('utf8'));
+    expect(date).toBe('2017-03-03');
+    // 1.0702 is the oldest day's (2016-12-05) dollar; 1.0565 the newest's.
+    expect(rates.USD).toBe(1.0565);
+    expect(rates.GBP).toBe(0.86355);
+    expect(rates.CHF).toBe(1.0675);
+    expect(Object.keys(rates).filter((code) => !(code in FIXED_RATES) && code !== 'EUR')).toHaveLength(31);
+  });
+
+  it('takes the newest day whatever the order of the days', () => {
+    const days = [ecbXml('2026-05-08', { USD: 1.1 }), ecbXml('2026-05-11', { USD: 1.2 })]
+      .map((xml) => /<Cube time='[\s\S]*?<\/Cube>/.exec(xml)?.[0])
+      .join('');
+    const { date, rates } = parseEcbXml(`<Envelope><Cube>${days}</Cube></Envelope>`);
+    expect(date).toBe('2026-05-11');
+    expect(rates.USD).toBe(1.2);
   });
 
   it('refuses a document without rates', () => {

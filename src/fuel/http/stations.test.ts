@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BBOX_MESSAGE } from '../domain/coordinates';
-import { greatCircleKm } from '../geo';
+import { greatCircleKm } from '../geo/sphere';
 import { openSqliteStore } from '../store/sqlite';
 import type { LonLat, StationInput } from '../store/store';
 import { readJson } from '../testing/json';

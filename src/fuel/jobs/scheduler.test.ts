@@ -19,7 +19,7 @@ const summary = (key: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   ...extra,
 });
 
-describe('scheduler (bree, in-process jobs)', () => {
+describe('scheduler (bree jobs whose runs happen on the main thread)', () => {
   let store: FuelStore;
   let scheduler: RunningScheduler | undefined;
   beforeAll(() => {
@@ -84,8 +84,10 @@ describe('scheduler (bree, in-process jobs)', () => {
       await vi.advanceTimersByTimeAsync(5_000);
       expect(calls).toEqual(['FR', 'PT', 'AT']);
       // FR every hour, AT every 2 hours, PT every 12 hours.
+      await scheduler?.idle();
       await vi.advanceTimersByTimeAsync(3_600_000);
       expect(calls.slice(3)).toEqual(['FR']);
+      await scheduler?.idle();
       await vi.advanceTimersByTimeAsync(3_600_000);
       expect(calls.slice(3)).toEqual(['FR', 'FR', 'AT']);
     });
@@ -133,7 +135,9 @@ describe('scheduler (bree, in-process jobs)', () => {
           throw new Error('boom');
         },
       );
-      await vi.advanceTimersByTimeAsync(10_000 + 3_600_000);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await scheduler?.idle();
+      await vi.advanceTimersByTimeAsync(3_600_000);
       expect(calls).toBe(2);
       expect(messages.filter((m) => m === '[scraper] FR: Fatal error: boom')).toHaveLength(2);
       expect(records.find((r) => r.msg === '[scraper] FR: Fatal error: boom')?.level).toBe(50);
@@ -216,10 +220,13 @@ describe('scheduler (bree, in-process jobs)', () => {
         firstDelayMs: 0,
         staggerMs: 1,
       });
-      await vi.waitFor(() =>
-        expect(captured.messages.filter((m) => m.startsWith('[scraper] ') && m.includes('—'))).toHaveLength(
-          2,
-        ),
+      // Both runs end on their own; the bound only keeps a broken run from hanging the suite.
+      await vi.waitFor(
+        () =>
+          expect(captured.messages.filter((m) => m.startsWith('[scraper] ') && m.includes('—'))).toHaveLength(
+            2,
+          ),
+        { timeout: 30_000, interval: 20 },
       );
       await scheduler.stop();
       expect(captured.messages).toContain('[miteco] Fetching data for ES ...');

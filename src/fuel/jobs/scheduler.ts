@@ -1,5 +1,4 @@
-import { EventEmitter } from 'node:events';
-import type { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import Bree from 'bree';
 import type { Logger } from '../../common/logger';
 import type { ScraperConfig } from '../scrapers/config';
@@ -39,39 +38,15 @@ export interface SchedulerOptions {
 export interface RunningScheduler {
   /** The keys on a timer, in start order. */
   keys: string[];
+  /** Resolves once no run is in progress (every job's worker has ended). */
+  idle(): Promise<void>;
   /** Clears every timer and waits for runs in progress, which are asked to stop. */
   stop(): Promise<void>;
 }
 
-/**
- * Bree starts its jobs as worker threads, which cannot load TypeScript under ESM and could not share the
- * store. This stands in for a worker: the job runs in this process and reports completion the way a
- * worker does (`online`, then the `done` message), so Bree's own timers and bookkeeping drive it.
- */
-class InProcessJob extends EventEmitter {
-  readonly isMainThread = true;
-  readonly threadId = 0;
-  readonly resourceLimits = {};
-  private readonly controller = new AbortController();
-
-  constructor(name: string, task: (name: string, signal: AbortSignal) => Promise<void>) {
-    super();
-    // Bree attaches its listeners right after creating the worker, in the same tick.
-    queueMicrotask(async () => {
-      this.emit('online');
-      await task(name, this.controller.signal);
-      this.emit('message', 'done');
-    });
-  }
-
-  postMessage(message: unknown): void {
-    if (message === 'cancel') this.controller.abort(new Error('Scheduler stopping'));
-  }
-
-  terminate(): Promise<number> {
-    return Promise.resolve(0);
-  }
-}
+/** Bree's job file: a worker that holds the job's slot while the main thread runs the key. */
+const RUN_SLOT = fileURLToPath(new URL('./run-slot.mjs', import.meta.url));
+const ALREADY_RUNNING = /^Job "(.+)" is already running$/;
 
 const formatHours = (hours: number) => String(Number(hours.toFixed(4)));
 
@@ -108,6 +83,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
         store,
         log,
         limits: config,
+        historyDays: config.priceHistoryDays,
         signal,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),
@@ -125,7 +101,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     line(`[scraper] ${key}: scraping every ${formatHours(hours)}h`);
     jobs.push({
       name: key,
-      path: () => undefined,
+      path: RUN_SLOT,
       timeout: firstDelayMs + staggerMs * jobs.length,
       interval: Math.round(hours * HOUR_MS),
     });
@@ -141,29 +117,52 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       );
     }
   };
+  // Bree refuses to start a job whose worker still lives and says so through its logger: that refusal is
+  // the overlap guard, written as the seed's line.
+  const overlap = (args: unknown[]) => {
+    const name = args[0] instanceof Error ? ALREADY_RUNNING.exec(args[0].message)?.[1] : undefined;
+    if (name === undefined) return false;
+    line(`[scraper] ${name}: previous run still in progress — skipping this tick`);
+    return true;
+  };
   const breeLogger = {
     info: (...args: unknown[]) => logger.debug({ bree: args.map(String) }, 'bree'),
-    warn: (...args: unknown[]) => logger.debug({ bree: args.map(String) }, 'bree'),
+    warn: (...args: unknown[]) => overlap(args) || logger.debug({ bree: args.map(String) }, 'bree'),
     error: (...args: unknown[]) => logger.error({ bree: args.map(String) }, 'bree'),
   };
   const bree = new Bree({ root: false, doRootCheck: false, logger: breeLogger, jobs });
-  bree.createWorker = (_path, workerOptions) => {
-    const name = (workerOptions.workerData as { job: { name: string } }).job.name;
-    return new InProcessJob(name, task) as unknown as Worker;
-  };
-  const breeRun = bree.run;
-  // Bree's timers call `this.run(name)`; a job still in progress turns the tick into the overlap line.
-  bree.run = async (name?: string) => {
-    if (name !== undefined && bree.workers.has(name)) {
-      line(`[scraper] ${name}: previous run still in progress — skipping this tick`);
-      return;
-    }
-    return breeRun(name);
-  };
+  const runs = new Map<string, AbortController>();
+  bree.on('worker created', (name: string) => {
+    const worker = bree.workers.get(name);
+    const controller = new AbortController();
+    runs.set(name, controller);
+    void task(name, controller.signal).finally(() => {
+      runs.delete(name);
+      worker?.postMessage('finished');
+    });
+  });
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (bree.workers.size > 0) return;
+        bree.off('worker deleted', check);
+        resolve();
+      };
+      bree.on('worker deleted', check);
+      check();
+    });
   await bree.start();
 
   return {
     keys: jobs.map((job) => job.name),
-    stop: () => bree.stop(),
+    idle,
+    async stop() {
+      // Bree clears its timers at once; its wait for the workers polls on a timer, so this waits on the
+      // workers' own end instead and asks Bree again once none is left.
+      void bree.stop().catch(() => undefined);
+      for (const controller of runs.values()) controller.abort(new Error('Scheduler stopping'));
+      await idle();
+      await bree.stop();
+    },
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
+import { FUEL_CODES } from '../fuels';
 import { openSqliteStore } from '../store/sqlite';
 import { startTestFuel } from '../testing/server';
 import { resolveKeys, runScrapeCommand } from './cli';
@@ -137,6 +138,15 @@ describe('command line scraper tool', () => {
       expect(stats.countries.map((c) => c.code)).toEqual(
         expect.arrayContaining(['ES', 'FR', 'PT', 'IT', 'AT', 'DE', 'GB', 'DK', 'AU', 'US']),
       );
+      // Every price stored is reachable through a code of the document's list.
+      let reachable = 0;
+      for (const code of FUEL_CODES.filter((c) => c !== 'EV')) {
+        const answer = await fetch(`${fuel.url}/api/stations?bbox=-180,-90,180,90&fuel=${code}`);
+        expect(answer.status).toBe(200);
+        reachable += ((await answer.json()) as { features: unknown[] }).features.length;
+      }
+      const totals = (await (await fetch(`${fuel.url}/api/stats`)).json()) as { totals: { prices: number } };
+      expect(reachable).toBe(totals.totals.prices);
       const spain = await fetch(`${fuel.url}/api/stations?bbox=-1,39,0,40&fuel=B7`);
       expect(spain.status).toBe(200);
       const body = (await spain.json()) as {

@@ -95,6 +95,7 @@ export async function runScrapeCommand(argv: string[], deps: ScrapeCommandDeps =
           store,
           log,
           limits: config.scrapers,
+          historyDays: config.scrapers.priceHistoryDays,
           ...(deps.fetch ? { fetch: deps.fetch } : {}),
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
           ...(deps.now ? { now: deps.now } : {}),

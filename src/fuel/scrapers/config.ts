@@ -69,6 +69,8 @@ export interface ScraperConfig {
   enabledCountries: readonly string[] | null;
   priceMin: number;
   priceMax: number;
+  /** `APP_PRICE_HISTORY_DAYS` (default 90): price changes older than this are pruned after each run. */
+  priceHistoryDays: number;
   /** German fuel feed key (`APP_DE_FUEL_API_KEY`); without it that feed fails every run. */
   deFuelApiKey: string | undefined;
   /** Danish fuel feed key (`APP_DK_FUEL_API_KEY`). */
@@ -200,6 +202,7 @@ export function parseScraperConfig(env: Env): ScraperConfig {
     enabledCountries: parseEnabledCountries(env),
     priceMin,
     priceMax,
+    priceHistoryDays: intVar(env, 'APP_PRICE_HISTORY_DAYS', 90, { min: 1, max: 3650 }),
     deFuelApiKey: stringVar(env, 'APP_DE_FUEL_API_KEY'),
     dkFuelApiKey: stringVar(env, 'APP_DK_FUEL_API_KEY'),
     auNswApiKey,

@@ -143,7 +143,8 @@ export function maxPowerKw(values: Iterable<number | null | undefined>): number 
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 1000) continue;
     if (best === null || value > best) best = value;
   }
-  return best === null ? null : Math.max(1, Math.round(best));
+  // One decimal: 19.2 kW and 3.7 kW are real connector ratings.
+  return best === null ? null : Math.round(best * 10) / 10;
 }
 
 /** Points `stepKm` apart (north-south and east-west) covering a box, for feeds that only answer "near here". */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FuelCode } from '../fuels';
 import type { FuelStore } from '../store/store';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { OcmGate, ocmScraper } from './feeds/ocm';
@@ -22,7 +23,7 @@ function fuelStation(id: string, lon = -3.7, lat = 40.4, extra: Partial<RawStati
   };
 }
 const charger = (id: string) => fuelStation(id, -3.6, 40.5, { type: 'ev_charger', powerKw: 50 });
-const price = (id: string, fuel: string, value: number, currency = 'EUR'): RawPrice => ({
+const price = (id: string, fuel: FuelCode, value: number, currency = 'EUR'): RawPrice => ({
   externalId: id,
   fuel,
   price: value,
@@ -164,6 +165,22 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
         expect(await pricesIn(store, 'AD', 'B7')).toEqual(before);
       });
 
+      it('drops, and counts, prices under a code the document does not list', async () => {
+        const { summary, log } = await run(
+          feed('AJ', {
+            stations: [fuelStation('a1'), fuelStation('a2')],
+            prices: [
+              price('a1', 'B7', 1.5),
+              price('a1', 'DIESEL' as FuelCode, 1.4),
+              price('a2', 'e5' as FuelCode, 1.6),
+            ],
+          }),
+        );
+        expect(summary).toMatchObject({ stations: 1, prices: 1, errors: [] });
+        expect(log.lines).toContain('[testfeed] Dropped 2 prices with a fuel code the API does not list');
+        expect(Object.keys(await pricesIn(store, 'AJ', 'B7'))).toEqual(['a1']);
+      });
+
       it('a keyed charger feed without its key logs so and aborts with 1 error', async () => {
         const scraper = ocmScraper('AE', {
           baseUrl: 'http://127.0.0.1:9/v3',
@@ -266,7 +283,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
       // The last row breaks a NOT NULL constraint after the delete and 29 inserts already ran.
       const poisoned = [
         ...ids.map((id) => price(id, 'B7', 1.2)),
-        price('k29', null as unknown as string, 1.3),
+        price('k29', 'E5', 1.3, null as unknown as string),
       ];
       const { summary, log } = await run(
         feed('AK', { stations: ids.map((id) => fuelStation(id)), prices: poisoned }),

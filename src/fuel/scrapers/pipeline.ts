@@ -1,3 +1,4 @@
+import { isFuelCode } from '../fuels';
 import type { FuelStore, PriceInput, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
 import { isValidLatLon } from './parse';
@@ -14,7 +15,11 @@ export interface RunDeps {
   now?: () => number;
   /** Aborts the fetch step (the scheduler stopping). */
   signal?: AbortSignal;
+  /** Days of price history kept for the country after the run (`APP_PRICE_HISTORY_DAYS`, default 90). */
+  historyDays?: number;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A pause that ends early, rejecting, when the signal aborts. */
 export function realSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -78,15 +83,19 @@ interface Prepared {
 /** Steps 2 and 3: the price band, fuel stations left without a price, and the empty-fetch guard. */
 function prepare(scraper: Scraper, fetched: FetchResult, limits: BandLimits, log: RunLog): Prepared | string {
   const tag = `[${scraper.source}]`;
-  const plausible = fetched.prices.filter((p) => isPlausiblePrice(p.price, p.fuel, p.currency, limits));
-  const outOfBand = fetched.prices.length - plausible.length;
+  // The document's list is the only list: a code it lacks could be stored but never asked for.
+  const listed = fetched.prices.filter((p) => isFuelCode(p.fuel));
+  const unlisted = fetched.prices.length - listed.length;
+  if (unlisted > 0) log.info(`${tag} Dropped ${unlisted} prices with a fuel code the API does not list`);
+  const plausible = listed.filter((p) => isPlausiblePrice(p.price, p.fuel, p.currency, limits));
+  const outOfBand = listed.length - plausible.length;
   if (outOfBand > 0) log.info(`${tag} Filtered out ${outOfBand} prices outside the price band`);
 
-  const { stations: listed, invalid } = usableStations(fetched.stations);
+  const { stations: usable, invalid } = usableStations(fetched.stations);
   if (invalid > 0) log.info(`${tag} Skipped ${invalid} stations without a valid id or position`);
   const priced = new Set(plausible.map((p) => p.externalId));
-  const kept = listed.filter((s) => s.type !== 'fuel' || priced.has(s.externalId));
-  const dropped = listed.length - kept.length;
+  const kept = usable.filter((s) => s.type !== 'fuel' || priced.has(s.externalId));
+  const dropped = usable.length - kept.length;
   log.info(
     `${tag} Fetched ${fetched.stations.length} stations, ${fetched.prices.length} price rows` +
       (dropped > 0 ? ` (dropped ${dropped} with no prices)` : ''),
@@ -123,7 +132,10 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     errors: [],
   };
   const finish = () => ({ ...summary, durationMs: Math.max(0, now() - started) });
-  const signal = deps.signal ?? new AbortController().signal;
+  const cancelled = deps.signal ?? new AbortController().signal;
+  const signal = scraper.runLimitMs
+    ? AbortSignal.any([cancelled, AbortSignal.timeout(scraper.runLimitMs)])
+    : cancelled;
   const sleep = deps.sleep ?? realSleep;
   const ctx: FeedContext = {
     fetch: deps.fetch ?? globalThis.fetch,
@@ -173,6 +185,12 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     prices = undefined;
     summary.prices = replaced.inserted;
     log.info(`${tag} Inserted ${replaced.inserted} prices`);
+    const pruned = await store.prunePriceHistory(
+      scraper.country,
+      new Date(now() - (deps.historyDays ?? 90) * DAY_MS),
+    );
+    if (pruned > 0)
+      log.info(`${tag} Pruned ${pruned} price changes older than ${deps.historyDays ?? 90} days`);
 
     if (failedBatches.length > 0) {
       const skipped = 'Skipped orphan cleanup: one or more station batches failed';

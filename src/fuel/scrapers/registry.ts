@@ -1,19 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FuelCode } from '../fuels';
+import { inListOrder } from '../fuels';
 import type { ScraperConfig } from './config';
-import { newSouthWalesScraper, westernAustraliaScraper } from './feeds/australia';
-import { austriaScraper } from './feeds/austria';
+import { NSW_FUELS, newSouthWalesScraper, WA_PRODUCTS, westernAustraliaScraper } from './feeds/australia';
+import { AUSTRIA_FUELS, austriaScraper } from './feeds/austria';
 import { bnetzaScraper } from './feeds/bnetza';
-import { denmarkScraper } from './feeds/denmark';
-import { franceScraper } from './feeds/france';
-import { germanyScraper } from './feeds/germany';
-import { italyScraper } from './feeds/italy';
+import { DANISH_PRODUCTS, denmarkScraper } from './feeds/denmark';
+import { FRANCE_FUELS, franceScraper } from './feeds/france';
+import { CATEGORY_FUELS, germanyScraper, NAMED_FUELS } from './feeds/germany';
+import { ITALY_FUELS, italyScraper } from './feeds/italy';
 import { OcmGate, ocmScraper } from './feeds/ocm';
-import { portugalScraper } from './feeds/portugal';
+import { PORTUGAL_FUELS, portugalScraper } from './feeds/portugal';
 import { HourlyAllowance, reveScraper } from './feeds/reve';
-import { spainScraper } from './feeds/spain';
+import { SPAIN_FUELS, spainScraper } from './feeds/spain';
 import { DEFAULT_DATASETS_DIR, listDatasets, staticScraper } from './feeds/static';
-import { ukScraper } from './feeds/uk';
+import { UK_FUELS, ukScraper } from './feeds/uk';
 import type { Scraper } from './types';
 
 /** Fuel-price keys, in scheduling order. */
@@ -65,6 +67,38 @@ export const EV_COUNTRIES = [
 
 export const SPANISH_REGISTRY = 'EV_ES_REVE';
 export const GERMAN_REGISTRY = 'EV_DE_BNETZA';
+
+/** The fuel codes each fuel-price key can store, from the feed's own mapping. */
+export const KEY_FUELS: Readonly<Record<(typeof FUEL_KEYS)[number], readonly FuelCode[]>> = {
+  ES: Object.values(SPAIN_FUELS),
+  FR: Object.values(FRANCE_FUELS),
+  PT: Object.values(PORTUGAL_FUELS),
+  IT: ITALY_FUELS,
+  AT: Object.values(AUSTRIA_FUELS),
+  DE: [...Object.values(NAMED_FUELS), ...Object.values(CATEGORY_FUELS)],
+  GB: Object.values(UK_FUELS),
+  DK: Object.values(DANISH_PRODUCTS),
+  AU: Object.values(WA_PRODUCTS),
+  AU_NSW: Object.values(NSW_FUELS),
+};
+
+/** The key's country: `EV_ES_REVE` and `AU_NSW` belong to ES and AU. */
+export const keyCountry = (key: string): string =>
+  key.startsWith('EV_') ? key.slice(3, 5) : key.slice(0, 2);
+
+/**
+ * The codes a country's scheduled feeds can store, in the document's order: its fuel keys' codes, and
+ * `EV` when a charger key of the country is scheduled. Static datasets are not counted.
+ */
+export function countryFuels(country: string, config: ScraperConfig): FuelCode[] {
+  const codes: FuelCode[] = [];
+  for (const key of scheduledKeys(config)) {
+    if (key.startsWith('STATIC_') || keyCountry(key) !== country) continue;
+    if (key.startsWith('EV_')) codes.push('EV');
+    else codes.push(...(KEY_FUELS[key as (typeof FUEL_KEYS)[number]] ?? []));
+  }
+  return inListOrder(codes);
+}
 
 /** Hours between runs when neither `APP_SCRAPE_INTERVAL_<KEY>` nor `APP_SCRAPE_INTERVAL_HOURS` is set. */
 const DEFAULT_INTERVALS: Record<string, number> = {
@@ -153,6 +187,8 @@ export interface ScraperTuning {
   timeoutMs?: number;
   /** Distance between query points of the grid feeds (AT, DE). */
   gridStepKm?: number;
+  /** Limit of a grid feed's whole fetch step (AT, DE; 5 minutes). */
+  runLimitMs?: number;
 }
 
 /** State shared by the scrapers of one process: the registries' rate limits are per client, not per run. */
@@ -184,7 +220,10 @@ export function createScraper(
 ): Scraper | undefined {
   const urls = config.feedUrls;
   const t = tuning.timeoutMs;
-  const grid = tuning.gridStepKm === undefined ? {} : { gridStepKm: tuning.gridStepKm };
+  const grid = {
+    ...(tuning.gridStepKm === undefined ? {} : { gridStepKm: tuning.gridStepKm }),
+    ...(tuning.runLimitMs === undefined ? {} : { runLimitMs: tuning.runLimitMs }),
+  };
   switch (key) {
     case 'ES':
       return spainScraper(urls.ES, t);

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../fuels';
 import type { FuelStore, StationType } from '../store/store';
 
 /** One station as a feed parser produces it, before the pipeline filters and stores it. */
@@ -18,7 +19,8 @@ export interface RawStation {
 /** One price as a feed parser produces it: per litre (per kg for gases) in the local currency. */
 export interface RawPrice {
   externalId: string;
-  fuel: string;
+  /** A code of the document's list; the pipeline drops any other. */
+  fuel: FuelCode;
   price: number;
   currency: string;
 }
@@ -64,8 +66,13 @@ export interface Scraper {
   /** Stored on every row this scraper writes; its log lines start with `[source]`. */
   readonly source: string;
   readonly country: string;
-  /** Per-request time limit. */
+  /** Per-request time limit (10 s to 5 min, by feed). */
   readonly timeoutMs: number;
+  /**
+   * Limit of the whole fetch step, for feeds that make many requests (a grid of searches): past it the run
+   * ends with the time-out error like a single request would, instead of waiting out every request.
+   */
+  readonly runLimitMs?: number;
   fetch(ctx: FeedContext): Promise<FetchResult>;
   /** Runs only after a run without errors; returns the errors of its own steps. */
   afterRun?(ctx: AfterRunContext): Promise<string[]>;

@@ -10,7 +10,8 @@
  * next round's first chunk, so the stations measured to lie before it are final in the order and can be
  * read. Each box also leaves out what the box before it returned, so overlaps are read once.
  */
-import { corridorChunks, type Nearest, nearestOnLineAt, prepareLine } from '../geo';
+import { corridorChunks } from '../geo/boxes';
+import { type Nearest, nearestOnLineAt, prepareLine } from '../geo/line';
 import {
   type BBox,
   byRouteOrder,

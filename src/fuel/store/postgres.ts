@@ -18,8 +18,10 @@ import {
   EV_FUEL,
   type FailedBatch,
   type FuelStore,
+  type HistoryQuery,
   type NearestQuery,
   type NearestRow,
+  type PriceChangeRow,
   type PriceInput,
   type ReplacePricesResult,
   type StationInput,
@@ -287,6 +289,30 @@ class PostgresFuelStore implements FuelStore {
     const mine = prices.filter((p) => p.country === country);
     const now = new Date();
     return inTransaction(this.pool, async (client) => {
+      // Before the old prices go: each new price that differs from this source's previous one is a change.
+      for (const batch of batchesOf(mine, 10_000)) {
+        const p = batch.items;
+        await client.query(
+          `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
+           SELECT $2, u.e, u.f, u.p, u.cur, $1, u.at
+           FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
+             AS u(e, f, p, cur, at)
+           JOIN stations s ON s.external_id = u.e AND s.country = $2
+           WHERE NOT EXISTS (
+             SELECT 1 FROM prices o
+             WHERE o.station_id = s.id AND o.source = $1 AND o.fuel = u.f AND o.currency = u.cur
+               AND o.price = u.p)`,
+          [
+            source,
+            country,
+            p.map((x) => x.externalId),
+            p.map((x) => x.fuel),
+            p.map((x) => x.price),
+            p.map((x) => x.currency),
+            p.map((x) => x.reportedAt ?? now),
+          ],
+        );
+      }
       const deleted = await client.query(
         `DELETE FROM prices p USING stations s
          WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2`,
@@ -345,6 +371,52 @@ class PostgresFuelStore implements FuelStore {
       [country, source],
     );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async hasStation(country: string, externalId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM stations WHERE country = $1 AND external_id = $2',
+      [country, externalId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async priceHistory(query: HistoryQuery): Promise<PriceChangeRow[]> {
+    const { rows } = await this.pool.query<{
+      external_id: string;
+      price: number;
+      currency: string;
+      source: string;
+      changed_at: Date;
+    }>(
+      `SELECT h.external_id, h.price, h.currency, h.source, h.changed_at FROM price_history h
+       WHERE h.country = $1 AND h.fuel = $2 AND ($4::text IS NULL OR h.external_id = $4)
+         AND (h.changed_at >= $3 OR h.changed_at = (
+           SELECT max(o.changed_at) FROM price_history o
+           WHERE o.country = h.country AND o.external_id = h.external_id AND o.fuel = h.fuel
+             AND o.changed_at < $3))
+       ORDER BY h.external_id, h.changed_at, h.id`,
+      [query.country, query.fuel, query.since, query.externalId ?? null],
+    );
+    return rows.map((row) => ({
+      externalId: row.external_id,
+      price: row.price,
+      currency: row.currency,
+      source: row.source,
+      changedAt: row.changed_at,
+    }));
+  }
+
+  async prunePriceHistory(country: string, before: Date): Promise<number> {
+    const result = await this.pool.query(
+      `DELETE FROM price_history h
+       WHERE h.country = $1 AND h.changed_at < $2 AND EXISTS (
+         SELECT 1 FROM price_history n
+         WHERE n.country = h.country AND n.external_id = h.external_id AND n.fuel = h.fuel
+           AND n.changed_at < $2 AND (n.changed_at > h.changed_at OR (n.changed_at = h.changed_at AND n.id > h.id)))`,
+      [country, before],
+    );
+    return result.rowCount ?? 0;
   }
 
   async ping(): Promise<void> {

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../../common/databases';
-import { greatCircleKm, radiusBoxes } from '../geo';
+import { FUEL_CODES } from '../fuels';
+import { radiusBoxes } from '../geo/boxes';
+import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuelSqlite } from './migrations';
@@ -20,8 +22,10 @@ import {
   EV_FUEL,
   type FailedBatch,
   type FuelStore,
+  type HistoryQuery,
   type NearestQuery,
   type NearestRow,
+  type PriceChangeRow,
   type PriceInput,
   type ReplacePricesResult,
   type StationInput,
@@ -32,6 +36,18 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from './store';
+
+const fuelIndex = new Map(FUEL_CODES.map((code, i) => [code as string, i]));
+const currencyIndex = new Map<string, number>();
+/** One number per station, fuel and currency (for the price-change check of a replace). */
+function changeKey(seq: number, fuel: string, currency: string): number {
+  let c = currencyIndex.get(currency);
+  if (c === undefined) {
+    c = currencyIndex.size % 1024;
+    currencyIndex.set(currency, c);
+  }
+  return (seq * 64 + (fuelIndex.get(fuel) ?? 63)) * 1024 + c;
+}
 
 export interface SqliteStoreOptions {
   /** Apply pending migrations on open (default true). */
@@ -329,6 +345,21 @@ class SqliteFuelStore implements FuelStore {
   async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {
     const now = Date.now();
     const replace = this.db.transaction(() => {
+      // This source's previous prices: a price that differs from its predecessor is a change to keep.
+      // Numeric keys (station, fuel, currency) keep 400,000 of them small in memory.
+      const previous = new Map<number, number>();
+      for (const [seq, fuel, value, currency] of this.prepare(
+        `SELECT p.station_seq, p.fuel, p.price, p.currency FROM prices p JOIN stations s ON s.seq = p.station_seq
+         WHERE p.source = ? AND s.country = ?`,
+      )
+        .raw()
+        .iterate(source, country) as Iterable<[number, string, number, string]>) {
+        previous.set(changeKey(seq, fuel, currency), value);
+      }
+      const remember = this.prepare(
+        `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
       const deleted = this.prepare(
         'DELETE FROM prices WHERE source = ? AND station_seq IN (SELECT seq FROM stations WHERE country = ?)',
       ).run(source, country).changes;
@@ -346,8 +377,12 @@ class SqliteFuelStore implements FuelStore {
       for (const price of prices) {
         const seq = price.country === country ? seqs.get(price.externalId) : undefined;
         if (seq === undefined) continue;
-        insert.run(seq, price.fuel, price.price, price.currency, price.reportedAt?.getTime() ?? now, source);
+        const at = price.reportedAt?.getTime() ?? now;
+        insert.run(seq, price.fuel, price.price, price.currency, at, source);
         inserted++;
+        if (previous.get(changeKey(seq, price.fuel, price.currency)) !== price.price) {
+          remember.run(country, price.externalId, price.fuel, price.price, price.currency, source, at);
+        }
       }
       return { inserted, skipped: prices.length - inserted, deleted };
     });
@@ -381,6 +416,58 @@ class SqliteFuelStore implements FuelStore {
     return this.prepare('SELECT count(*) FROM stations WHERE country = ? AND source = ?')
       .pluck()
       .get(country, source) as number;
+  }
+
+  async hasStation(country: string, externalId: string): Promise<boolean> {
+    return (
+      this.prepare('SELECT 1 FROM stations WHERE country = ? AND external_id = ?').get(
+        country,
+        externalId,
+      ) !== undefined
+    );
+  }
+
+  async priceHistory(query: HistoryQuery): Promise<PriceChangeRow[]> {
+    const one = query.externalId !== undefined;
+    const rows = this.prepare(
+      `SELECT h.external_id, h.price, h.currency, h.source, h.changed_at FROM price_history h
+       WHERE h.country = @country AND h.fuel = @fuel ${one ? 'AND h.external_id = @externalId' : ''}
+         AND (h.changed_at >= @since OR h.changed_at = (
+           SELECT max(o.changed_at) FROM price_history o
+           WHERE o.country = h.country AND o.external_id = h.external_id AND o.fuel = h.fuel
+             AND o.changed_at < @since))
+       ORDER BY h.external_id, h.changed_at, h.rowid`,
+    )
+      .raw()
+      .all({
+        country: query.country,
+        fuel: query.fuel,
+        since: query.since.getTime(),
+        ...(one ? { externalId: query.externalId } : {}),
+      }) as [string, number, string, string, number][];
+    return rows.map(([externalId, price, currency, source, at]) => ({
+      externalId,
+      price,
+      currency,
+      source,
+      changedAt: new Date(at),
+    }));
+  }
+
+  async prunePriceHistory(country: string, before: Date): Promise<number> {
+    const prune = this.db.transaction(
+      () =>
+        this.prepare(
+          `DELETE FROM price_history WHERE rowid IN (
+             SELECT h.rowid FROM price_history h
+             WHERE h.country = @country AND h.changed_at < @before AND EXISTS (
+               SELECT 1 FROM price_history n
+               WHERE n.country = h.country AND n.external_id = h.external_id AND n.fuel = h.fuel
+                 AND n.changed_at < @before
+                 AND (n.changed_at > h.changed_at OR (n.changed_at = h.changed_at AND n.rowid > h.rowid))))`,
+        ).run({ country, before: before.getTime() }).changes,
+    );
+    return prune.immediate();
   }
 
   async ping(): Promise<void> {

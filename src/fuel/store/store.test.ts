@@ -1,7 +1,8 @@
 // The one store suite, run against both backends: SQLite in memory and PostgreSQL + PostGIS in a fresh
 // database per test.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { destination, greatCircleKm, intermediate, nearestOnLine, prepareLine } from '../geo';
+import { nearestOnLine, prepareLine } from '../geo/line';
+import { destination, greatCircleKm, intermediate } from '../geo/sphere';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { sampleKey } from './sample-key';
 import {
@@ -185,6 +186,88 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(await store.countStationsBySource('ocm', 'ES')).toBe(0);
       expect(await store.countStationsBySource('reve', 'ES')).toBe(1);
       expect(await store.countStationsBySource('ocm', 'PT')).toBe(1);
+    });
+  });
+
+  describe('price history', () => {
+    const run = (prices: PriceInput[], when: string) =>
+      store.replacePrices(
+        'miteco',
+        'ES',
+        prices.map((p) => ({ ...p, reportedAt: at(when) })),
+      );
+
+    it('adds one row per change per station and fuel, not one per run, and outlives the station', async () => {
+      await store.upsertStations([station('a', MADRID), station('b', MADRID)]);
+      await run(
+        [price('a', 'B7', 1.5), price('a', 'E5', 1.6), price('b', 'B7', 1.4)],
+        '2026-05-01T06:00:00Z',
+      );
+      await run(
+        [price('a', 'B7', 1.5), price('a', 'E5', 1.65), price('b', 'B7', 1.4)],
+        '2026-05-02T06:00:00Z',
+      );
+      await run(
+        [price('a', 'B7', 1.5), price('a', 'E5', 1.65), price('b', 'B7', 1.45)],
+        '2026-05-03T06:00:00Z',
+      );
+      // Another source's identical price is still a change of its own.
+      await store.replacePrices('other', 'ES', [
+        { ...price('a', 'B7', 1.5), reportedAt: at('2026-05-03T07:00:00Z') },
+      ]);
+      const since = at('2026-01-01T00:00:00Z');
+      const rows = await store.priceHistory({ country: 'ES', fuel: 'E5', since });
+      expect(rows.map((r) => [r.externalId, r.price, r.changedAt.toISOString()])).toEqual([
+        ['a', 1.6, '2026-05-01T06:00:00.000Z'],
+        ['a', 1.65, '2026-05-02T06:00:00.000Z'],
+      ]);
+      const b7 = await store.priceHistory({ country: 'ES', fuel: 'B7', since });
+      expect(b7.map((r) => [r.externalId, r.price, r.source])).toEqual([
+        ['a', 1.5, 'miteco'],
+        ['a', 1.5, 'other'],
+        ['b', 1.4, 'miteco'],
+        ['b', 1.45, 'miteco'],
+      ]);
+      const one = await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: 'b' });
+      expect(one.map((r) => r.price)).toEqual([1.4, 1.45]);
+      expect(await store.hasStation('ES', 'b')).toBe(true);
+      expect(await store.hasStation('PT', 'b')).toBe(false);
+      // The station goes; its history stays, under its durable identity.
+      await store.deleteStationsBySource('miteco', 'ES');
+      expect(await store.hasStation('ES', 'b')).toBe(false);
+      expect(await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: 'b' })).toHaveLength(2);
+    });
+
+    it('answers a window with the price in force when it opened, and prunes all but that row', async () => {
+      await store.upsertStations([station('a', MADRID)]);
+      await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+      await run([price('a', 'B7', 1.35)], '2026-02-01T06:00:00Z');
+      await run([price('a', 'B7', 1.4)], '2026-03-01T06:00:00Z');
+      await run([price('a', 'B7', 1.45)], '2026-04-01T06:00:00Z');
+      const window = await store.priceHistory({
+        country: 'ES',
+        fuel: 'B7',
+        since: at('2026-02-15T00:00:00Z'),
+      });
+      expect(window.map((r) => r.price)).toEqual([1.35, 1.4, 1.45]);
+      expect(await store.prunePriceHistory('PT', at('2026-03-15T00:00:00Z'))).toBe(0);
+      expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(2);
+      const left = await store.priceHistory({ country: 'ES', fuel: 'B7', since: at('2000-01-01T00:00:00Z') });
+      expect(left.map((r) => r.price)).toEqual([1.4, 1.45]);
+      expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(0);
+    });
+
+    it('writes no history when the price replace fails', async () => {
+      await store.upsertStations([station('a', MADRID)]);
+      await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+      await expect(
+        run(
+          [price('a', 'B7', 1.4), price('a', 'E5', 1.5, { currency: null as unknown as string })],
+          '2026-01-02T06:00:00Z',
+        ),
+      ).rejects.toThrow();
+      const rows = await store.priceHistory({ country: 'ES', fuel: 'B7', since: at('2000-01-01T00:00:00Z') });
+      expect(rows.map((r) => r.price)).toEqual([1.3]);
     });
   });
 

@@ -168,6 +168,24 @@ export interface StoreStats {
   countries: CountryStats[];
 }
 
+/** One stored price change of one station and fuel. */
+export interface PriceChangeRow {
+  externalId: string;
+  price: number;
+  currency: string;
+  source: string;
+  changedAt: Date;
+}
+
+export interface HistoryQuery {
+  country: string;
+  fuel: string;
+  /** Changes from this moment on, and for each station the last change before it (the price then). */
+  since: Date;
+  /** One station only. */
+  externalId?: string;
+}
+
 export type StoreBackend = 'sqlite' | 'postgresql';
 
 /** Along the line first; stations at the same place (beyond an end) by their identity, on every backend. */
@@ -187,6 +205,10 @@ export interface FuelStore {
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
   stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
   stats(): Promise<StoreStats>;
+  /** Whether a station with this durable identity exists. */
+  hasStation(country: string, externalId: string): Promise<boolean>;
+  /** Price changes of the country's stations for the fuel, by station then time (see HistoryQuery). */
+  priceHistory(query: HistoryQuery): Promise<PriceChangeRow[]>;
 
   // Writes for the scrapers.
   /**
@@ -197,6 +219,8 @@ export interface FuelStore {
   /**
    * Replaces every price of `source` for stations of `country` with `prices`, in ONE transaction: readers
    * see the old set or the new one, never a mix. Prices of other sources and countries are untouched.
+   * In the same transaction, each price that differs from this source's previous price for that station
+   * and fuel (or is new) adds a row to the price history.
    */
   replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult>;
   /** Deletes the `fuel` stations of the country that no source prices any more; never EV chargers. */
@@ -204,6 +228,11 @@ export interface FuelStore {
   /** Deletes the stations of the country last written by `source` (with their prices), in one transaction. */
   deleteStationsBySource(source: string, country: string, options?: DeleteBySourceOptions): Promise<number>;
   countStationsBySource(source: string, country: string): Promise<number>;
+  /**
+   * Deletes the country's price history older than `before`, keeping for each station and fuel the last
+   * change before it (the price in force at the cut). Returns the rows deleted.
+   */
+  prunePriceHistory(country: string, before: Date): Promise<number>;
 
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;

@@ -9,14 +9,9 @@ import { demoDataset, seedDemo } from '../demo/dataset';
 import { createFuelApp } from '../http/app';
 import { openSqliteStore } from '../store/sqlite';
 import type { FuelStore } from '../store/store';
-import {
-  type FakeEcb,
-  type FakeOsrm,
-  type FakePhoton,
-  startFakeEcb,
-  startFakeOsrm,
-  startFakePhoton,
-} from './fake-upstreams';
+import { type FakeEcb, startFakeEcb } from './fakes/ecb';
+import { type FakeOsrm, startFakeOsrm } from './fakes/osrm';
+import { type FakePhoton, startFakePhoton } from './fakes/photon';
 
 export interface LogLine {
   level: number;

@@ -1,4 +1,4 @@
-import { geocode as searchPlaces } from '../../domain/geocode';
+import { geocode as searchPlaces } from '../../upstreams/geocode';
 import { contextOf } from '../context';
 import { CACHE, type Handler } from '../handler';
 

@@ -1,6 +1,6 @@
 import { listStationsInBox, nearestStations, routeStations } from '../../domain/stations';
 import { contextOf } from '../context';
-import { CACHE, type Handler } from '../handler';
+import { CACHE, type Handler, sendJsonPieces } from '../handler';
 
 export const listStations: Handler<'listStations'> = async (req, res) => {
   const { body, truncated } = await listStationsInBox(
@@ -8,7 +8,8 @@ export const listStations: Handler<'listStations'> = async (req, res) => {
     req.query,
   );
   if (truncated) res.set('X-Result-Truncated', 'true');
-  res.set('Cache-Control', CACHE.oneMinute).json(body);
+  res.set('Cache-Control', CACHE.oneMinute);
+  await sendJsonPieces(res, body);
 };
 
 export const listNearestStations: Handler<'listNearestStations'> = async (req, res) => {
@@ -17,5 +18,5 @@ export const listNearestStations: Handler<'listNearestStations'> = async (req, r
 };
 
 export const listRouteStations: Handler<'listRouteStations'> = async (req, res) => {
-  res.json(await routeStations({ store: contextOf(req).store, log: req.log }, req.body));
+  await sendJsonPieces(res, await routeStations({ store: contextOf(req).store, log: req.log }, req.body));
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FuelCode } from '../../fuels';
 import { getJson, getText } from '../http';
 import { type Bounds, clean, looseNumber, orNull, parseRssItems, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -6,7 +7,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 const AUSTRALIA: Bounds = { minLat: -44, maxLat: -10, minLon: 112, maxLon: 154 };
 
 /** Western Australia's products (one RSS feed each) → fuel codes. Unleaded 91 is E5, as in NSW. */
-export const WA_PRODUCTS: Record<string, string> = {
+export const WA_PRODUCTS: Record<string, FuelCode> = {
   '1': 'E5',
   '2': 'E5_PREMIUM',
   '4': 'B7',
@@ -24,7 +25,7 @@ const dollars = (value: unknown) => {
 /** One product's RSS items into the shared maps. Sites have no id: they are known by their position. */
 export function mergeFuelWatch(
   xml: string,
-  fuel: string,
+  fuel: FuelCode,
   stations: Map<string, RawStation>,
   prices: RawPrice[],
 ): void {
@@ -80,7 +81,7 @@ export function westernAustraliaScraper(url: string, timeoutMs = 20_000): Scrape
 }
 
 /** New South Wales fuel codes → fuel codes. B20 and E85 keep codes of their own. */
-export const NSW_FUELS: Record<string, string> = {
+export const NSW_FUELS: Record<string, FuelCode> = {
   U91: 'E5',
   E10: 'E10',
   P95: 'E5_PREMIUM',

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson, mapLimited } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,7 +6,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 const AUSTRIA: Bounds = { minLat: 46.37, maxLat: 49.02, minLon: 9.53, maxLon: 17.16 };
 
 /** The regulator's fuel types → fuel codes. `GAS` is compressed natural gas (Erdgas), not E10. */
-export const AUSTRIA_FUELS: Record<string, string> = { DIE: 'B7', SUP: 'E5', GAS: 'CNG' };
+export const AUSTRIA_FUELS: Record<string, FuelCode> = { DIE: 'B7', SUP: 'E5', GAS: 'CNG' };
 
 interface ControlStation {
   id?: number | string;
@@ -60,7 +61,12 @@ export interface AustriaOptions {
   /** Distance between query points; the regulator answers only the nearest stations of a point. */
   gridStepKm?: number;
   concurrency?: number;
+  /** Limit of the whole grid (5 minutes). */
+  runLimitMs?: number;
 }
+
+/** Failed requests, with no answer yet, after which the feed counts as down and the run stops. */
+export const GRID_GIVE_UP_AFTER = 4;
 
 export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): Scraper {
   const base = baseUrl.replace(/\/+$/, '');
@@ -71,6 +77,7 @@ export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): S
     source: 'econtrol',
     country: 'AT',
     timeoutMs,
+    runLimitMs: options.runLimitMs ?? 300_000,
     async fetch(ctx: FeedContext): Promise<FetchResult> {
       const stations = new Map<string, RawStation>();
       const prices = new Map<string, RawPrice>();
@@ -78,7 +85,11 @@ export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): S
         points.map((point) => ({ fuelType, point })),
       );
       const failures: Error[] = [];
+      let answered = 0;
+      // A feed that is down fails every request alike: stop after a few rather than wait out the grid.
+      const down = () => answered === 0 && failures.length >= GRID_GIVE_UP_AFTER;
       await mapLimited(queries, options.concurrency ?? 2, async ({ fuelType, point }) => {
+        if (down()) return;
         const query = new URLSearchParams({
           latitude: String(point[0]),
           longitude: String(point[1]),
@@ -88,12 +99,13 @@ export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): S
         try {
           const answer = await getJson(ctx, `${base}/search/gas-stations/by-address?${query}`, { timeoutMs });
           mergeAustria(answer, stations, prices);
+          answered++;
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           failures.push(error as Error);
         }
       });
-      if (failures.length === queries.length)
+      if (down() || failures.length === queries.length)
         throw failures[0] ?? new Error('Austrian regulator feed: no answer');
       if (failures.length > 0) {
         ctx.log.info(

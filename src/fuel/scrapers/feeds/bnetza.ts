@@ -23,10 +23,11 @@ export interface RegisterStats {
 
 /**
  * The register: preamble lines, then a `;`-separated header and one row per charging device. Columns
- * are found by name. Devices at the same position (to 5 decimals, about 1 m) are one station.
+ * are found by name, so both layouts read: the newer one (preamble, `Status`, `Nennleistung Stecker1` …)
+ * and the older one (no preamble, no `Status`, `Anschlussleistung` and `P1 [kW]` …). Devices at the same position (to 5 decimals, about 1 m) are one station.
  */
 export function parseRegister(text: string): { result: FetchResult; stats: RegisterStats } {
-  const rows = parseCsv(text, ';');
+  const rows = parseCsv(text.replace(/^\uFEFF/, ''), ';');
   const headerIndex = rows.findIndex((row) => row.includes('Betreiber') && row.includes('Breitengrad'));
   if (headerIndex < 0) throw new Error('BNetzA register: no header row with "Betreiber" and "Breitengrad"');
   const header = (rows[headerIndex] as string[]).map((cell) => cell.trim());
@@ -45,16 +46,12 @@ export function parseRegister(text: string): { result: FetchResult; stats: Regis
   const postcode = column('Postleitzahl', false);
   const town = column('Ort', false);
   const site = column('Standortbezeichnung', false);
-  const powerColumns = header
-    .map((name, index) =>
-      /^(Nennleistung Stecker\d+|P\d+ \[kW\]|Nennleistung Ladeeinrichtung \[kW\]|Anschlussleistung)$/.test(
-        name,
-      )
-        ? index
-        : -1,
-    )
-    .filter((index) => index >= 0);
-
+  // A connector's own power (`Nennleistung Stecker1`, older files `P1 [kW]`) is what a car can draw; the
+  // device's total (two 22 kW connectors make 44 kW) is read only when no connector says anything.
+  const columnsMatching = (pattern: RegExp) =>
+    header.map((name, index) => (pattern.test(name) ? index : -1)).filter((index) => index >= 0);
+  const connectorColumns = columnsMatching(/^(Nennleistung Stecker\d+|P\d+ \[kW\])$/);
+  const deviceColumns = columnsMatching(/^(Nennleistung Ladeeinrichtung \[kW\]|Anschlussleistung)$/);
   const stats: RegisterStats = { rows: 0, merged: 0, notOperational: 0, outOfBounds: 0, malformed: 0 };
   const stations = new Map<string, RawStation>();
   const cell = (row: string[], index: number) => (index >= 0 ? clean(row[index]) : '');
@@ -79,7 +76,9 @@ export function parseRegister(text: string): { result: FetchResult; stats: Regis
       }
       [lat, lon] = [lon, lat];
     }
-    const power = maxPowerKw(powerColumns.map((index) => germanDecimal(row[index])));
+    const power =
+      maxPowerKw(connectorColumns.map((index) => germanDecimal(row[index]))) ??
+      maxPowerKw(deviceColumns.map((index) => germanDecimal(row[index])));
     const id = `bnetza-${lat.toFixed(5)}_${lon.toFixed(5)}`;
     const known = stations.get(id);
     if (known) {

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { FeedHttpError, getJson, request } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,7 +6,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 const DENMARK: Bounds = { minLat: 54.5, maxLat: 57.8, minLon: 8.0, maxLon: 15.2 };
 
 /** Operators name their products themselves; these exact names (lower case) are known. */
-const PRODUCTS: Record<string, string> = {
+export const DANISH_PRODUCTS: Record<string, FuelCode> = {
   'blyfri 95': 'E5',
   'oktan 95': 'E5',
   'benzin 95': 'E5',
@@ -39,9 +40,9 @@ const PRODUCTS: Record<string, string> = {
 };
 
 /** A product name → fuel code: the exact name, then words that give it away; null when nothing fits. */
-export function danishFuel(product: string): string | null {
+export function danishFuel(product: string): FuelCode | null {
   const name = clean(product).toLowerCase();
-  const exact = PRODUCTS[name];
+  const exact = DANISH_PRODUCTS[name];
   if (exact) return exact;
   if (name.includes('adblue')) return 'ADBLUE';
   if (name.includes('hvo')) return 'HVO';

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson } from '../http';
 import { type Bounds, clean, looseNumber, placeInBounds } from '../parse';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -6,7 +7,7 @@ import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
 const FRANCE: Bounds = { minLat: 41.2, maxLat: 51.3, minLon: -5.3, maxLon: 9.7 };
 
 /** `<fuel>_prix` fields of the open-data export → fuel codes. E85 keeps its own code: it is not E10. */
-const FUELS: Record<string, string> = {
+export const FRANCE_FUELS: Record<string, FuelCode> = {
   gazole_prix: 'B7',
   sp95_prix: 'E5',
   e10_prix: 'E10',
@@ -64,7 +65,7 @@ export function parseFrance(records: unknown): FetchResult {
       lon: place[1],
       type: 'fuel',
     });
-    for (const [field, fuel] of Object.entries(FUELS)) {
+    for (const [field, fuel] of Object.entries(FRANCE_FUELS)) {
       const price = euros(record[field]);
       if (price !== null) prices.push({ externalId: id, fuel, price, currency: 'EUR' });
     }

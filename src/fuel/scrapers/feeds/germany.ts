@@ -1,16 +1,23 @@
+import type { FuelCode } from '../../fuels';
 import { FeedHttpError, getJson } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
+import { GRID_GIVE_UP_AFTER } from './austria';
 
 const GERMANY: Bounds = { minLat: 47.27, maxLat: 55.06, minLon: 5.87, maxLon: 15.04 };
 
-const NAMED_FUELS: Record<string, string> = {
+export const NAMED_FUELS: Record<string, FuelCode> = {
   diesel: 'B7',
   'super e5': 'E5',
   'super e10': 'E10',
   'super plus': 'E5_98',
 };
-const CATEGORY_FUELS: Record<string, string> = { diesel: 'B7', gasoline: 'E5', lpg: 'LPG', cng: 'CNG' };
+export const CATEGORY_FUELS: Record<string, FuelCode> = {
+  diesel: 'B7',
+  gasoline: 'E5',
+  lpg: 'LPG',
+  cng: 'CNG',
+};
 
 interface MtskStation {
   id?: string;
@@ -24,7 +31,7 @@ interface MtskStation {
 }
 
 /** The fuel code of one offer: its exact name first, then its category (premium grades fold into it). */
-export function germanFuel(category: string, name: string): string | null {
+export function germanFuel(category: string, name: string): FuelCode | null {
   return NAMED_FUELS[clean(name).toLowerCase()] ?? CATEGORY_FUELS[clean(category).toLowerCase()] ?? null;
 }
 
@@ -73,6 +80,8 @@ export interface GermanyOptions {
   delayMs?: number;
   /** Pause after the feed answers 503 (its rate limit) before moving on to the next point. */
   rateLimitPauseMs?: number;
+  /** Limit of the whole grid (5 minutes). */
+  runLimitMs?: number;
 }
 
 export function germanyScraper(baseUrl: string, options: GermanyOptions): Scraper {
@@ -84,13 +93,17 @@ export function germanyScraper(baseUrl: string, options: GermanyOptions): Scrape
     source: 'tankerkoenig',
     country: 'DE',
     timeoutMs,
+    runLimitMs: options.runLimitMs ?? 300_000,
     async fetch(ctx: FeedContext): Promise<FetchResult> {
       if (!options.apiKey) throw new Error('APP_DE_FUEL_API_KEY not set');
       const stations = new Map<string, RawStation>();
       const prices = new Map<string, RawPrice>();
       let failed = 0;
+      let answered = 0;
       let lastError: Error | undefined;
       for (const [index, [lat, lon]] of points.entries()) {
+        // A feed that is down fails every circle alike: stop after a few rather than wait out the grid.
+        if (failed >= GRID_GIVE_UP_AFTER && answered === 0) break;
         if (index > 0) await ctx.sleep(options.delayMs ?? 100);
         const query = new URLSearchParams({
           apikey: options.apiKey,
@@ -104,6 +117,7 @@ export function germanyScraper(baseUrl: string, options: GermanyOptions): Scrape
             stations,
             prices,
           );
+          answered++;
         } catch (error) {
           if (ctx.signal.aborted) throw error;
           // A rejected key fails the whole run at once; anything else costs one circle.
@@ -114,7 +128,9 @@ export function germanyScraper(baseUrl: string, options: GermanyOptions): Scrape
             await ctx.sleep(options.rateLimitPauseMs ?? 10_000);
         }
       }
-      if (failed === points.length && lastError) throw lastError;
+      if (failed === points.length || (failed >= GRID_GIVE_UP_AFTER && answered === 0)) {
+        throw lastError ?? new Error('German fuel feed: no answer');
+      }
       if (failed > 0)
         ctx.log.info(
           `[tankerkoenig] ${failed} of ${points.length} circles failed; their stations may be missing`,

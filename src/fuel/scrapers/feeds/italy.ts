@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { decodeText, getBytes } from '../http';
 import { type Bounds, clean, looseNumber, placeInBounds } from '../parse';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -17,10 +18,10 @@ const REGISTRY_COLUMNS = [
   'Longitudine',
 ];
 const PRICE_COLUMNS = ['idImpianto', 'descCarburante', 'prezzo', 'isSelf', 'dtComu'];
-/** The one registry column whose text may hold an unescaped separator. */
-const FREE_TEXT_COLUMN = REGISTRY_COLUMNS.indexOf('Nome Impianto');
+/** The values of `Tipo Impianto`: the one cell between the two free-text columns that is known by content. */
+const SITE_TYPES = /^(Stradale|Autostradale|Altro)$/i;
 
-const EXACT_FUELS: Record<string, string> = {
+const EXACT_FUELS: Record<string, FuelCode> = {
   benzina: 'E5',
   'benzina speciale': 'E5_PREMIUM',
   'blue super': 'E5_PREMIUM',
@@ -35,32 +36,41 @@ const EXACT_FUELS: Record<string, string> = {
   metano: 'CNG',
   'l-gnc': 'CNG',
   gnl: 'LNG',
+  hvo: 'HVO',
 };
 
-const PREMIUM_WORDS = /speciale|premium|blue|hiq|hi-q|supreme|excellium|plus|oro|\+/;
+/** Every code the ministry's names map to. */
+export const ITALY_FUELS: readonly FuelCode[] = [
+  ...new Set([...Object.values(EXACT_FUELS), 'E5_98' as const]),
+];
+
+const PREMIUM_WORDS =
+  /speciale|premium|blue?\b|hiq|hi-q|supreme|excellium|plus|oro|v[- ]?power|prestazional|\+/;
 
 /** The ministry's fuel name → fuel code: exact names first, then keywords; null for anything else. */
-export function italianFuel(name: string): string | null {
+export function italianFuel(name: string): FuelCode | null {
   const word = clean(name).toLowerCase();
   const exact = EXACT_FUELS[word];
   if (exact) return exact;
+  // Renewable diesel under any brand (HVOlution, HVO100, Gasolio HVO, REHVO…) is not diesel's price.
+  if (/hvo/.test(word)) return 'HVO';
   if (/gnl|lng/.test(word)) return 'LNG';
   if (/metano|gnc|cng/.test(word)) return 'CNG';
   if (/gpl/.test(word)) return 'LPG';
   if (/gasolio|diesel/.test(word)) return PREMIUM_WORDS.test(word) ? 'B7_PREMIUM' : 'B7';
-  if (/benzina|super/.test(word)) {
-    if (/\b(98|100)\b/.test(word)) return 'E5_98';
+  if (/benzina|super|verde|v[- ]?power|perform|^f-?101$/.test(word)) {
+    if (/(^|\D)(98|100|101|102)(\D|$)/.test(word)) return 'E5_98';
     return PREMIUM_WORDS.test(word) ? 'E5_PREMIUM' : 'E5';
   }
   return null;
 }
 
 /**
- * One of the two files: an `Estrazione del …` line, then the header, then rows. The separator is `|`
- * (it was `;` before February 2026); free text may contain it unescaped, so extra cells are glued back
- * into the column that can hold them.
+ * One of the two files: an `Estrazione del …` line, then the header, then rows, split on `|` (it was `;`
+ * before February 2026). Rows are returned as cells; a row with more cells than the header is left for
+ * the caller, who knows which columns are free text.
  */
-export function readMinistryCsv(text: string, expected: string[], freeTextColumn = -1): string[][] {
+export function readMinistryCsv(text: string, expected: string[]): string[][] {
   const lines = text.split(/\r?\n/);
   const headerIndex = lines.findIndex((line) => line.startsWith('idImpianto'));
   if (headerIndex < 0) throw new Error(`Italian ministry file: no header line starting with idImpianto`);
@@ -73,21 +83,46 @@ export function readMinistryCsv(text: string, expected: string[], freeTextColumn
   const rows: string[][] = [];
   for (const line of lines.slice(headerIndex + 1)) {
     if (line.trim() === '') continue;
-    let cells = line.split(separator);
-    const extra = cells.length - header.length;
-    if (extra > 0 && freeTextColumn >= 0) {
-      const merged = cells.slice(freeTextColumn, freeTextColumn + extra + 1).join(separator);
-      cells = [...cells.slice(0, freeTextColumn), merged, ...cells.slice(freeTextColumn + extra + 1)];
-    }
-    if (cells.length !== header.length) continue;
-    rows.push(cells);
+    const cells = line.split(separator);
+    if (cells.length >= header.length) rows.push(cells);
   }
   return rows;
 }
 
+/**
+ * The registry's ten columns from a row of any length. Operator (`Gestore`) and name (`Nome Impianto`)
+ * are free text and either may hold an unescaped `|`; the columns after the name hold none. So the last
+ * five cells are the address to the longitude, the site type is found by its value, the brand is the cell
+ * before it, and what lies between the id and the brand is the operator, between the type and the
+ * address the name. Null when no cell reads as a site type.
+ */
+export function registryColumns(cells: string[]): string[] | null {
+  const tail = cells.length - 5;
+  if (cells.length === REGISTRY_COLUMNS.length) return cells;
+  // The type is searched from the left: a name never precedes it, an operator's text rarely reads as one.
+  let typeIndex = -1;
+  for (let i = 3; i < tail; i++) {
+    if (SITE_TYPES.test((cells[i] as string).trim())) {
+      typeIndex = i;
+      break;
+    }
+  }
+  if (typeIndex < 0) return null;
+  return [
+    cells[0] as string,
+    cells.slice(1, typeIndex - 1).join('|'),
+    cells[typeIndex - 1] as string,
+    cells[typeIndex] as string,
+    cells.slice(typeIndex + 1, tail).join('|'),
+    ...cells.slice(tail),
+  ];
+}
+
 export function parseItaly(registryText: string, pricesText: string): FetchResult {
   const stations = new Map<string, RawStation>();
-  for (const cells of readMinistryCsv(registryText, REGISTRY_COLUMNS, FREE_TEXT_COLUMN)) {
+  for (const row of readMinistryCsv(registryText, REGISTRY_COLUMNS)) {
+    const cells = registryColumns(row);
+    if (!cells) continue;
     const [id, , flag, , name, address, city, , lat, lon] = cells.map(clean);
     if (!id || stations.has(id)) continue;
     const place = placeInBounds(looseNumber(lat), looseNumber(lon), ITALY);
@@ -105,6 +140,7 @@ export function parseItaly(registryText: string, pricesText: string): FetchResul
   }
   const prices: RawPrice[] = [];
   for (const cells of readMinistryCsv(pricesText, PRICE_COLUMNS)) {
+    if (cells.length !== PRICE_COLUMNS.length) continue;
     const [id, fuelName, priceText] = cells.map(clean);
     if (!id || !stations.has(id)) continue;
     const fuel = italianFuel(fuelName ?? '');

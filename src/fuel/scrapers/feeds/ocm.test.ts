@@ -52,6 +52,16 @@ describe('crowdsourced charger registry (API v3)', () => {
     expect(ionity?.powerKw).toBe(350);
   });
 
+  it('keeps a connector power to one decimal (19.2 kW stays 19.2)', () => {
+    const [lisbon] = pois();
+    const station = ocmStation({
+      ...lisbon,
+      Connections: [{ PowerKW: 3.7 }, { PowerKW: 19.2 }, { PowerKW: 7.36 }],
+    });
+    expect(station?.powerKw).toBe(19.2);
+    expect(ocmStation({ ...lisbon, Connections: [{ PowerKW: 7.36 }] })?.powerKw).toBe(7.4);
+  });
+
   it('the gate lets at most maxConcurrency requests run and pauses before each', async () => {
     const gate = new OcmGate(2, 600);
     const ctx = testContext();

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -6,7 +7,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 const PORTUGAL: Bounds = { minLat: 36.8, maxLat: 42.2, minLon: -9.6, maxLon: -6.1 };
 
 /** The directorate's fuel ids → fuel codes; the API answers one fuel at a time. */
-export const PORTUGAL_FUELS: Record<string, string> = {
+export const PORTUGAL_FUELS: Record<string, FuelCode> = {
   '2101': 'B7',
   '2105': 'B7_PREMIUM',
   '3201': 'E5',
@@ -37,7 +38,7 @@ interface PortugueseAnswer {
 /** Rows of one fuel into the shared station map; the price reads `"1,679 €"`. */
 export function parsePortugalRows(
   rows: PortugueseRow[],
-  fuel: string,
+  fuel: FuelCode,
   stations: Map<string, RawStation>,
   prices: Map<string, RawPrice>,
 ): void {

@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,21 +6,30 @@ import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
 /** Mainland, the Balearic and Canary Islands, Ceuta and Melilla. */
 const SPAIN: Bounds = { minLat: 27.4, maxLat: 44.0, minLon: -18.5, maxLon: 4.6 };
 
-/** The ministry's price fields → fuel codes. */
-const FUELS: Record<string, string> = {
+/** The ministry's price fields → fuel codes: every product it publishes has one. */
+export const SPAIN_FUELS: Record<string, FuelCode> = {
   'Precio Gasoleo A': 'B7',
   'Precio Gasoleo Premium': 'B7_PREMIUM',
   'Precio Gasoleo B': 'B_AGRICULTURAL',
+  'Precio Biodiesel': 'B100',
   'Precio Diésel Renovable': 'HVO',
   'Precio Gasolina 95 E5': 'E5',
   'Precio Gasolina 95 E5 Premium': 'E5_PREMIUM',
   'Precio Gasolina 95 E10': 'E10',
   'Precio Gasolina 98 E5': 'E5_98',
   'Precio Gasolina 98 E10': 'E98_E10',
+  'Precio Gasolina Renovable': 'E5_RENEWABLE',
+  'Precio Gasolina 95 E25': 'E25',
+  'Precio Gasolina 95 E85': 'E85',
+  'Precio Bioetanol': 'E100',
   'Precio Gases licuados del petróleo': 'LPG',
   'Precio Gas Licuado del Petróleo': 'LPG',
   'Precio Gas Natural Comprimido': 'CNG',
   'Precio Gas Natural Licuado': 'LNG',
+  'Precio Biogas Natural Comprimido': 'BIO_CNG',
+  'Precio Biogas Natural Licuado': 'BIO_LNG',
+  'Precio Amoniaco': 'NH3',
+  'Precio Metanol': 'M100',
   'Precio Hidrogeno': 'H2',
   'Precio Adblue': 'ADBLUE',
 };
@@ -65,7 +75,7 @@ export function parseSpain(answer: MinistryAnswer): FetchResult {
       lon: place[1],
       type: 'fuel',
     });
-    for (const [field, fuel] of Object.entries(FUELS)) {
+    for (const [field, fuel] of Object.entries(SPAIN_FUELS)) {
       const price = looseNumber(row[field]);
       if (price !== null) prices.push({ externalId: id, fuel, price, currency: 'EUR' });
     }

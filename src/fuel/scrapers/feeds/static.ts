@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
+import type { FuelCode } from '../../fuels';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
 
 /** The committed datasets: one `<source>.json` per dataset (see README.md beside them). */
@@ -88,7 +89,8 @@ export function parseDataset(value: unknown, name: string): FetchResult & { coun
       powerKw: row.powerKw ?? null,
     });
     for (const [fuel, price] of Object.entries(row.prices ?? {})) {
-      prices.push({ externalId: row.id, fuel, price, currency: value.currency ?? 'EUR' });
+      // A code the document lacks is dropped, and counted, by the pipeline.
+      prices.push({ externalId: row.id, fuel: fuel as FuelCode, price, currency: value.currency ?? 'EUR' });
     }
   }
   return { country: value.country, stations, prices };

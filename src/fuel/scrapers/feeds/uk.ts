@@ -1,3 +1,4 @@
+import type { FuelCode } from '../../fuels';
 import { getJson } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';
@@ -5,7 +6,7 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 /** Great Britain and Northern Ireland. */
 const UNITED_KINGDOM: Bounds = { minLat: 49.8, maxLat: 61, minLon: -8.7, maxLon: 2 };
 
-const FUELS: Record<string, string> = { E10: 'E10', E5: 'E5', B7: 'B7', SDV: 'B7_PREMIUM' };
+export const UK_FUELS: Record<string, FuelCode> = { E10: 'E10', E5: 'E5', B7: 'B7', SDV: 'B7_PREMIUM' };
 
 interface RetailerStation {
   site_id?: string | number;
@@ -55,7 +56,7 @@ export function mergeRetailerFeed(
       lon: place[1],
       type: 'fuel',
     });
-    for (const [code, fuel] of Object.entries(FUELS)) {
+    for (const [code, fuel] of Object.entries(UK_FUELS)) {
       const price = pounds(row.prices?.[code]);
       if (price !== null) prices.push({ externalId: id, fuel, price, currency: 'GBP' });
     }

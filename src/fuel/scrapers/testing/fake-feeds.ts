@@ -3,10 +3,17 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
 export const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES, name));
+
+/** A payload a real feed wrote (`fixtures/real/`, see its PROVENANCE.txt), unpacked when stored gzipped. */
+export const realSample = (name: string): Buffer => {
+  const bytes = readFileSync(path.join(FIXTURES, 'real', name));
+  return name.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+};
 
 export interface FakeReply {
   status?: number;

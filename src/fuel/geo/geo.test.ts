@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  arcLatRange,
-  corridorChunks,
-  destination,
-  greatCircleKm,
-  intermediate,
-  nearestOnLine,
-  padBox,
-  prepareLine,
-  radiusBoxes,
-} from './geo';
-import type { LonLat } from './store/store';
+import type { LonLat } from '../store/store';
+import { corridorChunks, padBox, radiusBoxes } from './boxes';
+import { nearestOnLine, prepareLine } from './line';
+import { arcLatRange, destination, greatCircleKm, intermediate } from './sphere';
 
 const MADRID: LonLat = [-3.7038, 40.4168];
 const LISBON: LonLat = [-9.1393, 38.7223];

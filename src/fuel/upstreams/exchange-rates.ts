@@ -1,7 +1,7 @@
 /** Euro reference rates from the central bank's daily XML, kept in memory. */
 import type { components } from '../../../generated/fuel/types';
 import type { ExchangeRatesConfig } from '../config';
-import { UpstreamFailure } from './errors';
+import { UpstreamFailure } from '../domain/errors';
 
 export type ExchangeRatesBody = components['schemas']['ExchangeRates'];
 
@@ -20,17 +20,24 @@ export const FIXED_RATES: Readonly<Record<string, number>> = Object.freeze({
 
 /** `<Cube time='YYYY-MM-DD'>` with `<Cube currency='USD' rate='1.1592'/>` children. */
 export function parseEcbXml(xml: string): { date: string; rates: Record<string, number> } {
-  const date = /<Cube\s+time=['"](\d{4}-\d{2}-\d{2})['"]/.exec(xml)?.[1];
+  // The daily file holds one dated cube; the 90-day and full history files hold one per day, newest
+  // first by the bank's habit. The newest date wins whatever the order.
+  let newest: { date: string; body: string } | undefined;
+  for (const [, date, body] of xml.matchAll(
+    /<Cube\s+time=['"](\d{4}-\d{2}-\d{2})['"]\s*>([\s\S]*?)<\/Cube>\s*(?=<Cube\s+time=|<\/Cube>)/g,
+  )) {
+    if (date && body !== undefined && (!newest || date > newest.date)) newest = { date, body };
+  }
   const rates: Record<string, number> = { EUR: 1 };
-  for (const [, currency, rate] of xml.matchAll(
+  for (const [, currency, rate] of (newest?.body ?? '').matchAll(
     /<Cube\s+currency=['"]([A-Z]{3})['"]\s+rate=['"]([^'"]+)['"]/g,
   )) {
     const value = Number(rate);
     if (currency && Number.isFinite(value) && value > 0) rates[currency] = value;
   }
-  if (!date || Object.keys(rates).length < 2) throw new Error('no reference rates in the feed');
+  if (!newest || Object.keys(rates).length < 2) throw new Error('no reference rates in the feed');
   for (const [currency, value] of Object.entries(FIXED_RATES)) rates[currency] ??= value;
-  return { date, rates };
+  return { date: newest.date, rates };
 }
 
 export interface RatesAnswer {

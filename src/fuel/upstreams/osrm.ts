@@ -12,6 +12,8 @@ export interface EngineRoute {
   coordinates: LonLat[];
   /** Seconds between consecutive coordinates of each leg (`annotation.duration`), when given. */
   legDurations: number[][] | undefined;
+  /** Each leg's own seconds, which its per-segment times do not always add up to. */
+  legTotals: number[] | undefined;
 }
 
 export type RouteOutcome =
@@ -21,26 +23,55 @@ export type RouteOutcome =
 interface WireRoute {
   distance?: unknown;
   duration?: unknown;
-  geometry?: { coordinates?: unknown };
-  legs?: { annotation?: { duration?: unknown } }[];
+  geometry?: { coordinates?: unknown } | string;
+  legs?: { duration?: unknown; annotation?: { duration?: unknown } }[];
+}
+
+/** An encoded polyline (precision 5, the engine's default `geometries=polyline`) → `[lon, lat]` pairs. */
+export function decodePolyline(text: string, precision = 5): LonLat[] {
+  const factor = 10 ** precision;
+  const points: LonLat[] = [];
+  let index = 0;
+  let lat = 0;
+  let lon = 0;
+  const next = () => {
+    let result = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = text.charCodeAt(index++) - 63;
+      result |= (byte & 0x1f) << shift;
+      shift += 5;
+    } while (byte >= 0x20 && index < text.length);
+    return result & 1 ? ~(result >> 1) : result >> 1;
+  };
+  while (index < text.length) {
+    lat += next();
+    lon += next();
+    points.push([lon / factor, lat / factor]);
+  }
+  return points;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isPair = (v: unknown): v is LonLat =>
   Array.isArray(v) && v.length >= 2 && isNumber(v[0]) && isNumber(v[1]);
 
-function readRoute(wire: WireRoute): EngineRoute | undefined {
-  const coordinates = wire.geometry?.coordinates;
+export function readRoute(wire: WireRoute): EngineRoute | undefined {
+  const coordinates =
+    typeof wire.geometry === 'string' ? decodePolyline(wire.geometry) : wire.geometry?.coordinates;
   if (!isNumber(wire.distance) || !isNumber(wire.duration) || !Array.isArray(coordinates)) return undefined;
   if (coordinates.length < 2 || !coordinates.every(isPair)) return undefined;
   const legs = Array.isArray(wire.legs) ? wire.legs : [];
   const legDurations = legs.map((leg) => leg?.annotation?.duration);
   const annotated = legs.length > 0 && legDurations.every((d) => Array.isArray(d) && d.every(isNumber));
+  const legTotals = legs.map((leg) => leg?.duration);
   return {
     distance: wire.distance,
     duration: wire.duration,
     coordinates: coordinates.map((c: LonLat) => [c[0], c[1]] as LonLat),
     legDurations: annotated ? (legDurations as number[][]) : undefined,
+    legTotals: legTotals.length > 0 && legTotals.every(isNumber) ? legTotals : undefined,
   };
 }
 
