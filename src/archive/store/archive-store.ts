@@ -6,8 +6,10 @@ import type { Logger } from '../../common/logger';
 import type { Driver } from './driver';
 import * as changes from './queries/changes';
 import * as chats from './queries/chats';
+import * as exports from './queries/exports';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
+import * as imports from './queries/imports';
 import * as ingest from './queries/ingest';
 import * as messages from './queries/messages';
 import * as search from './queries/search';
@@ -15,6 +17,7 @@ import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
+import type * as C from './tools';
 import type * as T from './types';
 import type * as W from './writer';
 
@@ -157,4 +160,19 @@ export class ArchiveSqlStore implements ArchiveDatabase {
   addAvatar = (a: W.NewAvatar) => ingest.addAvatar(this.driver, a);
   setSyncStatus = (accountId: number, chatId: number, lastId: number, at: Date) =>
     ingest.setSyncStatus(this.driver, accountId, chatId, lastId, at);
+
+  importTransaction = <R>(fn: (w: C.ChatImportWriter) => Promise<R>) =>
+    imports.importTransaction(this.driver, fn);
+  importAccountId = () => imports.importAccountId(this.driver);
+  countChatMessages = (t: C.ImportTarget) => imports.countChatMessages(this.driver, t);
+  existingMessageIds = (t: C.ImportTarget, ids: number[]) => imports.existingMessageIds(this.driver, t, ids);
+
+  listExportChats = () => exports.listExportChats(this.driver);
+  countExport = (f: C.ExportFilter) => exports.countExport(this.driver, f);
+  exportMessagePage = (f: C.ExportFilter, after: number | null, limit: number) =>
+    exports.exportMessagePage(this.driver, f, after, limit);
+  exportVersionPage = (f: C.ExportFilter, after: number | null, limit: number) =>
+    exports.exportVersionPage(this.driver, f, after, limit);
+  listCliChats = () => exports.listCliChats(this.driver);
+  schemaRevision = () => exports.schemaRevision(this.driver);
 }

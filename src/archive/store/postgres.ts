@@ -14,6 +14,8 @@ export interface PostgresOptions {
   echo?: boolean;
   logger?: Logger;
   maxConnections?: number;
+  /** Every transaction read-only (a merge source). */
+  readonly?: boolean;
 }
 
 const INT8 = 20;
@@ -78,6 +80,7 @@ export class PostgresDriver implements Driver {
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
       types,
+      ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
     });
     this.pool.on('error', (err) =>
       options.logger?.warn({ err: err.message }, 'idle database connection failed'),

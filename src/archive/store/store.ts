@@ -3,6 +3,8 @@
  * PostgreSQL. Visibility is always passed in and applied in SQL, so a restricted login's counts and
  * pages cover its own chats only. The store never migrates by itself (see migrate.ts).
  */
+
+import type { ArchiveTools } from './tools';
 import type {
   Account,
   AdminChat,
@@ -57,6 +59,7 @@ export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export { isValidTimeZone } from './timezone';
+export type * from './tools';
 export type * from './types';
 export type * from './writer';
 
@@ -165,4 +168,4 @@ export interface ArchiveStore {
 }
 
 /** What `openArchiveStore` returns: the viewer's store plus the writes the backup (and fixtures) use. */
-export type ArchiveDatabase = ArchiveStore & ArchiveWriter;
+export type ArchiveDatabase = ArchiveStore & ArchiveWriter & ArchiveTools;

@@ -1,0 +1,16 @@
+/** `serve`: the viewer (HTTP API and WebSocket) on VIEWER_PORT. */
+import { createLogger } from '../../common/logger';
+import { closeOnSignals } from '../../common/serve';
+import { start } from '../main';
+import type { Command } from './command';
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'run the viewer (HTTP API) on VIEWER_PORT (default 8000)',
+  options: {},
+  async run(ctx) {
+    const viewer = await start(ctx.env);
+    closeOnSignals(createLogger('archive'), viewer.close);
+    return -1;
+  },
+};
