@@ -6,6 +6,7 @@ import { healthcheckBackup } from './healthcheck-backup';
 import { healthcheckViewer } from './healthcheck-viewer';
 import { importCommand } from './import';
 import { listChats } from './list-chats';
+import { merge } from './merge';
 import { migrate } from './migrate';
 import { serve } from './serve';
 import { stats } from './stats';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   stats,
   status,
   listChats,
+  merge,
   config,
   healthcheckBackup,
   healthcheckViewer,

@@ -65,8 +65,11 @@ function htmlText(el: HTMLElement | null | undefined): string {
     .trim();
 }
 
-const child = (el: HTMLElement, cls: string) =>
-  el.childNodes.find((n) => (n as HTMLElement).classList?.contains(cls)) as HTMLElement | undefined;
+/** The first direct child carrying every one of these classes. */
+const child = (el: HTMLElement, ...classes: string[]) =>
+  el.childNodes.find((n) => classes.every((c) => (n as HTMLElement).classList?.contains(c))) as
+    | HTMLElement
+    | undefined;
 
 function goTo(el: HTMLElement | undefined): number | null {
   const link = el?.querySelector('a');
@@ -223,7 +226,7 @@ export function* readDesktopHtml(dir: string, chatId: number): Generator<ImportE
       lastDate = date;
       const ownName = child(body, 'from_name');
       if (ownName) lastSender = htmlText(ownName);
-      const forwarded = child(body, 'forwarded');
+      const forwarded = child(body, 'forwarded', 'body');
       const content = forwarded ?? body;
       const raw: Record<string, unknown> = { export_type: 'message' };
       if (forwarded) {

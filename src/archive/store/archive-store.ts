@@ -11,6 +11,7 @@ import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as imports from './queries/imports';
 import * as ingest from './queries/ingest';
+import * as merge from './queries/merge';
 import * as messages from './queries/messages';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
@@ -175,4 +176,11 @@ export class ArchiveSqlStore implements ArchiveDatabase {
     exports.exportVersionPage(this.driver, f, after, limit);
   listCliChats = () => exports.listCliChats(this.driver);
   schemaRevision = () => exports.schemaRevision(this.driver);
+
+  listMergeAccounts = () => merge.listSourceAccounts(this.driver);
+  countOrphans = (accountIds: number[]) => merge.countOrphans(this.driver, accountIds);
+  mergeArchive = (source: C.ArchiveTools, plan: C.MergePlan, hooks: C.MergeHooks) => {
+    if (!(source instanceof ArchiveSqlStore)) throw new TypeError('not a store opened by openArchiveStore');
+    return merge.mergeArchive(source.driver, this.driver, plan, hooks);
+  };
 }

@@ -3,6 +3,7 @@
  * table of `list-chats`, merges of another archive and maintenance passes. Types only; the SQL is in
  * queries/imports.ts, exports.ts, merge.ts and maintenance.ts.
  */
+import type { MergeHooks, MergePlan, MergeResult, SourceAccount } from './queries/merge';
 import type { MessageRef, NewChat, NewMedia, NewMessage, NewUser } from './writer';
 
 export interface ImportTarget {
@@ -130,4 +131,13 @@ export interface ArchiveTools {
   listCliChats(): Promise<CliChatRow[]>;
   /** The newest migration applied (0 for an empty database). */
   schemaRevision(): Promise<number>;
+
+  /** This archive's accounts, as a merge source. */
+  listMergeAccounts(): Promise<SourceAccount[]>;
+  /** Rows of these accounts whose chat or message is missing (merge source check). */
+  countOrphans(accountIds: number[]): Promise<Record<string, number>>;
+  /** Copies the planned accounts of `source` into this archive in one transaction. */
+  mergeArchive(source: ArchiveTools, plan: MergePlan, hooks: MergeHooks): Promise<MergeResult>;
 }
+
+export type { MergeHooks, MergePlan, MergeResult, SourceAccount };

@@ -92,7 +92,7 @@ const SLOTS_PER_SECOND = 2 ** 21;
  * The message's place in archive order (see the messages table): the next free slot of its second. Rows
  * of one statement cannot see each other, so the `n`-th row of a batch in the same second adds `n`.
  */
-function orderKey(date: Date, n: number): Sql {
+export function orderKey(date: Date, n: number): Sql {
   const base = Math.floor(date.getTime() / 1000) * SLOTS_PER_SECOND;
   return sql`((SELECT coalesce(max(pk) + 1, ${base}) FROM messages
     WHERE pk >= ${base} AND pk < ${base + SLOTS_PER_SECOND}) + ${n})`;
