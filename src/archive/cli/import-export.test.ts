@@ -154,9 +154,10 @@ describe.each(TEST_BACKENDS)('archive-cli import and export on %s', (backend) =>
     });
     const channel = exported.messages.filter((m) => m.chat_id === -1010036995664);
     const poll = channel.find((m) => (m.raw_data as { poll?: unknown }).poll);
-    expect((poll?.raw_data as { poll: { question: string } }).poll.question).toBeTruthy();
+    expect((poll?.raw_data as { poll?: { question: string } } | undefined)?.poll?.question).toBeTruthy();
     const pin = channel.find((m) => (m.raw_data as { action?: string }).action === 'pin_message');
-    const pinnedId = (pin?.raw_data as { message_id: number }).message_id;
+    const pinnedId = (pin?.raw_data as { message_id?: number } | undefined)?.message_id;
+    expect(pinnedId).toBeTypeOf('number');
     expect(channel.find((m) => m.id === pinnedId)?.is_pinned).toBe(1);
     // A supergroup's pre-migration messages keep their negative ids.
     const group = exported.messages.filter((m) => m.chat_id === -1009888888888);

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../../common/env';
 import type { DatabaseConfig } from '../store/config';
+import { FIXTURES_DIR } from './fixtures-dir';
 import { runCli } from './run';
 
-export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../importers/fixtures');
+export const FIXTURES = FIXTURES_DIR;
 
 export interface CliResult {
   code: number;

@@ -11,11 +11,13 @@ import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as imports from './queries/imports';
 import * as ingest from './queries/ingest';
+import * as maintenance from './queries/maintenance';
 import * as merge from './queries/merge';
 import * as messages from './queries/messages';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
+import * as tableCopy from './queries/table-copy';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
 import type * as C from './tools';
@@ -183,4 +185,28 @@ export class ArchiveSqlStore implements ArchiveDatabase {
     if (!(source instanceof ArchiveSqlStore)) throw new TypeError('not a store opened by openArchiveStore');
     return merge.mergeArchive(source.driver, this.driver, plan, hooks);
   };
+
+  listCopyTables = () => tableCopy.listTables(this.driver);
+  countTableRows = (table: string) => tableCopy.countRows(this.driver, table);
+  copyTablesTo = (
+    target: C.ArchiveTools,
+    tables: C.TableInfo[],
+    batchSize: number,
+    onTable: (table: string, rows: number) => void,
+  ) => {
+    if (!(target instanceof ArchiveSqlStore)) throw new TypeError('not a store opened by openArchiveStore');
+    return tableCopy.copyTables(this.driver, target.driver, tables, batchSize, onTable);
+  };
+  resetSequences = () => tableCopy.resetSequences(this.driver);
+  writableTableColumns = (table: string) => merge.writableColumns(this.driver, table);
+  tableColumnTypes = (table: string) => tableCopy.columnTypes(this.driver, table);
+  tableChecksum = (t: C.TableInfo, columns: string[], types: Record<string, string>, batchSize: number) =>
+    tableCopy.tableChecksum(this.driver, t, columns, types, batchSize);
+
+  listAlbumCandidates = () => maintenance.listAlbumCandidates(this.driver);
+  listMessagesWithGroupedId = () => maintenance.listMessagesWithGroupedId(this.driver);
+  listMediaFiles = () => maintenance.listMediaFiles(this.driver);
+  listAvatarFiles = () => maintenance.listAvatarFiles(this.driver);
+  maintenanceTransaction = <R>(fn: (w: C.MaintenanceWriter) => Promise<R>) =>
+    maintenance.maintenanceTransaction(this.driver, fn);
 }

@@ -138,6 +138,77 @@ export interface ArchiveTools {
   countOrphans(accountIds: number[]): Promise<Record<string, number>>;
   /** Copies the planned accounts of `source` into this archive in one transaction. */
   mergeArchive(source: ArchiveTools, plan: MergePlan, hooks: MergeHooks): Promise<MergeResult>;
+
+  /** Tables to copy to another backend, in foreign-key order (SQLite archives). */
+  listCopyTables(): Promise<TableInfo[]>;
+  countTableRows(table: string): Promise<number>;
+  /** Copies the tables (ids kept) into `target` in one transaction of the target. */
+  copyTablesTo(
+    target: ArchiveTools,
+    tables: TableInfo[],
+    batchSize: number,
+    onTable: (table: string, rows: number) => void,
+  ): Promise<void>;
+  /** Moves identity sequences past the ids in use (PostgreSQL; 0 elsewhere). */
+  resetSequences(): Promise<number>;
+  writableTableColumns(table: string): Promise<string[]>;
+  /** Column types as PostgreSQL names them (on a PostgreSQL archive). */
+  tableColumnTypes(table: string): Promise<Record<string, string>>;
+  /** Photo and video messages in chat and date order (album detection). */
+  listAlbumCandidates(): Promise<MediaMessageRow[]>;
+  listMessagesWithGroupedId(): Promise<MediaMessageRow[]>;
+  /** Media rows that have a file path. */
+  listMediaFiles(): Promise<MediaFileRow[]>;
+  listAvatarFiles(): Promise<string[]>;
+  maintenanceTransaction<T>(fn: (writer: MaintenanceWriter) => Promise<T>): Promise<T>;
+
+  tableChecksum(
+    table: TableInfo,
+    columns: string[],
+    types: Record<string, string>,
+    batchSize: number,
+  ): Promise<{ rows: number; checksum: string }>;
+}
+
+export interface MediaMessageRow {
+  accountId: number;
+  chatId: number;
+  id: number;
+  senderId: number | null;
+  date: Date;
+  raw: Record<string, unknown> | null;
+}
+
+export interface MediaFileRow {
+  accountId: number;
+  /** Storage media id. */
+  id: string;
+  chatId: number;
+  messageId: number;
+  type: string;
+  filePath: string | null;
+  fileSize: number | null;
+  contentHash: string | null;
+  downloaded: boolean;
+}
+
+/** Bound to one open transaction of a maintenance pass. */
+export interface MaintenanceWriter {
+  setRawData(
+    message: { accountId: number; chatId: number; id: number },
+    raw: Record<string, unknown>,
+  ): Promise<void>;
+  setMediaFile(
+    media: { accountId: number; id: string },
+    file: { filePath: string | null; fileSize?: number | null; contentHash?: string | null },
+  ): Promise<void>;
+  setAvatarPath(from: string, to: string): Promise<void>;
+}
+
+export interface TableInfo {
+  name: string;
+  /** Primary-key columns (pages walk them). */
+  key: string[];
 }
 
 export type { MergeHooks, MergePlan, MergeResult, SourceAccount };
