@@ -219,14 +219,17 @@ describe.each(TEST_BACKENDS)('archive-cli import and export on %s', (backend) =>
   });
 
   it('exports with filters: one chat, a date window with the end day exclusive', async () => {
-    const exported = await exportAll(['-c', '700000000', '-s', '2019-07-06', '-e', '2022-05-10']);
+    // 3662 is at 2022-05-09T22:23:53Z: an end date of 2022-05-09 leaves it out.
+    const exported = await exportAll(['-c', '700000000', '-s', '2019-07-06', '-e', '2022-05-09']);
     expect(exported.filters).toEqual({
       chat_id: 700000000,
       start_date: '2019-07-06',
-      end_date: '2022-05-10',
+      end_date: '2022-05-09',
     });
-    expect(exported.messages.map((m) => m.id)).toEqual([3644, 3645, 3662]);
-    expect(exported.statistics.total_messages).toBe(3);
+    expect(exported.messages.map((m) => m.id)).toEqual([3644, 3645]);
+    expect(exported.statistics.total_messages).toBe(2);
+    const wider = await exportAll(['-c', '700000000', '-s', '2019-07-06', '-e', '2022-05-10']);
+    expect(wider.messages.map((m) => m.id)).toEqual([3644, 3645, 3662, 3663]);
     expect(exported.chats.length).toBeGreaterThan(5);
     expect(Object.keys(exported.messages[0] ?? {})).toEqual([
       'id',
