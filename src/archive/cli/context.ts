@@ -30,7 +30,11 @@ export async function openDatabase(
   logger: Logger,
   options: { readonly?: boolean } = {},
 ): Promise<ArchiveDatabase> {
-  return openArchiveStore(databaseConfig(env), logger, options);
+  const config = databaseConfig(env);
+  // DB_ECHO=true logs every statement (at INFO) whatever LOG_LEVEL says.
+  const sqlLogger =
+    config.echo && !logger.isLevelEnabled('info') ? logger.child({}, { level: 'info' }) : logger;
+  return openArchiveStore(config, sqlLogger, options);
 }
 
 /** `BACKUP_PATH` (default /data/backups; `--data-dir` sets it). */

@@ -256,6 +256,18 @@ describe.each(TEST_BACKENDS)('archive-cli import and export on %s', (backend) =>
     expect(bad.stderr).toContain("argument -s/--start-date: invalid date '2019-13-01'");
   });
 
+  it('DB_ECHO=true logs every statement on stderr, even at LOG_LEVEL=ERROR; LOG_LEVEL quiets the rest', async () => {
+    const echoed = await cli(['list-chats'], { ...env, DB_ECHO: 'True', LOG_LEVEL: 'ERROR' });
+    expect(echoed.code).toBe(0);
+    expect(echoed.stderr).toMatch(/"sql":"SELECT account_id, id, type, title/);
+    expect((await cli(['list-chats'], { ...env, DB_ECHO: 'yes', LOG_LEVEL: 'ERROR' })).stderr).toBe('');
+    const dir = folder('mlomb-chat-analytics', { 'DM_2A_7M.json': 'result.json' });
+    const info = await cli(['import', '-p', dir, '--dry-run', '--merge'], { ...env, LOG_LEVEL: 'bogus' });
+    // An unknown LOG_LEVEL is INFO; the log line carries counts, never chat ids, names or text.
+    expect(info.stderr).toContain('"msg":"chat imported"');
+    expect(info.stderr).not.toMatch(/700000000|Bob|Hello/);
+  });
+
   it('lists chats and prints the cached statistics banner', async () => {
     const list = await cli(['list-chats'], env);
     expect(list.code).toBe(0);
