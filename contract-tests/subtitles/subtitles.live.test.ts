@@ -15,7 +15,13 @@ describe('subtitles contract, live server', () => {
     live = await startLiveSubtitles();
     return live.target;
   });
-  const admin = () => ({ mediaServerToken: `MediaServer Token="${live.adminKey}"` });
+  const client = 'MediaServer Client="contract", Device="vitest", DeviceId="contract-live", Version="1.0.0"';
+  const admin = () => ({
+    mediaServerToken: `MediaServer Token="${live.adminKey}"`,
+    clientAuthorization: client,
+  });
+  const access = (level: string) =>
+    operationsOf(ctx.doc).filter((op) => (op.operation as { 'x-access'?: string })['x-access'] === level);
   const url = () => ctx.target().url;
 
   itSendsEveryDocumentedExample(ctx, () => admin());
@@ -30,8 +36,8 @@ describe('subtitles contract, live server', () => {
     }
   });
 
-  it('answers every secured operation without credentials with a documented, empty 401', async () => {
-    for (const op of operationsOf(ctx.doc).filter((o) => (o.operation.security ?? []).length > 0)) {
+  it('answers every operation that needs credentials, sent without, with a documented, empty 401', async () => {
+    for (const op of [...access('admin'), ...access('user')]) {
       const { url: target, init } = buildRequest(ctx.doc, op, url(), {});
       const res = await fetch(target, init);
       expect(`${op.operationId} ${res.status}`).toBe(`${op.operationId} 401`);
@@ -42,17 +48,37 @@ describe('subtitles contract, live server', () => {
   it('answers a non-admin session with a documented 403 on every secured operation', async () => {
     const signIn = await fetch(`${url()}/Users/AuthenticateByName`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', Authorization: client },
       body: JSON.stringify({ Username: 'viewer', Pw: 'viewer password' }),
     });
     const { AccessToken } = (await signIn.json()) as { AccessToken: string };
-    for (const op of operationsOf(ctx.doc).filter((o) => (o.operation.security ?? []).length > 0)) {
+    for (const op of access('admin')) {
       const { url: target, init } = buildRequest(ctx.doc, op, url(), {
         sessionToken: `MediaServer Token="${AccessToken}"`,
       });
       const res = await fetch(target, init);
       expect(`${op.operationId} ${res.status}`).toBe(`${op.operationId} 403`);
       expect((await ctx.conforms(op.operationId, res)).problems).toEqual([]);
+    }
+    // Any signed-in user may sign out; afterwards the token is refused with the documented 401.
+    const logout = operationById(ctx.doc, 'logoutSession');
+    const viewer = { sessionToken: `MediaServer Token="${AccessToken}"` };
+    for (const status of [204, 401]) {
+      const { url: target, init } = buildRequest(ctx.doc, logout, url(), viewer);
+      const res = await fetch(target, init);
+      expect(res.status).toBe(status);
+      expect((await ctx.conforms('logoutSession', res)).problems).toEqual([]);
+    }
+  });
+
+  it('answers a sign-in without the client fields with a documented 400', async () => {
+    const op = operationById(ctx.doc, 'authenticateUserByName');
+    const cases: Record<string, string>[] = [{}, { clientAuthorization: 'MediaServer Client="contract"' }];
+    for (const credentials of cases) {
+      const { url: target, init } = buildRequest(ctx.doc, op, url(), credentials);
+      const res = await fetch(target, init);
+      expect(res.status).toBe(400);
+      expect((await ctx.conforms('authenticateUserByName', res)).problems).toEqual([]);
     }
   });
 
@@ -87,12 +113,21 @@ describe('subtitles contract, live server', () => {
       ctx.doc,
       op,
       url(),
-      {},
+      { clientAuthorization: client },
       { body: { Username: 'admin', Pw: 'wrong' } },
     );
     const res = await fetch(target, init);
     expect(res.status).toBe(401);
     expect((await ctx.conforms('authenticateUserByName', res)).problems).toEqual([]);
+  });
+
+  it('reads the public system information through the typed client, without credentials', async () => {
+    const recorder = ctx.recordingFetch();
+    const client = createSubtitlesClient({ baseUrl: url(), fetch: recorder.fetch });
+    const { data, error } = await client.GET('/System/Info/Public');
+    expect(error).toBeUndefined();
+    expect(data).toMatchObject({ Version: '10.11.0', ProductName: 'Jellyfin Server' });
+    expect((await ctx.conforms('getPublicSystemInfo', recorder.last())).problems).toEqual([]);
   });
 
   it('reads the three diagnostics through the typed client', async () => {

@@ -80,6 +80,27 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "required"
   },
+  "logoutSession": {
+    "method": "post",
+    "path": "/Sessions/Logout",
+    "summary": "Sign out (end the caller's session)",
+    "parameters": [],
+    "body": "none"
+  },
+  "getPublicSystemInfo": {
+    "method": "get",
+    "path": "/System/Info/Public",
+    "summary": "The server's name, id and version, for clients before they sign in",
+    "parameters": [],
+    "body": "none"
+  },
+  "getSystemInfo": {
+    "method": "get",
+    "path": "/System/Info",
+    "summary": "The server's system information, for administrators",
+    "parameters": [],
+    "body": "none"
+  },
   "getServerConfiguration": {
     "method": "get",
     "path": "/System/Configuration",

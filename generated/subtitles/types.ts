@@ -171,14 +171,93 @@ export interface paths {
         /**
          * Sign in with a user name and password
          * @description Checks the user name (without regard to case) and password and opens a session, as a
-         *     Jellyfin-compatible server does: the answer carries the session's `AccessToken` and the user. Send
+         *     Jellyfin-compatible server does. No credentials needed, but the client must say who it is in the
+         *     authorization header, as every media-server client does: `Authorization: MediaServer Client="…",
+         *     Device="…", DeviceId="…", Version="…"` (`MediaBrowser` in place of `MediaServer` too; a `Token`
+         *     parameter, empty or not, is ignored here; while legacy authorization is on, the same value is also
+         *     read from `X-Emby-Authorization` when `Authorization` is empty, and the `Emby` scheme word is
+         *     accepted). Without all four client fields the answer is 400, as on the real server.
+         *
+         *     The answer carries the session's `AccessToken`, the user, the new session and the server's id. Send
          *     the token as `Authorization: MediaServer Token="<AccessToken>"`; an administrator's token opens the
-         *     plugin endpoints, another user's token gets 403 there. Client details in an `Authorization:
-         *     MediaServer Client="…", Device="…", DeviceId="…", Version="…"` header are kept with the session and
-         *     are not required. Passwords are stored only as slow salted hashes (scrypt). No credentials needed.
-         *     The seed does not cover sign-in; this is the media server's own route, which the plugin relies on.
+         *     plugin endpoints, another user's token gets 403 there. A device holds one session per user: signing
+         *     the same user in again from the same `DeviceId` ends that device's earlier session (its token
+         *     answers 401 afterwards), as the real server does. `POST /Sessions/Logout` ends a session. Passwords
+         *     are stored only as slow salted hashes (scrypt). The seed does not cover sign-in; this is the media
+         *     server's own route, which the plugin relies on.
          */
         post: operations["authenticateUserByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Sessions/Logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out (end the caller's session)
+         * @description Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in
+         *     user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked
+         *     with the command line, `apikey revoke`) and the answer is the same 204. No body in either
+         *     direction. The seed does not cover it; this is the media server's own route.
+         */
+        post: operations["logoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/Info/Public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's name, id and version, for clients before they sign in
+         * @description What every media-server client asks first, without credentials, to learn which server it reached:
+         *     its name, id and version, the product name, whether the startup wizard is done, and the address it
+         *     answers on (with the base path when one is configured). `Version` is `SUBTITLES_SERVER_VERSION`
+         *     written with three parts (`10.11` → `10.11.0`). `ProductName` is the one the official clients
+         *     check before they recommend a server (`Jellyfin Server`); `ServerName` is `SUBTITLES_SERVER_NAME`,
+         *     by default the machine's host name. The seed does not cover it; this is the media server's own route.
+         */
+        get: operations["getPublicSystemInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/Info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's system information, for administrators
+         * @description The public system information plus what only an administrator sees: the operating system and
+         *     whether a restart is pending or the server is shutting down (never, in this host). Administrator
+         *     role required. The seed does not cover it; this is the media server's own route (the real one
+         *     carries many more fields about paths and transcoding, which a plugin host has none of).
+         */
+        get: operations["getSystemInfo"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -194,8 +273,9 @@ export interface paths {
         };
         /**
          * Read the server configuration (the legacy authorization switch)
-         * @description Returns whether legacy authorization is on, that is whether the legacy token header
-         *     (`X-Media-Token`, also `X-Emby-Token`) is accepted. Administrator role required. The seed says an
+         * @description Returns whether legacy authorization is on, that is whether the older credential forms are
+         *     accepted (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`, `X-Emby-Authorization`, and the
+         *     `Emby` scheme word). Administrator role required. The seed says an
          *     admin can switch legacy authorization off but shows no route; this is ours, named after the media
          *     server's own configuration route.
          */
@@ -426,12 +506,34 @@ export interface components {
             /** @description The user's password in plain text (send it over HTTPS only). */
             Pw: string;
         };
-        /** @description What the user may do. Only the administrator flag exists in this server. */
+        /** @description The user's client preferences as the web client reads them right after signing in. This host keeps none, so every user gets the media server's defaults. */
+        UserConfiguration: {
+            PlayDefaultAudioTrack: boolean;
+            SubtitleLanguagePreference: string;
+            DisplayMissingEpisodes: boolean;
+            GroupedFolders: string[];
+            /** @enum {string} */
+            SubtitleMode: "Default" | "Always" | "OnlyForced" | "None" | "Smart";
+            DisplayCollectionsView: boolean;
+            EnableLocalPassword: boolean;
+            OrderedViews: string[];
+            LatestItemsExcludes: string[];
+            MyMediaExcludes: string[];
+            HidePlayedInLatest: boolean;
+            RememberAudioSelections: boolean;
+            RememberSubtitleSelections: boolean;
+            EnableNextEpisodeAutoPlay: boolean;
+        };
+        /** @description What the user may do. Only the administrator flag means anything in this host. */
         UserPolicy: {
             /** @description True for an administrator, who may call every plugin and system endpoint. */
             IsAdministrator: boolean;
+            /** @description Always false (no user is hidden from the sign-in page). */
+            IsHidden: boolean;
+            /** @description Always false (a disabled user would not be able to sign in). */
+            IsDisabled: boolean;
         };
-        /** @description A user of the media server, as Jellyfin's `UserDto` carries it (only the fields this server has). */
+        /** @description A user of the media server, with the fields of Jellyfin's `UserDto` that clients read after signing in (the web client, the official SDK). This host keeps no per-user preferences, so `Configuration` holds the media server's defaults. */
         User: {
             /** @description The user's name. */
             Name: string;
@@ -441,24 +543,95 @@ export interface components {
             ServerId: string;
             /** @description Whether the user has a non-empty password. */
             HasPassword: boolean;
+            /** @description Whether the user has a non-empty password (the same as `HasPassword` here). */
+            HasConfiguredPassword: boolean;
+            /** @description Always false; this host has no PIN sign-in. */
+            HasConfiguredEasyPassword: boolean;
+            /** @description Always false. */
+            EnableAutoLogin: boolean;
+            /**
+             * Format: date-time
+             * @description When the user last signed in; left out before the first sign-in.
+             */
+            LastLoginDate?: string;
+            /**
+             * Format: date-time
+             * @description When the user was last active; left out before the first sign-in.
+             */
+            LastActivityDate?: string;
+            Configuration: components["schemas"]["UserConfiguration"];
             Policy: components["schemas"]["UserPolicy"];
         };
-        /** @description A new sign-in session. Send `AccessToken` as `Authorization: MediaServer Token="<AccessToken>"` (or `MediaBrowser Token=...`); it stays valid until the user or the session is deleted. */
+        /** @description The session a sign-in opened, with the fields of the media server's `SessionInfo` that this host has (the real one also carries playback state, which a plugin host has none of). */
+        SessionInfo: {
+            /** @description The session's id (not its token). */
+            Id: string;
+            /** @description The signed-in user's id. */
+            UserId: string;
+            /** @description The signed-in user's name. */
+            UserName: string;
+            /** @description The client application, from the `Client` field of the authorization header. */
+            Client: string;
+            /** @description The device, from the `DeviceId` field of the authorization header. */
+            DeviceId: string;
+            /** @description The device's name, from the `Device` field of the authorization header. */
+            DeviceName: string;
+            /** @description The client's version, from the `Version` field of the authorization header. */
+            ApplicationVersion: string;
+            /**
+             * Format: date-time
+             * @description When the session was last used.
+             */
+            LastActivityDate: string;
+            /** @description True while the session is open. */
+            IsActive: boolean;
+            /** @description The id of this server. */
+            ServerId: string;
+        };
+        /** @description A new sign-in session, shaped as the media server's `AuthenticationResult`. Send `AccessToken` as `Authorization: MediaServer Token="<AccessToken>"` (or `MediaBrowser Token=...`); it stays valid until the session is ended (`POST /Sessions/Logout`, or the same user signing in again from the same device) or the user is deleted. */
         AuthenticationResult: {
             /** @description The session's access token (32 lowercase hex digits). Keep it secret. */
             AccessToken: string;
             User: components["schemas"]["User"];
+            SessionInfo: components["schemas"]["SessionInfo"];
             /** @description The id of this server. */
             ServerId: string;
         };
+        /** @description What a client learns about the server before signing in (the media server's `PublicSystemInfo`). */
+        PublicSystemInfo: {
+            /** @description The address the server answers on, with its base path (for example `http://127.0.0.1:8096/jellyfin`), as the server sees itself. */
+            LocalAddress: string;
+            /** @description The server's name (`SUBTITLES_SERVER_NAME`, by default the machine's host name). */
+            ServerName: string;
+            /** @description The media server version (`SUBTITLES_SERVER_VERSION` with three parts). */
+            Version: string;
+            /**
+             * @description The product name compatible clients check.
+             * @enum {string}
+             */
+            ProductName: "Jellyfin Server";
+            /** @description The id of this server (the same as `ServerId` in a sign-in). */
+            Id: string;
+            /** @description Always true; this host has no startup wizard (users and keys come from the command line). */
+            StartupWizardCompleted: boolean;
+        };
+        /** @description The media server's `SystemInfo` as far as this host has it: the public fields plus the operating system and the restart and shutdown flags. */
+        SystemInfo: components["schemas"]["PublicSystemInfo"] & {
+            /** @description The operating system the server runs on (`Linux`, `macOS`, `Windows`, or another name). */
+            OperatingSystemDisplayName: string;
+            /** @description Always false. */
+            HasPendingRestart: boolean;
+            /** @description False while the server answers. */
+            IsShuttingDown: boolean;
+        };
         /** @description The part of the server configuration this host exposes (Jellyfin's `ServerConfiguration` has many more fields; this server has only this one). */
         ServerConfiguration: {
-            /** @description Whether the legacy token header (`X-Media-Token`, also `X-Emby-Token`) is accepted. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
+            /** @description Whether the older credential forms are accepted: the legacy token headers (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`), `X-Emby-Authorization` and the `Emby` scheme word. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
             EnableLegacyAuthorization: boolean;
         };
     };
     responses: {
-        /** @description No credentials, or an unrecognised, revoked or disabled user's token (a legacy `X-Media-Token` header while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
+        /** @description No credentials, or an unrecognised, revoked, signed-out or replaced session's token (an older credential form, such as `X-Media-Token` or `X-Emby-Authorization`, while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -800,9 +973,44 @@ export interface operations {
                      *         "Id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
                      *         "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
                      *         "HasPassword": true,
+                     *         "HasConfiguredPassword": true,
+                     *         "HasConfiguredEasyPassword": false,
+                     *         "EnableAutoLogin": false,
+                     *         "LastLoginDate": "2026-03-14T18:02:11.000Z",
+                     *         "LastActivityDate": "2026-03-14T18:02:11.000Z",
+                     *         "Configuration": {
+                     *           "PlayDefaultAudioTrack": true,
+                     *           "SubtitleLanguagePreference": "",
+                     *           "DisplayMissingEpisodes": false,
+                     *           "GroupedFolders": [],
+                     *           "SubtitleMode": "Default",
+                     *           "DisplayCollectionsView": false,
+                     *           "EnableLocalPassword": false,
+                     *           "OrderedViews": [],
+                     *           "LatestItemsExcludes": [],
+                     *           "MyMediaExcludes": [],
+                     *           "HidePlayedInLatest": true,
+                     *           "RememberAudioSelections": true,
+                     *           "RememberSubtitleSelections": true,
+                     *           "EnableNextEpisodeAutoPlay": true
+                     *         },
                      *         "Policy": {
-                     *           "IsAdministrator": true
+                     *           "IsAdministrator": true,
+                     *           "IsHidden": false,
+                     *           "IsDisabled": false
                      *         }
+                     *       },
+                     *       "SessionInfo": {
+                     *         "Id": "7e6d5c4b3a2918f7e6d5c4b3a2918f7e",
+                     *         "UserId": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+                     *         "UserName": "admin",
+                     *         "Client": "Jellyfin Web",
+                     *         "DeviceId": "6b1f0e2d-living-room-browser",
+                     *         "DeviceName": "Firefox",
+                     *         "ApplicationVersion": "10.11.0",
+                     *         "LastActivityDate": "2026-03-14T18:02:11.000Z",
+                     *         "IsActive": true,
+                     *         "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5"
                      *       },
                      *       "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5"
                      *     }
@@ -818,6 +1026,93 @@ export interface operations {
                 };
                 content?: never;
             };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    logoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPublicSystemInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public system information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "LocalAddress": "http://192.168.1.20:8096",
+                     *       "ServerName": "living-room",
+                     *       "Version": "10.11.0",
+                     *       "ProductName": "Jellyfin Server",
+                     *       "Id": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
+                     *       "StartupWizardCompleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicSystemInfo"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSystemInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The system information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "LocalAddress": "http://192.168.1.20:8096",
+                     *       "ServerName": "living-room",
+                     *       "Version": "10.11.0",
+                     *       "ProductName": "Jellyfin Server",
+                     *       "Id": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
+                     *       "StartupWizardCompleted": true,
+                     *       "OperatingSystemDisplayName": "Linux",
+                     *       "HasPendingRestart": false,
+                     *       "IsShuttingDown": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SystemInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };

@@ -1,6 +1,7 @@
 /**
  * The subtitles host's configuration, read once from the environment. The only reader of process.env.
  */
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { boolVar, ConfigError, type Env, enumVar, intVar, portVar, stringVar } from '../common/env';
 
@@ -31,6 +32,8 @@ export interface SubtitlesConfig {
   /** '' or '/segment[/segment…]', no trailing slash. */
   basePath: string;
   serverVersion: ServerVersion;
+  /** What `System/Info/Public` calls the server (SUBTITLES_SERVER_NAME, by default the host name). */
+  serverName: string;
   /** Set only when SUBTITLES_LEGACY_AUTHORIZATION is given; otherwise the version default applies. */
   legacyAuthorization: boolean | undefined;
   pluginName: string;
@@ -134,6 +137,7 @@ export function loadConfig(env: Env): SubtitlesConfig {
       'SUBTITLES_SERVER_VERSION',
       stringVar(env, 'SUBTITLES_SERVER_VERSION', '10.11'),
     ),
+    serverName: stringVar(env, 'SUBTITLES_SERVER_NAME', hostname() || 'media-server'),
     legacyAuthorization: optionalBool(env, 'SUBTITLES_LEGACY_AUTHORIZATION'),
     pluginName,
     pluginEnabled: boolVar(env, 'SUBTITLES_PLUGIN_ENABLED', true),

@@ -4,7 +4,7 @@ import { DUMMY_HASH, digest, hashPassword, randomHex32, verifyPassword } from '.
 
 export type Principal =
   | { kind: 'api-key'; isAdmin: true }
-  | { kind: 'session'; isAdmin: boolean; userId: string; userName: string };
+  | { kind: 'session'; isAdmin: boolean; userId: string; userName: string; tokenHash: string };
 
 const now = () => new Date().toISOString();
 
@@ -33,24 +33,73 @@ export async function createUser(
   return user;
 }
 
+/** Who the client is, from the authorization header's `Client`, `Device`, `DeviceId` and `Version`. */
 export interface ClientInfo {
-  client: string | null;
-  device: string | null;
-  deviceId: string | null;
+  client: string;
+  device: string;
+  deviceId: string;
+  version: string;
 }
 
-/** Checks name and password and opens a session; undefined when either is wrong. */
+const CLIENT_FIELDS = ['Client', 'Device', 'DeviceId', 'Version'] as const;
+
+/**
+ * The client fields of an authorization header; the media server refuses a sign-in without all four
+ * (400), so this throws InvalidInputError naming the header.
+ */
+export function clientInfo(params: Record<string, string> | undefined): ClientInfo {
+  const missing = CLIENT_FIELDS.filter((field) => !params?.[field]?.trim());
+  if (missing.length > 0) {
+    throw new InvalidInputError(
+      'Authorization',
+      `the authorization header must name the client: ${missing.join(', ')} missing`,
+    );
+  }
+  const value = (field: (typeof CLIENT_FIELDS)[number]) => (params?.[field] ?? '').trim();
+  return {
+    client: value('Client'),
+    device: value('Device'),
+    deviceId: value('DeviceId'),
+    version: value('Version'),
+  };
+}
+
+export interface SignedIn {
+  user: StoredUser;
+  accessToken: string;
+  session: { id: string; client: ClientInfo; at: string };
+  /** How many earlier sessions of the user on the same device were ended. */
+  ended: number;
+}
+
+/**
+ * Checks name and password and opens a session, ending the user's earlier session on the same device;
+ * undefined when the name or the password is wrong.
+ */
 export async function signIn(
   store: SubtitlesStore,
   input: { name: string; password: string },
   client: ClientInfo,
-): Promise<{ user: StoredUser; accessToken: string } | undefined> {
+): Promise<SignedIn | undefined> {
   const user = await store.findUserByName(input.name.trim());
   const matches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !matches) return undefined;
   const accessToken = randomHex32();
-  await store.createSession({ tokenHash: digest(accessToken), userId: user.id, ...client, createdAt: now() });
-  return { user, accessToken };
+  const id = randomHex32();
+  const at = now();
+  const ended = await store.openSession({
+    id,
+    tokenHash: digest(accessToken),
+    userId: user.id,
+    ...client,
+    createdAt: at,
+  });
+  return { user, accessToken, session: { id, client, at }, ended };
+}
+
+/** Ends a signed-in user's session; an API key ends nothing (keys are revoked with the command line). */
+export async function signOut(store: SubtitlesStore, principal: Principal): Promise<void> {
+  if (principal.kind === 'session') await store.endSession(principal.tokenHash);
 }
 
 export async function createApiKey(
@@ -82,5 +131,5 @@ export async function resolveToken(store: SubtitlesStore, token: string): Promis
   if (await store.useApiKey(hash, at)) return { kind: 'api-key', isAdmin: true };
   const user = await store.useSession(hash, at);
   if (!user) return undefined;
-  return { kind: 'session', isAdmin: user.isAdmin, userId: user.id, userName: user.name };
+  return { kind: 'session', isAdmin: user.isAdmin, userId: user.id, userName: user.name, tokenHash: hash };
 }

@@ -68,3 +68,36 @@ describe('where the token is read', () => {
     expect(findToken(sources({ Authorization: 'MediaServer Token=""' }, ''), true)).toBeUndefined();
   });
 });
+
+describe('the legacy forms (only while legacy authorization is on)', () => {
+  it('accepts the Emby scheme word in Authorization only with legacy authorization', () => {
+    expect(parseAuthorization('Emby Token="abc"', true)?.Token).toBe('abc');
+    expect(parseAuthorization('emby Token="abc"', true)?.Token).toBe('abc');
+    expect(parseAuthorization('Emby Token="abc"', false)).toBeUndefined();
+    expect(findToken(sources({ Authorization: 'Emby Token="e"' }), true)).toBe('e');
+    expect(findToken(sources({ Authorization: 'Emby Token="e"' }), false)).toBeUndefined();
+  });
+
+  it('reads X-Emby-Authorization only when Authorization is empty, and only with legacy authorization', () => {
+    const legacy = { 'X-Emby-Authorization': 'MediaBrowser Client="Web", Token="l"' };
+    expect(findToken(sources(legacy), true)).toBe('l');
+    expect(findToken(sources(legacy), false)).toBeUndefined();
+    expect(findToken(sources({ ...legacy, Authorization: '' }), true)).toBe('l');
+    expect(findToken(sources({ ...legacy, Authorization: 'MediaServer Token="a"' }), true)).toBe('a');
+    // A non-empty Authorization header of another scheme is still the Authorization header: not read.
+    expect(findToken(sources({ ...legacy, Authorization: 'Bearer zzz' }), true)).toBeUndefined();
+    expect(findToken(sources({ 'X-Emby-Authorization': 'Emby Token="e"' }), true)).toBe('e');
+  });
+
+  it('reads X-MediaBrowser-Token last of the token headers, only with legacy authorization', () => {
+    expect(findToken(sources({ 'X-MediaBrowser-Token': 'm' }), true)).toBe('m');
+    expect(findToken(sources({ 'X-MediaBrowser-Token': 'm', 'X-Emby-Token': 'e' }), true)).toBe('e');
+    expect(findToken(sources({ 'X-MediaBrowser-Token': 'm' }), false)).toBeUndefined();
+  });
+
+  it('prefers any header over the query key, and treats an empty query key as absent', () => {
+    expect(findToken(sources({ 'X-MediaBrowser-Token': 'm' }, 'q'), true)).toBe('m');
+    expect(findToken(sources({ Authorization: 'MediaServer Token="h"' }, ''), false)).toBe('h');
+    expect(findToken(sources({}, ''), false)).toBeUndefined();
+  });
+});

@@ -1,9 +1,13 @@
 /**
  * The auth matrix: every route × every way of sending (or not sending) credentials, on servers with
- * legacy authorization on and off, with a base path, and with the plugin not loaded.
+ * legacy authorization on and off, with a base path, and with the plugin not loaded. The expected
+ * access of each route comes from the table below (the seed's rule and the media server's own routes),
+ * never from the gate or the document.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundledDocument } from '../../common/documents';
+import { documentedOperations } from '../../common/http/operations';
 import {
   type Fixture,
   makeFixture,
@@ -12,6 +16,28 @@ import {
   seedAccounts,
   startServer,
 } from '../test-support';
+
+/**
+ * Who may call each route. The seed: "Every endpoint requires the administrator role" (the three
+ * diagnostics, and the plugin's own queue routes and the server configuration with them). The media
+ * server: sign-in, public system info and the web client need no credentials; any signed-in user may
+ * sign out.
+ */
+const ACCESS: Record<string, 'public' | 'user' | 'admin'> = {
+  'GET /Plugins/{plugin}/Setup/Status': 'admin',
+  'GET /Plugins/{plugin}/Queue': 'admin',
+  'GET /Plugins/{plugin}/Setup/InjectionStatus': 'admin',
+  'POST /Plugins/{plugin}/Queue/Items': 'admin',
+  'POST /Plugins/{plugin}/Queue/Scan': 'admin',
+  'GET /System/Configuration': 'admin',
+  'POST /System/Configuration': 'admin',
+  'GET /System/Info': 'admin',
+  'POST /Sessions/Logout': 'user',
+  'POST /Users/AuthenticateByName': 'public',
+  'GET /System/Info/Public': 'public',
+  'GET /web/index.html': 'public',
+  'GET /web/configurationpage': 'public',
+};
 
 interface Route {
   method: 'GET' | 'POST';
@@ -33,7 +59,27 @@ const admin = (legacy: boolean): Route[] => [
   { method: 'POST', path: '/Plugins/Subtitles/Queue/Scan', ok: 202 },
   { method: 'GET', path: '/System/Configuration', ok: 200 },
   { method: 'POST', path: '/System/Configuration', body: { EnableLegacyAuthorization: legacy }, ok: 204 },
+  { method: 'GET', path: '/System/Info', ok: 200 },
 ];
+
+const keyOf = (route: Route) =>
+  `${route.method} ${route.path.replace('/Plugins/Subtitles/', '/Plugins/{plugin}/')}`;
+
+describe('the access table', () => {
+  it('names every documented operation (a new route needs a row)', () => {
+    const documented = documentedOperations(loadBundledDocument('subtitles')).map(
+      (op) => `${op.method.toUpperCase()} ${op.path}`,
+    );
+    expect(documented.sort()).toEqual(Object.keys(ACCESS).sort());
+  });
+
+  it('has a sample request below for every route', () => {
+    const admins = Object.keys(ACCESS).filter((key) => ACCESS[key] === 'admin');
+    expect(admin(true).map(keyOf).sort()).toEqual(admins.sort());
+    const others = Object.keys(ACCESS).filter((key) => ACCESS[key] !== 'admin');
+    expect(Object.keys(OTHER_SAMPLES).sort()).toEqual(others.sort());
+  });
+});
 
 interface Host {
   fixture: Fixture;
@@ -44,10 +90,18 @@ interface Host {
   viewerSession: string;
 }
 
-async function signIn(server: Server, name: string, password: string): Promise<string> {
+const clientHeader = (deviceId: string) =>
+  `MediaServer Client="auth tests", Device="vitest", DeviceId="${deviceId}", Version="1.0.0"`;
+
+async function signIn(
+  server: Server,
+  name: string,
+  password: string,
+  deviceId = 'auth-tests',
+): Promise<string> {
   const res = await fetch(`${server.url}/Users/AuthenticateByName`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', Authorization: clientHeader(deviceId) },
     body: JSON.stringify({ Username: name, Pw: password }),
   });
   expect(res.status).toBe(200);
@@ -153,7 +207,34 @@ describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route
         (h) => ({ headers: { 'X-Emby-Token': h.adminKey } }),
         'ok',
       ],
+      [
+        'X-MediaBrowser-Token with legacy authorization on',
+        (h) => ({ headers: { 'X-MediaBrowser-Token': h.adminKey } }),
+        'ok',
+      ],
+      [
+        'X-Emby-Authorization: MediaBrowser Token with legacy authorization on',
+        (h) => ({ headers: { 'X-Emby-Authorization': `MediaBrowser Token="${h.adminKey}"` } }),
+        'ok',
+      ],
+      [
+        'the Emby scheme word with legacy authorization on',
+        (h) => ({ headers: { Authorization: `Emby Token="${h.adminKey}"` } }),
+        'ok',
+      ],
       ['the ApiKey query parameter', (h) => ({ query: { ApiKey: h.adminKey } }), 'ok'],
+      [
+        'a valid Authorization header and an empty ApiKey',
+        (h) => ({ ...token(h.adminKey), query: { ApiKey: '' } }),
+        'ok',
+      ],
+      [
+        'a valid legacy header and an empty ApiKey',
+        (h) => ({ headers: { 'X-Media-Token': h.adminKey }, query: { ApiKey: '' } }),
+        'ok',
+      ],
+      ['an empty ApiKey alone', () => ({ query: { ApiKey: '' } }), 401],
+      ['a wrong key in ApiKey', () => ({ query: { ApiKey: WRONG_KEY } }), 401],
       ['an api_key query parameter (wrong name)', (h) => ({ query: { api_key: h.adminKey } }), 401],
       ['an apikey query parameter (wrong case)', (h) => ({ query: { apikey: h.adminKey } }), 401],
       ['a Bearer header', (h) => ({ headers: { Authorization: `Bearer ${h.adminKey}` } }), 401],
@@ -179,12 +260,15 @@ describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route
     const legacyRoute = admin(false).find((r) => r.method === route.method && r.path === route.path) ?? route;
 
     it.each([
-      ['X-Media-Token', 401],
-      ['X-Emby-Token', 401],
-    ] as const)('with %s while legacy authorization is off (12.0): %s', async (header, status) => {
+      ['X-Media-Token', (key: string) => ({ 'X-Media-Token': key })],
+      ['X-Emby-Token', (key: string) => ({ 'X-Emby-Token': key })],
+      ['X-MediaBrowser-Token', (key: string) => ({ 'X-MediaBrowser-Token': key })],
+      ['X-Emby-Authorization', (key: string) => ({ 'X-Emby-Authorization': `MediaBrowser Token="${key}"` })],
+      ['the Emby scheme word', (key: string) => ({ Authorization: `Emby Token="${key}"` })],
+    ] as const)('with %s while legacy authorization is off (12.0): 401', async (_form, headers) => {
       await expectEmpty(
-        await call(legacyOff.server.url, legacyRoute, { headers: { [header]: legacyOff.adminKey } }),
-        status,
+        await call(legacyOff.server.url, legacyRoute, { headers: headers(legacyOff.adminKey) }),
+        401,
       );
     });
 
@@ -213,10 +297,23 @@ describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route
       );
     });
 
-    it('answers 404 in another letter case, with or without a key', async () => {
-      const lower = { ...route, path: route.path.toLowerCase() };
-      await expectEmpty(await call(legacyOn.server.url, lower, token(legacyOn.adminKey)), 404);
-      await expectEmpty(await call(legacyOn.server.url, lower), 404);
+    it('answers the same in another letter case (as the media server matches routes)', async () => {
+      for (const spelling of [route.path.toLowerCase(), route.path.toUpperCase()]) {
+        const other = { ...route, path: spelling };
+        expect((await call(legacyOn.server.url, other, token(legacyOn.adminKey))).status).toBe(route.ok);
+        await expectEmpty(await call(legacyOn.server.url, other), 401);
+        await expectEmpty(await call(legacyOn.server.url, other, token(legacyOn.viewerSession)), 403);
+      }
+      expect(
+        (
+          await call(
+            prefixed.server.origin,
+            { ...route, path: route.path.toLowerCase() },
+            token(prefixed.adminKey),
+            '/JellyFin',
+          )
+        ).status,
+      ).toBe(route.ok);
     });
 
     if (route.path.startsWith('/Plugins/')) {
@@ -237,6 +334,47 @@ describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route
     }
   },
 );
+
+/** One request per route of the access table that is not an admin route (those have the matrix above). */
+const OTHER_SAMPLES: Record<string, Route & { headers?: (token: string) => Record<string, string> }> = {
+  'POST /Sessions/Logout': { method: 'POST', path: '/Sessions/Logout', ok: 204 },
+  'POST /Users/AuthenticateByName': {
+    method: 'POST',
+    path: '/Users/AuthenticateByName',
+    body: { Username: 'admin', Pw: 'correct horse battery staple' },
+    ok: 200,
+    // The sign-in reads the client fields from the same header; a token there is ignored.
+    headers: (t) => ({ Authorization: `${clientHeader('table')}, Token="${t}"` }),
+  },
+  'GET /System/Info/Public': { method: 'GET', path: '/System/Info/Public', ok: 200 },
+  'GET /web/index.html': { method: 'GET', path: '/web/index.html', ok: 200 },
+  'GET /web/configurationpage': { method: 'GET', path: '/web/configurationpage?name=subtitles.js', ok: 200 },
+};
+
+describe.each(Object.entries(OTHER_SAMPLES))('%s, as the access table says', (key, route) => {
+  const level = ACCESS[key];
+  const send = (t: string) => (route.headers ? { headers: route.headers(t) } : token(t));
+
+  it('has a row in the table', () => {
+    expect(level === 'public' || level === 'user').toBe(true);
+  });
+
+  it('answers without credentials: public → success, otherwise 401', async () => {
+    const res = await call(legacyOn.server.url, route, route.headers ? { headers: route.headers('') } : {});
+    expect(res.status).toBe(level === 'public' ? route.ok : 401);
+  });
+
+  it('answers a non-admin session and an API key alike: success', async () => {
+    const viewer = await signIn(legacyOn.server, 'viewer', 'viewer password', `table-${key}`);
+    expect((await call(legacyOn.server.url, route, send(viewer))).status).toBe(route.ok);
+    expect((await call(legacyOn.server.url, route, send(legacyOn.adminKey))).status).toBe(route.ok);
+  });
+
+  it('answers a wrong token: public → success, otherwise 401', async () => {
+    const res = await call(legacyOn.server.url, route, send(WRONG_KEY));
+    expect(res.status).toBe(level === 'public' ? route.ok : 401);
+  });
+});
 
 describe('public routes and unknown paths', () => {
   it('serves the web client and signs in without credentials', async () => {
@@ -265,7 +403,11 @@ describe('public routes and unknown paths', () => {
       { Username: 'nobody', Pw: 'correct horse battery staple' },
     ]) {
       await expectEmpty(
-        await call(legacyOn.server.url, { method: 'POST', path: '/Users/AuthenticateByName', body, ok: 200 }),
+        await call(
+          legacyOn.server.url,
+          { method: 'POST', path: '/Users/AuthenticateByName', body, ok: 200 },
+          { headers: { Authorization: clientHeader('wrong-password') } },
+        ),
         401,
       );
     }
@@ -278,7 +420,7 @@ describe('public routes and unknown paths', () => {
     ['GET', '/Plugins/Subtitles/Queue/Items'],
     ['DELETE', '/Plugins/Subtitles/Queue'],
     ['GET', '/web/other.html'],
-    ['GET', '/System/Info'],
+    ['GET', '/System/Info/Private'],
   ] as const)('%s %s answers 404 with or without a key', async (method, route) => {
     for (const credential of [{}, token(legacyOn.adminKey)]) {
       await expectEmpty(
@@ -310,5 +452,124 @@ describe('the legacy authorization switch', () => {
     );
     const config = await call(legacyOn.server.url, admin(true)[5] as Route, token(legacyOn.adminKey));
     expect(await config.json()).toEqual({ EnableLegacyAuthorization: true });
+  });
+});
+
+const signInRoute = (body: unknown): Route => ({
+  method: 'POST',
+  path: '/Users/AuthenticateByName',
+  body,
+  ok: 200,
+});
+const ADMIN_LOGIN = { Username: 'admin', Pw: 'correct horse battery staple' };
+
+describe('the media server routes clients call first', () => {
+  it('serves GET /System/Info/Public without credentials, in any letter case and under the base path', async () => {
+    for (const [h, prefix] of [
+      [legacyOn, ''],
+      [prefixed, '/jellyfin'],
+    ] as const) {
+      const origin = prefix ? h.server.origin : h.server.url;
+      for (const spelling of ['/System/Info/Public', '/system/info/public']) {
+        const res = await call(origin, { method: 'GET', path: spelling, ok: 200 }, {}, prefix);
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({
+          Version: '10.11.0',
+          ProductName: 'Jellyfin Server',
+          Id: expect.stringMatching(/^[0-9a-f]{32}$/),
+          StartupWizardCompleted: true,
+          LocalAddress: `${h.server.origin}${prefix}`,
+        });
+      }
+    }
+    const off = await call(legacyOff.server.url, { method: 'GET', path: '/System/Info/Public', ok: 200 });
+    expect(((await off.json()) as { Version: string }).Version).toBe('12.0.0');
+  });
+
+  it('signs in at the lower-case path the web client posts to', async () => {
+    const res = await call(
+      legacyOn.server.url,
+      { ...signInRoute(ADMIN_LOGIN), path: '/users/authenticatebyname' },
+      { headers: { Authorization: clientHeader('lower-case') } },
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, Record<string, unknown>>;
+    expect(body.User).toMatchObject({
+      Name: 'admin',
+      HasConfiguredPassword: true,
+      Policy: { IsAdministrator: true },
+    });
+    expect(body.SessionInfo).toMatchObject({
+      Client: 'auth tests',
+      DeviceId: 'lower-case',
+      DeviceName: 'vitest',
+      ApplicationVersion: '1.0.0',
+      UserName: 'admin',
+    });
+  });
+
+  it.each([
+    ['no authorization header', {}],
+    ['a token but no client fields', { Authorization: 'MediaServer Token="abc"' }],
+    ['no Version', { Authorization: 'MediaServer Client="a", Device="b", DeviceId="c"' }],
+    ['an empty DeviceId', { Authorization: 'MediaServer Client="a", Device="b", DeviceId="", Version="1"' }],
+    ['another scheme', { Authorization: 'Bearer Client="a", Device="b", DeviceId="c", Version="1"' }],
+  ])('answers a sign-in with %s with 400 problem details', async (_case, headers) => {
+    const res = await call(legacyOn.server.url, signInRoute(ADMIN_LOGIN), { headers });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await res.json()) as { errors: Record<string, string[]> }).errors.Authorization?.[0]).toMatch(
+      /must name the client/,
+    );
+  });
+
+  it('reads the client fields from X-Emby-Authorization, and the Emby word, only while legacy authorization is on', async () => {
+    const legacyHeader = {
+      'X-Emby-Authorization': 'MediaBrowser Client="old", Device="tv", DeviceId="legacy-1", Version="4"',
+    };
+    const emby = { Authorization: 'Emby Client="old", Device="tv", DeviceId="legacy-2", Version="4"' };
+    for (const headers of [legacyHeader, emby]) {
+      expect((await call(legacyOn.server.url, signInRoute(ADMIN_LOGIN), { headers })).status).toBe(200);
+      expect((await call(legacyOff.server.url, signInRoute(ADMIN_LOGIN), { headers })).status).toBe(400);
+    }
+  });
+
+  it("ends the device's earlier session when the same user signs in again from it", async () => {
+    const queue = admin(true)[1] as Route;
+    const first = await signIn(legacyOn.server, 'viewer', 'viewer password', 'same-device');
+    const other = await signIn(legacyOn.server, 'viewer', 'viewer password', 'other-device');
+    const adminThere = await signIn(legacyOn.server, 'admin', 'correct horse battery staple', 'same-device');
+    const second = await signIn(legacyOn.server, 'viewer', 'viewer password', 'same-device');
+    await expectEmpty(await call(legacyOn.server.url, queue, token(first)), 401);
+    await expectEmpty(await call(legacyOn.server.url, queue, token(second)), 403);
+    await expectEmpty(await call(legacyOn.server.url, queue, token(other)), 403);
+    expect((await call(legacyOn.server.url, queue, token(adminThere))).status).toBe(200);
+  });
+});
+
+describe('POST /Sessions/Logout', () => {
+  const logout: Route = { method: 'POST', path: '/Sessions/Logout', ok: 204 };
+  const queue = () => admin(true)[1] as Route;
+
+  it("ends the caller's own session, for an admin and a non-admin alike", async () => {
+    for (const [name, password, status] of [
+      ['admin', 'correct horse battery staple', 200],
+      ['viewer', 'viewer password', 403],
+    ] as const) {
+      const session = await signIn(legacyOn.server, name, password, `logout-${name}`);
+      const bystander = await signIn(legacyOn.server, name, password, `bystander-${name}`);
+      expect((await call(legacyOn.server.url, queue(), token(session))).status).toBe(status);
+      await expectEmpty(await call(legacyOn.server.url, logout, token(session)), 204);
+      await expectEmpty(await call(legacyOn.server.url, queue(), token(session)), 401);
+      await expectEmpty(await call(legacyOn.server.url, logout, token(session)), 401);
+      expect((await call(legacyOn.server.url, queue(), token(bystander))).status).toBe(status);
+    }
+  });
+
+  it('answers 204 to an API key and ends nothing; 401 without credentials', async () => {
+    await expectEmpty(await call(legacyOn.server.url, logout, token(legacyOn.adminKey)), 204);
+    expect((await call(legacyOn.server.url, queue(), token(legacyOn.adminKey))).status).toBe(200);
+    await expectEmpty(await call(legacyOn.server.url, logout), 401);
+    await expectEmpty(await call(legacyOn.server.url, { ...logout, path: '/sessions/logout' }), 401);
   });
 });

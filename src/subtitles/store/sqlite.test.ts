@@ -64,18 +64,41 @@ describe('accounts', () => {
     expect((await store.findUserByName('ALICE'))?.id).toBe('a'.repeat(32));
   });
 
+  const session = (tokenHash: string, userId: string, deviceId: string | null) => ({
+    id: tokenHash.padEnd(32, '0'),
+    tokenHash,
+    userId,
+    client: deviceId && 'Web',
+    device: deviceId && 'Firefox',
+    deviceId,
+    version: deviceId && '10.11.0',
+    createdAt: 'now',
+  });
+
   it('finds a session user and forgets the session with the user', async () => {
     await store.createUser(user('bob', 'c'.repeat(32)));
-    await store.createSession({
-      tokenHash: 'h1',
-      userId: 'c'.repeat(32),
-      client: null,
-      device: null,
-      deviceId: null,
-      createdAt: 'now',
-    });
+    expect(await store.openSession(session('h1', 'c'.repeat(32), null))).toBe(0);
     expect((await store.useSession('h1', 'later'))?.name).toBe('bob');
     store.db.prepare('DELETE FROM users').run();
+    expect(await store.useSession('h1', 'later')).toBeUndefined();
+  });
+
+  it("ends the same user's earlier session on the same device, and only that one", async () => {
+    await store.createUser(user('bob', 'c'.repeat(32)));
+    await store.createUser(user('carol', 'd'.repeat(32)));
+    await store.openSession(session('h1', 'c'.repeat(32), 'dev-1'));
+    await store.openSession(session('h2', 'c'.repeat(32), 'dev-2'));
+    await store.openSession(session('h3', 'd'.repeat(32), 'dev-1'));
+    expect(await store.openSession(session('h4', 'c'.repeat(32), 'dev-1'))).toBe(1);
+    expect(await store.useSession('h1', 'later')).toBeUndefined();
+    for (const hash of ['h2', 'h3', 'h4']) expect(await store.useSession(hash, 'later')).toBeDefined();
+  });
+
+  it('ends a session by its token', async () => {
+    await store.createUser(user('bob', 'c'.repeat(32)));
+    await store.openSession(session('h1', 'c'.repeat(32), 'dev-1'));
+    expect(await store.endSession('h1')).toBe(true);
+    expect(await store.endSession('h1')).toBe(false);
     expect(await store.useSession('h1', 'later')).toBeUndefined();
   });
 

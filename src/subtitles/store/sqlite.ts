@@ -177,20 +177,36 @@ export class SqliteStore implements SubtitlesStore {
     return this.db.prepare('DELETE FROM api_keys WHERE id = ?').run(id).changes > 0;
   }
 
-  async createSession(session: NewSession) {
-    this.db
-      .prepare(
-        'INSERT INTO sessions (token_hash, user_id, client, device, device_id, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        session.tokenHash,
-        session.userId,
-        session.client,
-        session.device,
-        session.deviceId,
-        session.createdAt,
-        session.createdAt,
-      );
+  async openSession(session: NewSession) {
+    return this.db.transaction(() => {
+      const ended =
+        session.deviceId === null
+          ? 0
+          : this.db
+              .prepare('DELETE FROM sessions WHERE user_id = ? AND device_id = ?')
+              .run(session.userId, session.deviceId).changes;
+      this.db
+        .prepare(
+          `INSERT INTO sessions (public_id, token_hash, user_id, client, device, device_id, version, created_at, last_activity_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          session.id,
+          session.tokenHash,
+          session.userId,
+          session.client,
+          session.device,
+          session.deviceId,
+          session.version,
+          session.createdAt,
+          session.createdAt,
+        );
+      return ended;
+    })();
+  }
+
+  async endSession(tokenHash: string) {
+    return this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes > 0;
   }
 
   async useSession(tokenHash: string, at: string) {

@@ -20,11 +20,14 @@ export interface StoredApiKey {
 }
 
 export interface NewSession {
+  /** The id a client sees; not the token. */
+  id: string;
   tokenHash: string;
   userId: string;
   client: string | null;
   device: string | null;
   deviceId: string | null;
+  version: string | null;
   createdAt: string;
 }
 
@@ -72,7 +75,13 @@ export interface SubtitlesStore {
   deleteApiKeyByHash(keyHash: string): Promise<boolean>;
   deleteApiKeyById(id: number): Promise<boolean>;
 
-  createSession(session: NewSession): Promise<void>;
+  /**
+   * Opens a session, ending in the same transaction the user's earlier sessions on the same device
+   * (same `deviceId`); returns how many were ended.
+   */
+  openSession(session: NewSession): Promise<number>;
+  /** Ends the session with this token; false when there is none. */
+  endSession(tokenHash: string): Promise<boolean>;
   /** The user behind a session token, marking the session active. */
   useSession(tokenHash: string, at: string): Promise<StoredUser | undefined>;
 

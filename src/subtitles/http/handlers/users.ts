@@ -1,29 +1,71 @@
-import { signIn } from '../../domain/accounts';
-import { parseAuthorization } from '../../domain/credentials';
+import { clientInfo, signIn, signOut } from '../../domain/accounts';
+import { authorizationInfo } from '../../domain/credentials';
+import { principalOf } from '../gate';
 import { type Handler, services } from '../services';
+
+/** The media server's defaults: this host keeps no per-user preferences. */
+const DEFAULT_USER_CONFIGURATION = {
+  PlayDefaultAudioTrack: true,
+  SubtitleLanguagePreference: '',
+  DisplayMissingEpisodes: false,
+  GroupedFolders: [],
+  SubtitleMode: 'Default' as const,
+  DisplayCollectionsView: false,
+  EnableLocalPassword: false,
+  OrderedViews: [],
+  LatestItemsExcludes: [],
+  MyMediaExcludes: [],
+  HidePlayedInLatest: true,
+  RememberAudioSelections: true,
+  RememberSubtitleSelections: true,
+  EnableNextEpisodeAutoPlay: true,
+};
 
 export const authenticateUserByName: Handler<'authenticateUserByName'> = async (req, res) => {
   const { store, settings } = services(req);
-  const client = parseAuthorization(req.get('authorization')) ?? {};
-  const session = await signIn(
-    store,
-    { name: req.body.Username, password: req.body.Pw },
-    { client: client.Client ?? null, device: client.Device ?? null, deviceId: client.DeviceId ?? null },
-  );
-  if (!session) {
+  const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
+  const signedIn = await signIn(store, { name: req.body.Username, password: req.body.Pw }, client);
+  if (!signedIn) {
     res.status(401).end();
     return;
   }
-  const { user, accessToken } = session;
+  const { user, accessToken, session, ended } = signedIn;
+  const serverId = settings.serverId;
+  req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
   res.json({
     AccessToken: accessToken,
     User: {
       Name: user.name,
       Id: user.id,
-      ServerId: settings.serverId,
+      ServerId: serverId,
       HasPassword: user.hasPassword,
-      Policy: { IsAdministrator: user.isAdmin },
+      HasConfiguredPassword: user.hasPassword,
+      HasConfiguredEasyPassword: false,
+      EnableAutoLogin: false,
+      LastLoginDate: session.at,
+      LastActivityDate: session.at,
+      Configuration: DEFAULT_USER_CONFIGURATION,
+      Policy: { IsAdministrator: user.isAdmin, IsHidden: false, IsDisabled: false },
     },
-    ServerId: settings.serverId,
+    SessionInfo: {
+      Id: session.id,
+      UserId: user.id,
+      UserName: user.name,
+      Client: session.client.client,
+      DeviceId: session.client.deviceId,
+      DeviceName: session.client.device,
+      ApplicationVersion: session.client.version,
+      LastActivityDate: session.at,
+      IsActive: true,
+      ServerId: serverId,
+    },
+    ServerId: serverId,
   });
+};
+
+export const logoutSession: Handler<'logoutSession'> = async (req, res) => {
+  const principal = principalOf(res);
+  if (principal) await signOut(services(req).store, principal);
+  req.log.info({ kind: principal?.kind }, 'signed out');
+  res.status(204).end();
 };
