@@ -6,7 +6,6 @@
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { seedFixtures } from '../store/fixtures';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
@@ -15,6 +14,7 @@ import { FIXTURES_DIR } from './fixtures-dir';
 
 async function drawJpeg(file: string, width: number, height: number, hue: number): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
+  const { default: sharp } = await import('sharp');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
       <stop offset="0" stop-color="hsl(${hue},70%,55%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,35%)"/>

@@ -1,5 +1,4 @@
 /** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
-import { importExport } from '../importers/run-import';
 import { type Command, errorText, UsageError } from './command';
 import { mediaRoot, openDatabase } from './context';
 
@@ -28,6 +27,7 @@ export const importCommand: Command = {
     try {
       const db = await openDatabase(ctx.env, ctx.logger, { readonly: dryRun });
       try {
+        const { importExport } = await import('../importers/run-import');
         const report = await importExport(db, {
           dir: String(values.path),
           chatId: typeof rawChat === 'string' ? Number(rawChat) : null,

@@ -1,7 +1,5 @@
 /** `serve`: the viewer (HTTP API and WebSocket) on VIEWER_PORT. */
 import { createLogger } from '../../common/logger';
-import { closeOnSignals } from '../../common/serve';
-import { start } from '../main';
 import type { Command } from './command';
 
 export const serve: Command = {
@@ -9,6 +7,9 @@ export const serve: Command = {
   summary: 'run the viewer (HTTP API) on VIEWER_PORT (default 8000)',
   options: {},
   async run(ctx) {
+    // Loaded here: the viewer's modules are not needed by the other commands.
+    const { start } = await import('../main');
+    const { closeOnSignals } = await import('../../common/serve');
     const viewer = await start(ctx.env);
     closeOnSignals(createLogger('archive'), viewer.close);
     return -1;

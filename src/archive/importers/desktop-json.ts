@@ -30,7 +30,7 @@ interface ChatState {
   started: boolean;
 }
 
-const HIGH_WATER = 2000;
+const HIGH_WATER = 1000;
 
 /** Where a value at this path belongs: a chat's header field or message, or the account's user id. */
 function chatPath(path: PathItem[]): { chat: string; rest: PathItem[] } | null {

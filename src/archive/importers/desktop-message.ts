@@ -140,7 +140,10 @@ export function fromJsonEntry(entry: Json): ImportedMessage | null {
   const service = entry.type === 'service';
   const body = exportText(entry.text, entry.text_entities);
   const raw: Json = { export_type: entry.type ?? 'message' };
-  for (const [key, value] of Object.entries(entry)) if (!MAPPED.has(key)) raw[key] = value;
+  for (const [key, value] of Object.entries(entry)) {
+    // A service entry's photo (a new group photo) has no media row: keep it with the action.
+    if (!MAPPED.has(key) || (service && key === 'photo')) raw[key] = value;
+  }
   if (body.entities.some((e) => e.type !== 'plain')) raw.entities = body.entities;
   if (service) raw.actor = entry.actor ?? null;
   if (entry.forwarded_from_id !== undefined) raw.forwarded_from_id = entry.forwarded_from_id;

@@ -12,6 +12,7 @@ import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from
 import { readDesktopHtml } from './desktop-html';
 import { readDesktopJson } from './desktop-json';
 import { chatMediaPath, MediaCopier, sha256File } from './media-files';
+import { SeenIds } from './seen-ids';
 import type { ImportEvent, ImportedChat, ImportedMessage } from './types';
 import { ImportError } from './types';
 
@@ -40,7 +41,7 @@ export interface ImportReport {
   chats: ChatReport[];
 }
 
-const BATCH = 1000;
+const BATCH = 500;
 
 export function detectExport(dir: string): 'json' | 'html' {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -64,7 +65,7 @@ function exportFile(dir: string, relative: string | null): string | null {
 
 class ChatImport {
   readonly report: ChatReport;
-  private readonly seen = new Set<number>();
+  private readonly seen = new SeenIds();
   readonly pins: number[] = [];
 
   constructor(
@@ -87,11 +88,10 @@ class ChatImport {
   async fresh(batch: ImportedMessage[], existing: (ids: number[]) => Promise<Set<number>>) {
     const unique: ImportedMessage[] = [];
     for (const m of batch) {
-      if (this.seen.has(m.id)) {
+      if (!this.seen.add(m.id)) {
         this.report.duplicates++;
         continue;
       }
-      this.seen.add(m.id);
       unique.push(m);
     }
     const archived = await existing(unique.map((m) => m.id));
