@@ -125,7 +125,7 @@ describe.each(TEST_BACKENDS)('archive-cli maintenance scripts on %s', (backend) 
         id: i + 1,
         senderId: 42,
         date: at(s),
-        rawData: i === 5 ? { grouped_id: 13_000_000_000_000_001 } : {},
+        rawData: i === 5 ? { grouped_id: 13_000_000_000_123 } : {},
       })),
     );
     mkdirSync(path.join(media, String(chatId)), { recursive: true });

@@ -2,7 +2,6 @@
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Env } from '../../common/env';
 import type { DatabaseConfig } from '../store/config';
 import { FIXTURES_DIR } from './fixtures-dir';
