@@ -12,6 +12,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import YAML from 'yaml';
 
+import { deref, parametersOf, walkOperations } from '../src/common/openapi';
 import { ROOT, SERVICES, type Service } from '../src/common/services';
 
 export { ROOT } from '../src/common/services';
@@ -54,48 +55,31 @@ export type ${name}Client = ReturnType<typeof create${name}Client>;
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
 type Doc = any;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-function deref(doc: Doc, node: Doc): Doc {
-  let current = node;
-  while (current?.$ref) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at: Doc, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return current;
-}
-
 /** The command table behind `npm run api -- <service> <operationId> ...`, one entry per operation. */
 function commandsSource(service: Service, doc: Doc): string {
   const commands: Record<string, unknown> = {};
-  for (const [p, item] of Object.entries<Doc>(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((raw: Doc) => {
-        const param = deref(doc, raw);
-        const schema = deref(doc, param.schema ?? {});
-        return {
-          name: param.name,
-          in: param.in,
-          required: Boolean(param.required || param.in === 'path'),
-          type: schema.type ?? 'string',
-          ...(schema.enum ? { enum: schema.enum } : {}),
-        };
-      });
-      const body = deref(doc, op.requestBody);
-      commands[op.operationId] = {
-        method,
-        path: p,
-        summary: op.summary ?? '',
-        parameters,
-        body: body ? (body.required ? 'required' : 'optional') : 'none',
+  for (const entry of walkOperations(doc)) {
+    const { method, path: p, operation: op } = entry;
+    const parameters = parametersOf(doc, entry).map((param: Doc) => {
+      const schema = deref(doc, param.schema ?? {});
+      return {
+        name: param.name,
+        in: param.in,
+        required: Boolean(param.required || param.in === 'path'),
+        type: schema.type ?? 'string',
+        ...(schema.enum ? { enum: schema.enum } : {}),
       };
-    }
+    });
+    const body = deref(doc, op.requestBody);
+    commands[op.operationId] = {
+      method,
+      path: p,
+      summary: op.summary ?? '',
+      parameters,
+      body: body ? (body.required ? 'required' : 'optional') : 'none',
+    };
   }
-  return `${HEADER}import type { ApiCommand } from '../../src/common/api-cli';
+  return `${HEADER}import type { ApiCommand } from '../../scripts/api-cli';
 
 /** Every operation of the ${service} document, as the \`npm run api\` command line calls it. */
 export const commands: Record<string, ApiCommand> = ${JSON.stringify(commands, null, 2)};

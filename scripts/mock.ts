@@ -3,8 +3,8 @@
  * on the service's own default port, so a client written for the real server works against it unchanged.
  */
 import { parseArgs } from 'node:util';
-import { startPrism } from '../src/common/prism';
 import { DEFAULT_PORTS, SERVICES } from '../src/common/services';
+import { startPrism } from './prism';
 
 const USAGE = `usage: npm run mock -- <${SERVICES.join('|')}|all> [--port N] [--host H]`;
 

@@ -6,71 +6,26 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 import { loadBundledDocument } from '../../src/common/documents';
+import {
+  HTTP_METHODS,
+  type OpenApiNode,
+  type OperationEntry,
+  walkOperations,
+} from '../../src/common/openapi';
 import type { Service } from '../../src/common/services';
 
+export { deref, parametersOf, pointerOf } from '../../src/common/openapi';
 export { ROOT, SERVICES, type Service } from '../../src/common/services';
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+export const METHODS = HTTP_METHODS;
 
-// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked generically.
-export type Node = any;
+export type Node = OpenApiNode;
+export type Operation = OperationEntry;
 
-export interface Operation {
-  method: (typeof METHODS)[number];
-  path: string;
-  operationId: string;
-  operation: Node;
-  /** JSON pointer to the operation inside the bundled document. */
-  pointer: string;
-}
+/** Every operation of a document: the common walker the app and the generator use too. */
+export const operationsOf = walkOperations;
 
 export function loadDocument(service: Service): Node {
   return loadBundledDocument(service);
-}
-
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-
-export function pointerOf(...segments: (string | number)[]): string {
-  return `#/${segments.map((s) => escapePointer(String(s))).join('/')}`;
-}
-
-export function operationsOf(doc: Node): Operation[] {
-  const found: Operation[] = [];
-  for (const [p, item] of Object.entries<Node>(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      found.push({
-        method,
-        path: p,
-        operationId: operation.operationId,
-        operation,
-        pointer: pointerOf('paths', p, method),
-      });
-    }
-  }
-  return found;
-}
-
-/** Follows a local `$ref` chain ("#/components/...") to the object it names. */
-export function deref(doc: Node, node: Node): Node {
-  let current = node;
-  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at: Node, key: string) => at?.[key], doc);
-  }
-  return current;
-}
-
-/** Parameters of an operation, path-level ones included, references followed. */
-export function parametersOf(doc: Node, op: Operation): Node[] {
-  const pathLevel = doc.paths[op.path].parameters ?? [];
-  const own = op.operation.parameters ?? [];
-  const byKey = new Map<string, Node>();
-  for (const p of [...pathLevel, ...own].map((p: Node) => deref(doc, p))) byKey.set(`${p.in}:${p.name}`, p);
-  return [...byKey.values()];
 }
 
 export class SchemaValidator {

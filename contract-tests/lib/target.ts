@@ -1,4 +1,4 @@
-import { type RunningMock, startPrism } from '../../src/common/prism';
+import { type RunningMock, startPrism } from '../../scripts/prism';
 import type { Service } from './document';
 
 export type TargetKind = 'prism' | 'live';

@@ -1020,7 +1020,7 @@ export interface paths {
         put?: never;
         /**
          * Create a viewer account
-         * @description Creates a viewer account that logs in through `POST /api/login`. `username` needs at least 3 characters and must not match the master username; `password` at least 8. `allowed_accounts` and `allowed_chat_refs` are lists, or null for all; an empty list grants nothing. `is_active` defaults to true and `no_download` to false. A taken username (or the master's) answers 409. The body is closed: the old field `allowed_chat_ids`, or any other unknown field, answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description Creates a viewer account that logs in through `POST /api/login`. `username` needs at least 3 characters and must not match the master username; `password` at least 8. `allowed_accounts` and `allowed_chat_refs` are lists, or null for all; an empty list grants nothing. `is_active` defaults to true and `no_download` to false; both take a JSON boolean or 0/1. A taken username (or the master's) answers 409. The body is closed: the old field `allowed_chat_ids`, or any other unknown field, answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         post: operations["createViewer"];
         delete?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
         get?: never;
         /**
          * Change a viewer account
-         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         put: operations["updateViewer"];
         post?: never;
@@ -1174,7 +1174,7 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description The audit log, newest first, with offset paging and optional exact filters on the acting username and the action. Every administrative write is logged. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description The audit log, newest first, with offset paging and optional filters on the acting username (exact) and the action (a prefix). Every administrative write is logged, and so are logins (`login_success`, `login_failed`), logouts (`logout`) and share-token logins (`token_auth_success:<token id>`, `token_auth_failed`); an entry never holds a password or a token. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -1911,12 +1911,15 @@ export interface components {
          *       "reply_to_msg_id": 4179,
          *       "reply_to_top_id": null,
          *       "reply_to_text": "Does anyone have the photos from Saturday?",
+         *       "reply_to_sender_name": "Jonas Berg",
+         *       "reply_to_media_type": null,
          *       "forward_from_id": null,
          *       "edit_date": "2026-03-14T09:24:51Z",
          *       "is_outgoing": false,
          *       "is_pinned": false,
          *       "is_deleted": false,
          *       "deleted_at": null,
+         *       "version_count": 1,
          *       "raw_data": {},
          *       "media": {
          *         "id": "4182_photo",
@@ -2001,6 +2004,16 @@ export interface components {
              */
             reply_to_text: string | null;
             /**
+             * @description The sender name of the message this one answers, as archived; null when it answers none or that message is not in the archive. Our choice (not shown by the seed): a client shows who is quoted without fetching the message.
+             * @example Jonas Berg
+             */
+            reply_to_sender_name: string | null;
+            /**
+             * @description The media type (`photo`, `video`, `voice`, ...) of the message this one answers; null when it answers none, that message has no media or is not in the archive. Our choice (not shown by the seed): a client labels a quoted photo or voice note without fetching it.
+             * @example null
+             */
+            reply_to_media_type: string | null;
+            /**
              * Format: int64
              * @description The platform's id of the original sender when the message is a forward.
              * @example null
@@ -2033,6 +2046,11 @@ export interface components {
              * @example null
              */
             deleted_at: string | null;
+            /**
+             * @description How many earlier versions of the message the archive holds (those of `GET /api/chats/{chat_ref}/messages/{message_id}/versions`); 0 for a message never edited. Our choice (not shown by the seed): a client marks edited messages and offers their history.
+             * @example 1
+             */
+            version_count: number;
             /**
              * @description Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.
              * @example {}
@@ -2716,7 +2734,7 @@ export interface components {
             status: "unsubscribed" | "not_found";
         };
         /**
-         * @description Account ids this login may see (ids from `GET /api/accounts`), or null for all accounts. An empty list grants nothing.
+         * @description Account ids this login may see (ids from `GET /api/accounts`), or null for all accounts. An empty list grants nothing. Each id is a 64-bit integer: every value up to 9223372036854775807 is stored and sent back exactly as given (beyond 2^53 too, which some JSON readers round); a number no 64-bit integer holds (`5.5e21`, `1.5`) answers 400.
          * @example [
          *       1
          *     ]
@@ -2768,6 +2786,11 @@ export interface components {
             viewers: components["schemas"]["ViewerAccount"][];
         };
         /**
+         * @description A yes/no setting: a JSON boolean, or the integer 1 (true) or 0 (false). Our choice (the seed names the fields, not their form): existing clients of the upstream viewer send either form.
+         * @example true
+         */
+        FlagInput: boolean | (0 | 1);
+        /**
          * @description A new viewer account. Closed: an unknown field answers 400, in particular the old field `allowed_chat_ids`, which would otherwise be ignored and leave the account seeing every chat.
          * @example {
          *       "username": "alice",
@@ -2795,18 +2818,18 @@ export interface components {
             allowed_accounts?: components["schemas"]["AllowedAccounts"];
             allowed_chat_refs?: components["schemas"]["AllowedChatRefs"];
             /**
-             * @default true
+             * @description Whether the account can log in; true (or 1) when left out.
              * @example true
              */
-            is_active: boolean;
+            is_active?: components["schemas"]["FlagInput"];
             /**
-             * @default false
+             * @description Whether downloads are refused to the account; false (or 0) when left out.
              * @example false
              */
-            no_download: boolean;
+            no_download?: components["schemas"]["FlagInput"];
         };
         /**
-         * @description Any of the create fields, all optional; only the fields sent are changed. A body that changes nothing (an empty object) answers 400. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400.
+         * @description Any of the create fields, all optional; only the fields sent are changed. A body that changes nothing (an empty object, or only an empty `password`) answers 400. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400.
          * @example {
          *       "is_active": false
          *     }
@@ -2819,15 +2842,16 @@ export interface components {
             username?: string;
             /**
              * Format: password
+             * @description A new password of at least 8 characters. An empty string keeps the current password (our choice: clients that send every field of their form send it empty when the password was not changed).
              * @example another-long-passphrase
              */
             password?: string;
             allowed_accounts?: components["schemas"]["AllowedAccounts"];
             allowed_chat_refs?: components["schemas"]["AllowedChatRefs"];
             /** @example false */
-            is_active?: boolean;
+            is_active?: components["schemas"]["FlagInput"];
             /** @example true */
-            no_download?: boolean;
+            no_download?: components["schemas"]["FlagInput"];
         };
         /** @description The record was deleted and its sessions ended. The seed does not show the body; we answer `{success: true}` as the other session-ending routes do. */
         AdminDeleteResult: {
@@ -3059,7 +3083,7 @@ export interface components {
              */
             role: string | null;
             /**
-             * @description What happened, as `<verb>` or `<verb>:<target>`: `viewer_created:<username>`, `viewer_updated:<username>`, `viewer_deleted:<username>`, `token_created:<id>`, `token_updated:<id>`, `token_deleted:<id>`, `sessions_ended_all` (or `sessions_ended_all:keep_current`), `setting_updated:<key>` and `stats_refreshed`.
+             * @description What happened, as `<verb>` or `<verb>:<target>`: `viewer_created:<username>`, `viewer_updated:<username>`, `viewer_deleted:<username>`, `token_created:<id>`, `token_updated:<id>`, `token_deleted:<id>`, `sessions_ended_all` (or `sessions_ended_all:keep_current`), `setting_updated:<key>` and `stats_refreshed`; and for logins `login_success`, `login_failed` (with the username that was tried), `logout`, `token_auth_success:<token id>` and `token_auth_failed` (username `token`). No entry holds a password or a token.
              * @example token_created:5
              */
             action: string;
@@ -4356,12 +4380,15 @@ export interface operations {
                      *         "reply_to_msg_id": 4179,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": "Does anyone have the photos from Saturday?",
+                     *         "reply_to_sender_name": "Jonas Berg",
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": "2026-03-14T09:24:51Z",
                      *         "is_outgoing": false,
                      *         "is_pinned": false,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 1,
                      *         "raw_data": {},
                      *         "media": {
                      *           "id": "4182_photo",
@@ -4402,12 +4429,15 @@ export interface operations {
                      *         "reply_to_msg_id": null,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": null,
+                     *         "reply_to_sender_name": null,
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": null,
                      *         "is_outgoing": false,
                      *         "is_pinned": false,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 0,
                      *         "raw_data": null,
                      *         "media": {
                      *           "id": "4181_voice",
@@ -4583,12 +4613,15 @@ export interface operations {
                      *         "reply_to_msg_id": null,
                      *         "reply_to_top_id": null,
                      *         "reply_to_text": null,
+                     *         "reply_to_sender_name": null,
+                     *         "reply_to_media_type": null,
                      *         "forward_from_id": null,
                      *         "edit_date": null,
                      *         "is_outgoing": true,
                      *         "is_pinned": true,
                      *         "is_deleted": false,
                      *         "deleted_at": null,
+                     *         "version_count": 0,
                      *         "raw_data": null,
                      *         "reactions": [
                      *           {
@@ -4658,12 +4691,15 @@ export interface operations {
                      *       "reply_to_msg_id": null,
                      *       "reply_to_top_id": null,
                      *       "reply_to_text": null,
+                     *       "reply_to_sender_name": null,
+                     *       "reply_to_media_type": null,
                      *       "forward_from_id": null,
                      *       "edit_date": null,
                      *       "is_outgoing": false,
                      *       "is_pinned": false,
                      *       "is_deleted": false,
                      *       "deleted_at": null,
+                     *       "version_count": 0,
                      *       "raw_data": null,
                      *       "reactions": [],
                      *       "sender_avatar_url": "/media/avatar/k3JZp0aV8s2Q1xWn7bRt4A/4176"
@@ -4804,7 +4840,9 @@ export interface operations {
                      *           "is_closed": false,
                      *           "is_pinned": true,
                      *           "is_hidden": false,
-                     *           "date": "2026-02-20T10:15:00Z"
+                     *           "date": "2026-02-20T10:15:00Z",
+                     *           "message_count": 318,
+                     *           "last_message_date": "2026-03-14T09:21:07Z"
                      *         },
                      *         {
                      *           "id": 1,
@@ -4814,7 +4852,9 @@ export interface operations {
                      *           "is_closed": false,
                      *           "is_pinned": false,
                      *           "is_hidden": false,
-                     *           "date": "2025-11-03T08:00:00Z"
+                     *           "date": "2025-11-03T08:00:00Z",
+                     *           "message_count": 0,
+                     *           "last_message_date": null
                      *         }
                      *       ]
                      *     }
@@ -4862,6 +4902,17 @@ export interface operations {
                              * @example 2026-02-20T10:15:00Z
                              */
                             date: string | null;
+                            /**
+                             * @description How many archived messages the topic holds: those the message routes return for this `topic_id`. Our choice (not shown by the seed): a client shows topic sizes without paging through them.
+                             * @example 318
+                             */
+                            message_count: number;
+                            /**
+                             * Format: date-time
+                             * @description When the newest archived message of the topic was sent (UTC); null for a topic with none. Our choice (not shown by the seed): a client orders topics by activity.
+                             * @example 2026-03-14T09:21:07Z
+                             */
+                            last_message_date: string | null;
                         }[];
                     };
                 };
@@ -7280,8 +7331,8 @@ export interface operations {
                  */
                 username?: string;
                 /**
-                 * @description Only entries with exactly this action (for example `viewer_created:alice`).
-                 * @example viewer_created:alice
+                 * @description Only entries whose action starts with this text: `token_created` finds `token_created:2`, `viewer_created:alice` that one account's creation. Our choice (the seed names the parameter only): actions carry their target after a colon, and a client filters by the verb.
+                 * @example token_created
                  */
                 action?: string;
             };
@@ -7306,6 +7357,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "logs": [
+                     *         {
+                     *           "id": 1290,
+                     *           "username": "alice",
+                     *           "role": "viewer",
+                     *           "action": "login_success",
+                     *           "endpoint": "/api/login",
+                     *           "chat_id": null,
+                     *           "ip_address": "192.168.1.40",
+                     *           "user_agent": "Mozilla/5.0 (Android 15; Mobile; rv:135.0) Gecko/135.0 Firefox/135.0",
+                     *           "created_at": "2026-02-02T18:52:03Z"
+                     *         },
                      *         {
                      *           "id": 1289,
                      *           "username": "admin",

@@ -1,17 +1,14 @@
-// `npm run migrate -- archive`: brings the archive database (DATABASE_URL / DB_TYPE / DATABASE_PATH ...,
-// or their ARCHIVE_-prefixed forms) to the newest schema.
+// `npm run migrate -- archive`: the same as `archive-cli migrate` (DATABASE_URL / DB_TYPE / DATABASE_PATH ...,
+// or their ARCHIVE_-prefixed forms).
+import { runCli } from '../../src/archive/cli/run';
 
-import { parseDatabaseConfig } from '../../src/archive/store/config';
-import { migrateArchive } from '../../src/archive/store/migrate';
-import { scopedEnv } from '../../src/common/env';
-import { createLogger } from '../../src/common/logger';
-
-try {
-  const config = parseDatabaseConfig(scopedEnv(process.env, 'ARCHIVE_'));
-  const applied = await migrateArchive(config, createLogger('archive', 'info', process.stderr as never));
-  for (const name of applied) console.log(`applied ${name}`);
-  console.log('Database schema is up to date.');
-} catch (err) {
-  console.error(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-}
+const code = await runCli(
+  ['migrate'],
+  {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    errWrite: (chunk) => process.stderr.write(chunk),
+  },
+  process.env,
+);
+process.exit(code);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../common/services';
+import { COMMANDS } from './cli/commands';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,14 +18,26 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('archive-cli', () => {
-  it('prints help without a command and usage for an unknown one', () => {
+// Each run starts a TypeScript process (several seconds on a loaded machine).
+describe('archive-cli', { timeout: 90_000 }, () => {
+  it('prints help without a command', () => {
     const help = cli([]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: archive-cli');
-    const unknown = cli(['frobnicate']);
+  });
+
+  it('names an unknown command, after a short usage line, exit 2', () => {
+    // Named also after the global option (two runs only: each starts a TypeScript process).
+    const unknown = cli(['--data-dir', path.join(dir, 'data'), 'frobnicate']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown command');
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr.trim().split('\n')).toEqual([
+      'usage: archive-cli [--data-dir PATH] <command>',
+      `archive-cli: error: unknown command "frobnicate" (choose from ${COMMANDS.map((c) => c.name).join(', ')})`,
+    ]);
+    const later = cli(['backup']);
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain('command "backup" is not available in this build');
   });
 
   it('migrates, saying so, and fails with the seed message', () => {

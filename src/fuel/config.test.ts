@@ -56,7 +56,7 @@ describe('loadFuelConfig', () => {
     expect(config.routing.url).toBe('http://osrm.local:5000');
     expect(config.routing.maxInflight).toBe(12);
     expect(config.routing.maxDetourStations).toBe(40);
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/fuel' });
+    expect(config.database).toEqual({ kind: 'postgresql', url: 'postgres://postgres@127.0.0.1:5432/fuel' });
     expect(config.port).toBe(3100);
     expect(loadFuelConfig({ APP_GEOCODER_URL: 'http://a:1', PHOTON_URL: 'http://b:2' }).geocoder.url).toBe(
       'http://a:1',
@@ -67,7 +67,7 @@ describe('loadFuelConfig', () => {
     ['file:./tmp/fuel.db', { kind: 'sqlite', path: './tmp/fuel.db' }],
     ['file:///var/lib/fuel.db', { kind: 'sqlite', path: '/var/lib/fuel.db' }],
     ['file::memory:', { kind: 'sqlite', path: ':memory:' }],
-    ['postgresql://u@h/db', { kind: 'postgres', url: 'postgresql://u@h/db' }],
+    ['postgresql://u@h/db', { kind: 'postgresql', url: 'postgresql://u@h/db' }],
   ])('reads DATABASE_URL=%s', (value, expected) => {
     expect(loadFuelConfig({ DATABASE_URL: value }).database).toEqual(expected);
   });

@@ -117,7 +117,7 @@ function httpUrl(env: Env, names: string[]): string | undefined {
 export function parseDatabaseLocation(env: Env, dataDir: string): DatabaseLocation {
   const raw = stringVar(env, 'DATABASE_URL');
   if (raw === undefined) return { kind: 'sqlite', path: path.join(dataDir, 'fuel.db') };
-  if (/^postgres(ql)?:\/\//i.test(raw)) return { kind: 'postgres', url: raw };
+  if (/^postgres(ql)?:\/\//i.test(raw)) return { kind: 'postgresql', url: raw };
   if (raw.startsWith('file:')) {
     const rest = raw.slice('file:'.length);
     const file = rest.startsWith('//') ? decodeURIComponent(new URL(raw).pathname) : rest;

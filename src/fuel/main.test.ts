@@ -1,10 +1,41 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../common/logger';
 import { start } from './main';
+
+/** The real scheduler, watched: which jobs it scheduled and whether its stop ran to the end. */
+const scheduler = vi.hoisted(() => ({ started: [] as string[], stopped: false }));
+vi.mock('./jobs/scheduler', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./jobs/scheduler')>();
+  return {
+    ...real,
+    startScheduler: async (...args: Parameters<typeof real.startScheduler>) => {
+      const running = await real.startScheduler(...args);
+      scheduler.started = [...running.keys];
+      return {
+        ...running,
+        stop: async () => {
+          await running.stop();
+          scheduler.stopped = true;
+        },
+      };
+    },
+  };
+});
+
+function statusOf(url: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode));
+    });
+    request.once('error', reject);
+  });
+}
 
 describe('the fuel server process', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-fuel-main-'));
@@ -29,13 +60,21 @@ describe('the fuel server process', () => {
       },
       { logger: createLogger('fuel', 'info', sink) },
     );
+    let closed = false;
     try {
-      const config = await fetch(`${running.url}/api/config`);
-      expect(config.status).toBe(200);
+      // Without keep-alive, so the request leaves no socket timer behind.
+      expect(await statusOf(`${running.url}/api/config`)).toBe(200);
       expect(logged).toContain('[scraper] ES: scraping every 6h');
       expect(logged).toContain('[scraper] PT: automatic scraping disabled');
-    } finally {
+      expect(scheduler.started).toEqual(['ES']);
+      expect(scheduler.stopped).toBe(false);
       await running.close();
+      closed = true;
+      // Closed: the scheduler was stopped (its stop finished before close resolved) and the port refuses.
+      expect(scheduler.stopped).toBe(true);
+      await expect(statusOf(`${running.url}/api/config`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      if (!closed) await running.close();
     }
   });
 });

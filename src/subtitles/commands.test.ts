@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrationLabel } from '../common/migrations';
 import { ROOT } from '../common/services';
 import { runCli } from './commands';
 import { hostProbe } from './domain/probe';
+import { sqliteMigrations } from './store/sqlite';
 import { authHeader, type Fixture, makeFixture, writeModel } from './test-support';
 
 let fixture: Fixture;
@@ -39,11 +41,23 @@ describe('usage', () => {
     [['apikey', 'revoke']],
     [['apikey', 'list', 'extra']],
     [['status', '--verbose']],
+    [['migrate', 'now']],
   ])('%j prints the usage on stderr and exits 2', async (argv) => {
     const { code, out, err } = await cli(...argv);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toContain('usage: npm run subtitles -- <command>');
+  });
+});
+
+describe('migrate', () => {
+  it('applies the pending migrations with the common runner, then finds nothing to do', async () => {
+    const first = await cli('migrate');
+    expect(first.code).toBe(0);
+    const all = sqliteMigrations().map(migrationLabel).join(', ');
+    expect(all).toMatch(/^001_accounts, 002_queue/);
+    expect(first.out.endsWith(`subtitles.db: applied ${all}\n`)).toBe(true);
+    expect((await cli('migrate')).out).toMatch(/subtitles\.db: up to date\n$/);
   });
 });
 

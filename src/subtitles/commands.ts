@@ -4,19 +4,21 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, type Env } from '../common/env';
+import { migrationLabel } from '../common/migrations';
 import { loadConfig } from './config';
 import { createApiKey, createUser, listApiKeys, revokeApiKey } from './domain/accounts';
 import { InvalidInputError } from './domain/errors';
 import { hostProbe, type Probe } from './domain/probe';
 import { setupStatus } from './domain/setup-status';
 import { start } from './main';
-import { databasePath, openSqliteStore } from './store/sqlite';
+import { databasePath, migrateFile, openSqliteStore } from './store/sqlite';
 import { DuplicateError } from './store/store';
 
 export const USAGE = `usage: npm run subtitles -- <command>
 
 commands:
   serve                                     start the server (SUBTITLES_PORT, 8096 by default)
+  migrate                                   apply pending database migrations
   user create <name> --password <p> [--admin]
                                             add a user (an administrator with --admin)
   apikey create <name>                      add an API key (always an administrator) and print it
@@ -67,7 +69,9 @@ async function withStore<T>(
 async function dispatch(argv: string[], env: Env, io: Io, options: CliOptions): Promise<number> {
   const [command, sub, ...rest] = argv;
   const key =
-    sub === undefined || command === 'serve' || command === 'status' ? command : `${command} ${sub}`;
+    sub === undefined || command === 'serve' || command === 'status' || command === 'migrate'
+      ? command
+      : `${command} ${sub}`;
   const args = key === command ? argv.slice(1) : rest;
   switch (key) {
     case 'serve': {
@@ -75,6 +79,17 @@ async function dispatch(argv: string[], env: Env, io: Io, options: CliOptions): 
       const server = await start(env);
       io.out(`subtitles listening on ${server.url}\n`);
       options.onServing?.(server);
+      return 0;
+    }
+    case 'migrate': {
+      parse(args, {}, 0);
+      const file = databasePath(loadConfig(env).dataDir);
+      const applied = await migrateFile(file);
+      io.out(
+        applied.length === 0
+          ? `${file}: up to date\n`
+          : `${file}: applied ${applied.map(migrationLabel).join(', ')}\n`,
+      );
       return 0;
     }
     case 'status': {

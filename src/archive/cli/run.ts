@@ -11,10 +11,29 @@ import { type CliIo, commandHelp, parseCommandArgs, UsageError, usageLine } from
 import { COMMANDS } from './commands';
 import { logLevel } from './context';
 
+const USAGE = 'usage: archive-cli [--data-dir PATH] <command>';
+
+/** The seed's commands that need the platform client, which this build does not have yet. */
+const PLATFORM_COMMANDS = new Set([
+  'auth',
+  'backup',
+  'schedule',
+  'fill-gaps',
+  'backfill-topics',
+  'reclassify-round-videos',
+]);
+
+function unknownCommand(name: string): string {
+  const choices = `choose from ${COMMANDS.map((c) => c.name).join(', ')}`;
+  return PLATFORM_COMMANDS.has(name)
+    ? `command "${name}" is not available in this build (${choices})`
+    : `unknown command "${name}" (${choices})`;
+}
+
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return [
-    'usage: archive-cli [-h] [--data-dir PATH] <command> ...',
+    `${USAGE} ...`,
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
@@ -46,11 +65,11 @@ export async function runCli(argv: string[], io: CliIo, processEnv: Env): Promis
     if (arg === '--data-dir' || arg.startsWith('--data-dir=')) {
       dataDir = arg.includes('=') ? arg.slice('--data-dir='.length) : argv[++i];
       if (!dataDir)
-        return usage(io, mainHelp().split('\n')[0] as string, 'argument --data-dir: expected one argument');
+        return usage(io, USAGE, 'argument --data-dir: expected one argument');
       continue;
     }
     if (arg.startsWith('-')) {
-      return usage(io, mainHelp().split('\n')[0] as string, `unrecognized arguments: ${arg}`);
+      return usage(io, USAGE, `unrecognized arguments: ${arg}`);
     }
     break;
   }
@@ -60,7 +79,7 @@ export async function runCli(argv: string[], io: CliIo, processEnv: Env): Promis
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
-  if (!command) return usage(io, mainHelp().split('\n')[0] as string, `unknown command "${name}"`);
+  if (!command) return usage(io, USAGE, unknownCommand(name));
   let parsed: ReturnType<typeof parseCommandArgs>;
   try {
     parsed = parseCommandArgs(command, argv.slice(i + 1));

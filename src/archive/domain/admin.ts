@@ -68,14 +68,21 @@ async function mapConflict<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** A yes/no field as clients send it: a JSON boolean, or 0/1. */
+export type FlagInput = boolean | 0 | 1;
+
 export interface ViewerInput {
   username?: string;
+  /** On an update, an empty password keeps the current one. */
   password?: string;
   allowed_accounts?: number[] | null;
   allowed_chat_refs?: string[] | null;
-  is_active?: boolean;
-  no_download?: boolean;
+  is_active?: FlagInput;
+  no_download?: FlagInput;
 }
+
+const flag = (value: FlagInput | undefined): boolean | undefined =>
+  value === undefined ? undefined : value === true || value === 1;
 
 export async function createViewer(
   deps: AdminDeps,
@@ -92,8 +99,8 @@ export async function createViewer(
       salt: passwordHash.split('$')[2] ?? '',
       allowedAccounts: input.allowed_accounts ?? null,
       allowedChatRefs: input.allowed_chat_refs ?? null,
-      isActive: input.is_active ?? true,
-      noDownload: input.no_download ?? false,
+      isActive: flag(input.is_active) ?? true,
+      noDownload: flag(input.no_download) ?? false,
       createdBy: actor.username,
     }),
   );
@@ -110,16 +117,19 @@ export async function updateViewer(
 ): Promise<ViewerAccount> {
   refuseMasterName(deps.auth, input.username);
   await checkRefs(deps.store, input.allowed_chat_refs);
-  const passwordHash =
-    input.password !== undefined ? await hashPassword(input.password, deps.passwordIterations) : undefined;
+  const passwordHash = input.password
+    ? await hashPassword(input.password, deps.passwordIterations)
+    : undefined;
+  const isActive = flag(input.is_active);
+  const noDownload = flag(input.no_download);
   const changed = await mapConflict(
     deps.store.updateViewerAccount(id, {
       ...(input.username !== undefined && { username: input.username }),
       ...(passwordHash !== undefined && { passwordHash, salt: passwordHash.split('$')[2] ?? '' }),
       ...(input.allowed_accounts !== undefined && { allowedAccounts: input.allowed_accounts }),
       ...(input.allowed_chat_refs !== undefined && { allowedChatRefs: input.allowed_chat_refs }),
-      ...(input.is_active !== undefined && { isActive: input.is_active }),
-      ...(input.no_download !== undefined && { noDownload: input.no_download }),
+      ...(isActive !== undefined && { isActive }),
+      ...(noDownload !== undefined && { noDownload }),
     }),
   );
   if (!changed) throw notFound(VIEWER_NOT_FOUND);

@@ -29,6 +29,40 @@ export interface LoginDeps {
   auth: AuthConfig;
   passwordIterations: number;
   now?: () => number;
+  /** Told when an audit entry could not be written (the login itself goes on). */
+  onAuditFailure?: (error: unknown) => void;
+}
+
+/** Where a login attempt came from, for the audit log. */
+export interface AttemptOrigin {
+  endpoint: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** Audit actions of logins; the entry never holds a password or a token. */
+export const LOGIN_ACTIONS = {
+  success: 'login_success',
+  failed: 'login_failed',
+  logout: 'logout',
+  tokenSuccess: 'token_auth_success',
+  tokenFailed: 'token_auth_failed',
+} as const;
+
+/** Longest attempted username kept in a `login_failed` entry. */
+const MAX_AUDITED_USERNAME = 150;
+
+async function auditAttempt(
+  deps: LoginDeps,
+  origin: AttemptOrigin | undefined,
+  entry: { username: string; role: string | null; action: string },
+): Promise<void> {
+  if (!origin) return;
+  try {
+    await deps.store.appendAudit({ ...entry, ...origin });
+  } catch (error) {
+    deps.onAuditFailure?.(error);
+  }
 }
 
 export interface LoggedIn {
@@ -41,7 +75,31 @@ export interface LoggedIn {
 
 const unauthenticated = (detail: string) => new ArchiveError('unauthenticated', detail);
 
+/** A password login, recorded in the audit log as `login_success` or `login_failed` (when `origin` is given). */
 export async function loginWithPassword(
+  deps: LoginDeps,
+  input: { username: string; password: string; viewerOnly: boolean },
+  origin?: AttemptOrigin,
+): Promise<LoggedIn> {
+  let done: LoggedIn;
+  try {
+    done = await passwordLogin(deps, input);
+  } catch (error) {
+    if (error instanceof ArchiveError && error.kind === 'unauthenticated') {
+      const username = input.username.slice(0, MAX_AUDITED_USERNAME);
+      await auditAttempt(deps, origin, { username, role: null, action: LOGIN_ACTIONS.failed });
+    }
+    throw error;
+  }
+  await auditAttempt(deps, origin, {
+    username: done.username,
+    role: done.role,
+    action: LOGIN_ACTIONS.success,
+  });
+  return done;
+}
+
+async function passwordLogin(
   deps: LoginDeps,
   input: { username: string; password: string; viewerOnly: boolean },
 ): Promise<LoggedIn> {
@@ -101,7 +159,15 @@ export async function loginWithPassword(
   throw unauthenticated(INVALID_CREDENTIALS);
 }
 
-export async function loginWithToken(deps: LoginDeps, plaintext: string): Promise<LoggedIn> {
+/**
+ * A share-token login, recorded as `token_auth_success:<token id>` or `token_auth_failed` (when `origin`
+ * is given); the token itself is never written.
+ */
+export async function loginWithToken(
+  deps: LoginDeps,
+  plaintext: string,
+  origin?: AttemptOrigin,
+): Promise<LoggedIn> {
   let token: ShareToken | null;
   try {
     token = await deps.store.redeemShareToken(plaintext.toLowerCase(), new Date((deps.now ?? Date.now)()));
@@ -111,7 +177,10 @@ export async function loginWithToken(deps: LoginDeps, plaintext: string): Promis
       throw new ArchiveError('internal', 'Database not available');
     throw error;
   }
-  if (!token) throw unauthenticated(INVALID_TOKEN);
+  if (!token) {
+    await auditAttempt(deps, origin, { username: 'token', role: null, action: LOGIN_ACTIONS.tokenFailed });
+    throw unauthenticated(INVALID_TOKEN);
+  }
   const username = shareTokenUsername(token);
   const created = await deps.sessions.open({
     username,
@@ -121,6 +190,11 @@ export async function loginWithToken(deps: LoginDeps, plaintext: string): Promis
     noDownload: token.no_download,
     sourceTokenId: token.id,
   });
+  await auditAttempt(deps, origin, {
+    username,
+    role: 'token',
+    action: `${LOGIN_ACTIONS.tokenSuccess}:${token.id}`,
+  });
   return {
     key: created.key,
     role: 'token',
@@ -128,6 +202,18 @@ export async function loginWithToken(deps: LoginDeps, plaintext: string): Promis
     noDownload: token.no_download,
     allowedChatRefs: token.allowed_chat_refs,
   };
+}
+
+/** Ends the session of this cookie key; a session that existed is recorded as `logout`. */
+export async function logout(deps: LoginDeps, key: string, origin?: AttemptOrigin): Promise<void> {
+  const ended = await deps.sessions.end(key);
+  if (ended) {
+    await auditAttempt(deps, origin, {
+      username: ended.username,
+      role: ended.role,
+      action: LOGIN_ACTIONS.logout,
+    });
+  }
 }
 
 /**

@@ -1,8 +1,6 @@
-export interface RateDecision {
-  allowed: boolean;
-  /** Whole seconds until the next attempt is allowed (only when refused). */
-  retryAfter: number;
-}
+import type { RateDecision } from '../../common/http/client';
+
+export type { RateDecision } from '../../common/http/client';
 
 /**
  * A sliding-window counter per key (the client IP): at most `limit` attempts within `windowMs`. Kept in

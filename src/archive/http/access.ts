@@ -1,7 +1,7 @@
 /**
  * Who may call what, decided before the request is validated, so a caller without the right login
- * learns nothing from parameter errors. Public routes come from the document (`security: []`); the other
- * levels are the seed's access table.
+ * learns nothing from parameter errors. Each operation's level is its `x-access` mark in the document;
+ * the viewer refuses to start when one is missing or unknown.
  */
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { documentedOperations, expressPath } from '../../common/http/operations';
@@ -18,44 +18,34 @@ import { clientIp, readCookie, viewerOnly } from './client';
 import { deps, requestState } from './context';
 import { internalPushAllowed } from './internal-access';
 
-export type Access = 'public' | 'login-attempt' | 'login' | 'master' | 'internal';
+/**
+ * `public`: anyone; `login`: any login, anonymous included; `chat`: a login that can see the chat of
+ * the route (a `{media_id}` route finds its chat in the handler); `master`: the master login or a proxy
+ * admin, never with `X-Viewer-Only: true`; `internal`: other containers, by their own rules (source
+ * address, secret, signature). Every `{chat_ref}` route past the login check also needs the chat to be
+ * visible to the caller, whatever its level.
+ */
+export const ACCESS_LEVELS = ['public', 'login', 'chat', 'master', 'internal'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
 
-/** Master only: the master login or a proxy admin, never with `X-Viewer-Only: true`. */
-export const MASTER_OPERATIONS = new Set([
-  'getStatus',
-  'refreshStats',
-  'openMedia',
-  'openMediaPath',
-  'listViewers',
-  'createViewer',
-  'updateViewer',
-  'deleteViewer',
-  'listAdminChats',
-  'listShareTokens',
-  'createShareToken',
-  'updateShareToken',
-  'deleteShareToken',
-  'endAllSessions',
-  'listAuditLog',
-  'getSettings',
-  'updateSetting',
-]);
-
-/** For other containers; they authenticate by their own rules (source address, secret, signature). */
-export const INTERNAL_OPERATIONS = new Set(['pushInternalUpdate', 'receiveTranscriptionCallback']);
-
-/** The two login routes share the login rate limit. */
+/** The two login routes share the login rate limit (a limit, not an access level: both are public). */
 export const LOGIN_OPERATIONS = new Set(['login', 'loginWithToken']);
 
+/** Every operation's `x-access` mark; throws naming the first operation without a valid one. */
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
-export function accessOf(doc: any, operationId: string): Access {
-  if (LOGIN_OPERATIONS.has(operationId)) return 'login-attempt';
-  if (INTERNAL_OPERATIONS.has(operationId)) return 'internal';
-  if (MASTER_OPERATIONS.has(operationId)) return 'master';
-  const op = documentedOperations(doc).find((o) => o.operationId === operationId);
-  const security = op ? doc.paths[op.path][op.method].security : undefined;
-  if (Array.isArray(security) && security.length === 0) return 'public';
-  return 'login';
+export function accessLevels(doc: any): Map<string, Access> {
+  const levels = new Map<string, Access>();
+  for (const op of documentedOperations(doc)) {
+    const mark = doc.paths[op.path][op.method]['x-access'];
+    if (!(ACCESS_LEVELS as readonly unknown[]).includes(mark)) {
+      throw new Error(
+        `operation ${op.operationId} (${op.method.toUpperCase()} ${op.path}) has no valid x-access mark` +
+          ` (${ACCESS_LEVELS.join(', ')})`,
+      );
+    }
+    levels.set(op.operationId, mark as Access);
+  }
+  return levels;
 }
 
 const COOKIE = 'viewer_auth';
@@ -94,6 +84,7 @@ export async function optionalPrincipal(req: Request, res: Response): Promise<Pr
 }
 
 function guard(operationId: string, access: Access, chatRoute: boolean): RequestHandler {
+  const loginAttempt = LOGIN_OPERATIONS.has(operationId);
   return async (req, res, next) => {
     const state = requestState(res);
     if (state.guarded) return next();
@@ -102,8 +93,7 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.config.internalPushSecret)) {
       throw new ArchiveError('forbidden', 'Forbidden');
     }
-    if (access === 'public' || access === 'internal') return next();
-    if (access === 'login-attempt') {
+    if (loginAttempt) {
       const decision = d.limiter.attempt(clientIp(req, d.config.auth.trustProxyHeaders));
       if (!decision.allowed) {
         throw new ArchiveError(
@@ -112,8 +102,8 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
           decision.retryAfter,
         );
       }
-      return next();
     }
+    if (access === 'public' || access === 'internal') return next();
     if (!d.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
     const p = await optionalPrincipal(req, res);
     if (!p) throw new ArchiveError('unauthenticated', NOT_AUTHENTICATED);
@@ -134,8 +124,9 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
  * One guard per documented operation, registered most specific path first (as the operations are
  * mounted), so the first guard that matches decides.
  */
-// biome-ignore lint/suspicious/noExplicitAny: see accessOf.
+// biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
 export function accessGuards(doc: any): Router {
+  const levels = accessLevels(doc);
   const router = Router();
   const ops = documentedOperations(doc).sort((a, b) => {
     const sa = a.path.split('/');
@@ -150,7 +141,7 @@ export function accessGuards(doc: any): Router {
   for (const op of ops) {
     router[op.method](
       expressPath(op.path),
-      guard(op.operationId, accessOf(doc, op.operationId), op.path.includes('{chat_ref}')),
+      guard(op.operationId, levels.get(op.operationId) as Access, op.path.includes('{chat_ref}')),
     );
   }
   return router;

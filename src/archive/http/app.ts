@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -12,7 +12,7 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
-import { requestLog } from './request-log';
+import { exactJsonAnswers, jsonBody } from './json';
 import { cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 
@@ -25,6 +25,9 @@ export interface ArchiveAppOptions {
   /** How long a session read from the database is trusted before it is read again (at most 60 s). */
   sessionCacheMs?: number;
   now?: () => number;
+  /** The bundled document the access levels are read from (tests pass a changed copy). */
+  // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
+  document?: any;
 }
 
 export interface ArchiveApp {
@@ -58,12 +61,12 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     notFound: notFoundHandler,
     validateResponses: config.validateResponses,
     before: [
-      requestLog,
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),
-      accessGuards(loadBundledDocument('archive')),
-      express.json({ limit: '1mb' }),
+      accessGuards(options.document ?? loadBundledDocument('archive')),
+      exactJsonAnswers,
+      ...jsonBody('1mb'),
       keepRawBody,
     ],
   });

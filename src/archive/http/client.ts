@@ -1,22 +1,13 @@
 import type { Request } from 'express';
 
-const stripMapped = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
+import { clientIp as commonClientIp } from '../../common/http/client';
 
 /**
- * The client's address for the login limit and the audit log: the socket peer, or with
+ * The client's address for the login limit and the audit log (the common rule): the socket peer, or with
  * `TRUST_PROXY_HEADERS=true` the first `X-Forwarded-For` entry, then `X-Real-IP`.
  */
-export function clientIp(req: Request, trustProxyHeaders: boolean): string {
-  if (trustProxyHeaders) {
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
-      .split(',')[0]
-      ?.trim();
-    if (forwarded) return stripMapped(forwarded);
-    const real = String(req.headers['x-real-ip'] ?? '').trim();
-    if (real) return stripMapped(real);
-  }
-  return stripMapped(req.socket.remoteAddress ?? 'unknown');
-}
+export const clientIp = (req: Request, trustProxyHeaders: boolean): string =>
+  commonClientIp(req, { trustProxyHeaders });
 
 /** Whether the request reached the viewer over https (directly or, per its proxy, at the front). */
 export function cameOverHttps(req: Request): boolean {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
+import type { AttemptOrigin } from '../domain/login';
 import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
 import type { SlidingWindowLimiter } from '../domain/rate-limit';
@@ -71,6 +72,15 @@ export function chat(res: AnyResponse): FoundChat {
 
 export function visibility(req: AnyRequest, res: AnyResponse): Visibility {
   return visibilityOf(principal(res), deps(req).config.displayChatIds);
+}
+
+/** Where a request came from, for the audit log of logins. */
+export function attemptOrigin(req: AnyRequest): AttemptOrigin {
+  return {
+    endpoint: req.path,
+    ipAddress: clientIp(req, deps(req).config.auth.trustProxyHeaders),
+    userAgent: req.headers['user-agent'] ?? null,
+  };
 }
 
 export function actor(req: AnyRequest, res: AnyResponse): Actor {

@@ -30,6 +30,10 @@ export function describeInvalidRequest(details: ValidationDetail[]): string {
   const lines = details.map((d) => {
     const special = FIELD_MESSAGES[d.path];
     if (special) return special;
+    // The update body's pattern (at least 8 characters, or empty) would otherwise be quoted as a regex.
+    if (d.path === '/body/password' && /pattern|fewer than/.test(d.message)) {
+      return 'password: must be at least 8 characters';
+    }
     const required = /must have required property '([^']+)'/.exec(d.message);
     if (required) return `Missing field: ${required[1]}`;
     return `${fieldName(d.path)}: ${d.message}`;

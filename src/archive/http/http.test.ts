@@ -122,6 +122,81 @@ describe('HTTP behaviour', () => {
     expect(JSON.stringify(list)).not.toMatch(/password|salt|pbkdf2/);
   });
 
+  it('takes flags as booleans or 0/1 and keeps the password when an update sends it empty', async () => {
+    const made = await admin('/api/admin/viewers', {
+      username: 'flags',
+      password: 'first-password',
+      is_active: 1,
+      no_download: 0,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ is_active: true, no_download: false });
+    const id = made.body.id;
+    const put = (body: unknown) => admin(`/api/admin/viewers/${id}`, body, 'PUT');
+    expect((await put({ is_active: 0, no_download: 1 })).body).toMatchObject({
+      is_active: false,
+      no_download: true,
+    });
+    expect((await put({ is_active: true })).body).toMatchObject({ is_active: true, no_download: true });
+    for (const bad of [2, -1, 'true', '1', null]) {
+      expect((await put({ no_download: bad })).status, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await put({ password: '' })).body).toEqual({ detail: 'No fields to update' });
+    expect(await put({ password: 'short' })).toMatchObject({
+      status: 400,
+      body: { detail: 'password: must be at least 8 characters' },
+    });
+    const renamed = await put({ username: 'flags2', password: '', no_download: 0 });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await login(viewer.url, 'flags2', 'first-password')).toBeTruthy();
+    expect((await put({ password: 'second-password' })).status).toBe(200);
+    expect(
+      (await call(viewer.url, '/api/login', { body: { username: 'flags2', password: 'first-password' } }))
+        .status,
+    ).toBe(401);
+    expect(await login(viewer.url, 'flags2', 'second-password')).toBeTruthy();
+    expect((await admin('/api/admin/viewers', { username: 'x-empty', password: '' })).status).toBe(400);
+  });
+
+  it('keeps 64-bit ids exact and refuses numbers no 64-bit integer holds', async () => {
+    const raw = async (path: string, text: string, method = 'POST') => {
+      const res = await fetch(`${viewer.url}${path}`, {
+        method,
+        headers: { cookie: `viewer_auth=${master}`, 'content-type': 'application/json' },
+        ...(method !== 'GET' && { body: text }),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const big = '1152921504606846977'; // 2^60 + 1: a double would make it ...976
+    const max = '9223372036854775807';
+    const made = await raw(
+      '/api/admin/viewers',
+      `{"username":"wide","password":"long-enough","allowed_accounts":[1, ${big}, ${max}]}`,
+    );
+    expect(made.status, made.text).toBe(201);
+    expect(made.text).toContain(`"allowed_accounts":[1,${big},${max}]`);
+    const id = JSON.parse(made.text).id;
+    const listed = await raw('/api/admin/viewers', '', 'GET');
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.text).toContain(`"allowed_accounts":[1,${big},${max}]`);
+    const changed = await raw(`/api/admin/viewers/${id}`, `{"allowed_accounts":[${big}2]}`, 'PUT');
+    expect(changed.status, changed.text).toBe(400);
+    const moved = await raw(`/api/admin/viewers/${id}`, '{"allowed_accounts":[1152921504606846978]}', 'PUT');
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.text).toContain('"allowed_accounts":[1152921504606846978]');
+    for (const bad of ['5.5e21', '9223372036854775808', '1e19', '18446744073709551616', '2.5']) {
+      const res = await raw(
+        '/api/admin/viewers',
+        `{"username":"bad-${bad}","password":"long-enough","allowed_accounts":[${bad}]}`,
+      );
+      expect(res.status, `${bad}: ${res.text}`).toBe(400);
+      expect(JSON.parse(res.text).detail, bad).toMatch(/^allowed_accounts\.0: must be /);
+    }
+    const after = await raw('/api/admin/viewers', '', 'GET');
+    expect(after.status, after.text).toBe(200);
+    expect(after.text).not.toContain('e+');
+  });
+
   it('checks share token bodies', async () => {
     const create = (body: unknown) => admin('/api/admin/tokens', body);
     expect(await create({ label: 'x' })).toMatchObject({

@@ -144,6 +144,96 @@ describe('password mode', () => {
   });
 });
 
+describe('the audit log of logins', () => {
+  let viewer: TestViewer;
+  let master: string;
+  beforeAll(async () => {
+    viewer = await startTestViewer({ ...PASSWORD_ENV, TRUST_PROXY_HEADERS: 'true' });
+    master = await login(viewer.url, MASTER.username, MASTER.password, { 'x-forwarded-for': '192.0.2.200' });
+  });
+  afterAll(() => viewer.close());
+  const audit = async (query = '') =>
+    (await call(viewer.url, `/api/admin/audit${query}`, { cookie: master })).body.logs as {
+      username: string;
+      role: string | null;
+      action: string;
+      endpoint: string | null;
+      ip_address: string | null;
+      user_agent: string | null;
+    }[];
+
+  it('records logins, failed logins, logouts and share-token logins, never a password or token', async () => {
+    const agent = { 'user-agent': 'audit-test/1.0', 'x-forwarded-for': '192.0.2.201' };
+    const admin = (path: string, body: unknown) => call(viewer.url, path, { cookie: master, body });
+    await admin('/api/admin/viewers', { username: 'auditee', password: 'auditee-password' });
+    const share = (await admin('/api/admin/tokens', { label: 'kin', allowed_chat_refs: [FIXTURE.anna.ref] }))
+      .body;
+    const cookie = await login(viewer.url, 'auditee', 'auditee-password', agent);
+    const tries = [
+      { username: 'auditee', password: 'wrong-password-1' },
+      { username: 'wrong-password-2', password: 'x' },
+    ];
+    for (const body of tries) {
+      expect((await call(viewer.url, '/api/login', { body, headers: agent })).status).toBe(401);
+    }
+    expect((await call(viewer.url, '/api/logout', { cookie, method: 'POST', headers: agent })).status).toBe(
+      200,
+    );
+    expect((await call(viewer.url, '/api/logout', { method: 'POST', headers: agent })).status).toBe(200);
+    await tokenLogin(viewer.url, share.token, agent);
+    const unknownToken = 'b'.repeat(64);
+    expect(
+      (await call(viewer.url, '/auth/token', { body: { token: unknownToken }, headers: agent })).status,
+    ).toBe(401);
+
+    const entries = await audit();
+    expect(entries.slice(0, 6).map((e) => [e.action, e.username, e.role])).toEqual([
+      ['token_auth_failed', 'token', null],
+      [`token_auth_success:${share.id}`, 'token:kin', 'token'],
+      ['logout', 'auditee', 'viewer'],
+      ['login_failed', 'wrong-password-2', null],
+      ['login_failed', 'auditee', null],
+      ['login_success', 'auditee', 'viewer'],
+    ]);
+    for (const e of entries.slice(0, 6)) {
+      expect(e).toMatchObject({ ip_address: '192.0.2.201', user_agent: 'audit-test/1.0' });
+    }
+    expect(entries.slice(0, 6).map((e) => e.endpoint)).toEqual([
+      '/auth/token',
+      '/auth/token',
+      '/api/logout',
+      '/api/login',
+      '/api/login',
+      '/api/login',
+    ]);
+    expect(entries.at(-1)).toMatchObject({ action: 'login_success', username: 'admin', role: 'master' });
+    const text = JSON.stringify(entries);
+    for (const secret of [
+      'auditee-password',
+      'wrong-password-1',
+      share.token,
+      unknownToken,
+      MASTER.password,
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('filters by a prefix of the action', async () => {
+    const created = await call(viewer.url, '/api/admin/tokens', {
+      cookie: master,
+      body: { allowed_chat_refs: [FIXTURE.anna.ref] },
+    });
+    expect((await audit('?action=token_created')).map((e) => e.action)).toContain(
+      `token_created:${created.body.id}`,
+    );
+    const logins = await audit('?action=login_');
+    expect(logins.length).toBeGreaterThan(0);
+    expect(logins.every((e) => e.action.startsWith('login_'))).toBe(true);
+    expect(await audit(`?action=token_created:${created.body.id}x`)).toEqual([]);
+  });
+});
+
 describe('the login rate limit', () => {
   let viewer: TestViewer;
   afterAll(() => viewer?.close());

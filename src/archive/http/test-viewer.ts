@@ -44,7 +44,11 @@ async function serve(db: ArchiveDatabase, env: Env, options: TestViewerOptions) 
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
     ...(options.now && { now: options.now }),
   });
-  return { server: await listen(app, 0), deps };
+  const server = await listen(app, 0);
+  // The client closes idle connections first (after 4 s); were the server to close one first, a request
+  // sent on it meanwhile would fail with ECONNRESET on a loaded machine.
+  server.server.keepAliveTimeout = 120_000;
+  return { server, deps };
 }
 
 export async function startTestViewer(

@@ -1,3 +1,5 @@
+import type { Logger } from '../../common/logger';
+import type { DialectCapabilities } from './dialects';
 import type { Dialect, Sql } from './sql';
 
 export type Row = Record<string, unknown>;
@@ -5,12 +7,15 @@ export type Row = Record<string, unknown>;
 /** What the shared store code runs its SQL on: a connection, or a transaction on one. */
 export interface Queryable {
   readonly dialect: Dialect;
+  /** Everything the query files need to know about the backend's SQL (see dialects.ts). */
+  readonly capabilities: DialectCapabilities;
   all<T = Row>(query: Sql): Promise<T[]>;
   get<T = Row>(query: Sql): Promise<T | undefined>;
   run(query: Sql): Promise<{ changes: number }>;
 }
 
 export interface Driver extends Queryable {
+  readonly logger?: Logger;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Several statements at once, in one transaction (a migration). */

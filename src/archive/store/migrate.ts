@@ -1,22 +1,27 @@
 /**
- * Numbered migrations, migrations/{sqlite,postgres}/NNN_name.sql, each applied in its own transaction
- * and recorded in schema_migrations. Only the migrate step runs them; the viewer never does.
+ * Numbered migrations, migrations/{sqlite,postgres}/NNN_name.sql, run by the common runner (gap and
+ * checksum checks, one transaction each, an advisory lock on PostgreSQL) and recorded in schema_migrations.
+ * Only the migrate step runs them; the viewer never does.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../common/logger';
-import { ArchiveSqlStore } from './archive-store';
+import { migrationLabel, readMigrations, runMigrations } from '../../common/migrations';
+import { driverOf } from './archive-store';
 import type { DatabaseConfig } from './config';
 import type { Driver } from './driver';
 import { openDriver } from './open';
+import { PostgresDriver } from './postgres';
 import { sql } from './sql';
+import { SqliteDriver } from './sqlite';
 import type { ArchiveDatabase } from './store';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const LOCK = 'specyard_archive_migrations';
 
 export interface Migration {
   version: number;
+  /** `001_archive` */
   name: string;
   script: string;
 }
@@ -26,22 +31,12 @@ export class MigrationRefused extends Error {
 }
 
 export function listMigrations(dialect: Driver['dialect']): Migration[] {
-  const dir = path.join(DIR, dialect === 'sqlite' ? 'sqlite' : 'postgres');
-  return readdirSync(dir)
-    .filter((file) => /^\d{3}_[a-z0-9_]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 3)),
-      name: file.replace(/\.sql$/, ''),
-      script: readFileSync(path.join(dir, file), 'utf8'),
-    }));
+  return readMigrations(path.join(DIR, dialect === 'sqlite' ? 'sqlite' : 'postgres')).map((m) => ({
+    version: m.version,
+    name: migrationLabel(m),
+    script: m.sql,
+  }));
 }
-
-const HISTORY = `CREATE TABLE IF NOT EXISTS schema_migrations (
-  version integer PRIMARY KEY,
-  name text NOT NULL,
-  applied_at text NOT NULL
-)`;
 
 export async function appliedVersions(driver: Driver): Promise<number[]> {
   if (!(await driver.hasTable('schema_migrations'))) return [];
@@ -53,19 +48,16 @@ export async function appliedVersions(driver: Driver): Promise<number[]> {
 
 /** Applies every pending migration; returns the names applied (empty when up to date). */
 export async function migrateDriver(driver: Driver, logger?: Logger): Promise<string[]> {
-  const applied = new Set(await appliedVersions(driver));
-  if (applied.size === 0 && (await driver.hasTable('chats'))) {
+  const applied = await appliedVersions(driver);
+  if (applied.length === 0 && (await driver.hasTable('chats'))) {
     throw new MigrationRefused('the database has archive tables but no migration history; it is not stamped');
   }
-  await driver.exec(HISTORY);
-  const done: string[] = [];
-  for (const migration of listMigrations(driver.dialect)) {
-    if (applied.has(migration.version)) continue;
-    const stamp = `INSERT INTO schema_migrations (version, name, applied_at) VALUES (${migration.version}, '${migration.name}', '${new Date().toISOString()}');`;
-    await driver.exec(`${migration.script}\n;\n${stamp}`);
-    logger?.info({ migration: migration.name }, 'migration applied');
-    done.push(migration.name);
-  }
+  let target: Parameters<typeof runMigrations>[0];
+  if (driver instanceof SqliteDriver) target = { backend: 'sqlite', db: driver.db };
+  else if (driver instanceof PostgresDriver) target = { backend: 'postgresql', pool: driver.pool };
+  else throw new TypeError('not a driver opened by openDriver');
+  const done = (await runMigrations(target, DIR, LOCK)).map(migrationLabel);
+  for (const name of done) logger?.info({ migration: name }, 'migration applied');
   return done;
 }
 
@@ -80,6 +72,5 @@ export async function migrateArchive(config: DatabaseConfig, logger?: Logger): P
 
 /** Migrates the database under an open store (tests, demo loaders). */
 export async function migrateOpenStore(store: ArchiveDatabase, logger?: Logger): Promise<string[]> {
-  if (!(store instanceof ArchiveSqlStore)) throw new TypeError('not a store opened by openArchiveStore');
-  return migrateDriver(store.driver, logger);
+  return migrateDriver(driverOf(store), logger);
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../../common/logger';
-import { ArchiveSqlStore } from './archive-store';
+import { createArchiveStore } from './archive-store';
 import type { DatabaseConfig } from './config';
 import type { Driver } from './driver';
 import { PostgresDriver } from './postgres';
@@ -26,5 +26,5 @@ export async function openArchiveStore(
   logger: Logger,
   options: { readonly?: boolean } = {},
 ): Promise<ArchiveDatabase> {
-  return new ArchiveSqlStore(openDriver(config, logger, options), logger);
+  return createArchiveStore(openDriver(config, logger, options));
 }

@@ -1,9 +1,12 @@
 /**
  * The PostgreSQL backend: a pg pool behind the Driver. 64-bit integers and numerics come back as
- * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text).
+ * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text); JSON columns come
+ * back as text.
  */
 import pg from 'pg';
+import { createPgPool } from '../../common/databases';
 import type { Logger } from '../../common/logger';
+import { POSTGRES_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
 import { compile, type Sql } from './sql';
@@ -20,10 +23,14 @@ export interface PostgresOptions {
 
 const INT8 = 20;
 const NUMERIC = 1700;
+const JSON_TEXT = 114;
+const JSONB = 3802;
 
 const types = {
   getTypeParser: ((oid: number, format?: string) => {
     if (oid === INT8 || oid === NUMERIC) return (value: string) => (value === null ? null : Number(value));
+    // JSON comes back as text, read by rows.ts like SQLite's (so id lists beyond 2^53 stay exact).
+    if (oid === JSON_TEXT || oid === JSONB) return (value: string) => value;
     return pg.types.getTypeParser(oid, format as 'text');
   }) as typeof pg.types.getTypeParser,
 };
@@ -62,6 +69,7 @@ function queryable(
   };
   const q: Queryable = {
     dialect: 'postgresql',
+    capabilities: POSTGRES_CAPABILITIES,
     all: async <T>(query: Sql) => (await exec(query)).rows as T[],
     get: async <T>(query: Sql) => (await exec(query)).rows[0] as T | undefined,
     run: async (query: Sql) => ({ changes: (await exec(query)).rowCount ?? 0 }),
@@ -71,20 +79,20 @@ function queryable(
 
 export class PostgresDriver implements Driver {
   readonly dialect = 'postgresql' as const;
+  readonly capabilities = POSTGRES_CAPABILITIES;
+  readonly logger?: Logger;
   readonly pool: pg.Pool;
   private readonly direct: Queryable;
 
   constructor(private readonly options: PostgresOptions) {
-    this.pool = new pg.Pool({
-      connectionString: options.url,
+    this.logger = options.logger;
+    this.pool = createPgPool(options.url, {
       max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
+      connectTimeoutMs: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
       types,
       ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
+      onIdleError: (err) => options.logger?.warn({ err: err.message }, 'idle database connection failed'),
     });
-    this.pool.on('error', (err) =>
-      options.logger?.warn({ err: err.message }, 'idle database connection failed'),
-    );
     this.direct = queryable((text, params) => this.pool.query(text, params), options);
   }
 

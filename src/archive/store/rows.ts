@@ -2,6 +2,7 @@
  * From database rows to the documented shapes. Both backends go through these, so SQLite's 0/1 flags
  * and ISO text come out exactly like PostgreSQL's booleans and Dates.
  */
+import { parseJson as parseExactJson } from '../domain/int64';
 import type { Row } from './driver';
 import type {
   Account,
@@ -37,6 +38,12 @@ export function str(value: unknown): string | null {
 export function parseJson<T>(value: unknown): T | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/** A stored list of ids (`allowed_accounts`), exact beyond 2^53; null for "all". */
+export function idList(value: unknown): number[] | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? parseExactJson(value) : value) as number[] | null;
 }
 
 export function accountLabel(id: number, label: unknown): string {

@@ -1,8 +1,11 @@
 /**
  * One SQL text for both backends: a template tag whose values become bound parameters (`?` for SQLite,
  * `$n` for PostgreSQL), fragments that nest, and values converted per backend (booleans are 0/1 in
- * SQLite, timestamps ISO strings there; arrays and objects are stored as JSON text).
+ * SQLite, timestamps ISO strings there; arrays and objects are stored as JSON text, id lists beyond 2^53
+ * exactly).
  */
+import { stringifyJson } from '../domain/int64';
+
 export type Dialect = 'sqlite' | 'postgresql';
 
 export class Sql {
@@ -49,9 +52,9 @@ function convert(value: unknown, dialect: Dialect): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return dialect === 'sqlite' ? (value ? 1 : 0) : value;
   if (value instanceof Date) return dialect === 'sqlite' ? value.toISOString() : value;
-  if (value instanceof JsonValue) return JSON.stringify(value.value);
+  if (value instanceof JsonValue) return stringifyJson(value.value);
   if (Buffer.isBuffer(value)) return value;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value);
   return value;
 }
 

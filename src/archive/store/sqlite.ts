@@ -1,12 +1,7 @@
-/**
- * The SQLite backend: better-sqlite3 (synchronous) behind the async Driver. WAL journal, a busy timeout
- * of DATABASE_TIMEOUT seconds, foreign keys on. Transactions hold a lock so that no other request's
- * statement runs inside them while their callback awaits.
- */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../common/databases';
 import type { Logger } from '../../common/logger';
+import { SQLITE_CAPABILITIES } from './dialects';
 import type { Driver, Queryable, Row } from './driver';
 import { DatabaseUnavailableError } from './errors';
 import { compile, type Sql } from './sql';
@@ -31,21 +26,20 @@ function translate(err: unknown): unknown {
 
 export class SqliteDriver implements Driver {
   readonly dialect = 'sqlite' as const;
+  readonly capabilities = SQLITE_CAPABILITIES;
+  readonly logger?: Logger;
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private busy: Promise<void> | null = null;
   private readonly direct: Queryable;
 
   constructor(private readonly options: SqliteOptions) {
-    if (options.path !== ':memory:') mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
+    this.logger = options.logger;
     try {
-      this.db = new Database(options.path, {
-        timeout: Math.round(options.timeoutSeconds * 1000),
+      this.db = openSqlite(options.path, {
+        busyTimeoutMs: Math.round(options.timeoutSeconds * 1000),
         readonly: options.readonly ?? false,
       });
-      if (!options.readonly) this.db.pragma('journal_mode = WAL');
-      this.db.pragma('foreign_keys = ON');
-      this.db.pragma('synchronous = NORMAL');
     } catch (err) {
       throw translate(err);
     }
@@ -55,6 +49,7 @@ export class SqliteDriver implements Driver {
     );
     this.direct = {
       dialect: this.dialect,
+      capabilities: this.capabilities,
       all: async <T>(q: Sql) => this.allNow<T>(q),
       get: async <T>(q: Sql) => this.allNow<T>(q)[0],
       run: async (q: Sql) => this.runNow(q),

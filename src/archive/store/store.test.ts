@@ -2,6 +2,7 @@
  * The one store suite, run against every backend on a fresh database seeded with the fixture archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IntegerList } from '../domain/int64';
 import { FIXTURE } from './fixtures';
 import {
   ALL_VISIBLE,
@@ -196,6 +197,53 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(topic[0]?.reply_to_top_id).toBe(12);
     });
 
+    it('tells each message how often it was edited and whom and what it answers', async () => {
+      const [edited] = await db.listMessages(rc, { limit: 1, afterId: 4181, ...view });
+      expect(edited).toMatchObject({
+        id: 4182,
+        version_count: 1,
+        reply_to_msg_id: 4179,
+        reply_to_sender_name: 'Erik Sandberg',
+        reply_to_media_type: null,
+      });
+      // An archive of its own, so the counts and feeds the other tests check stay as they are.
+      const own = await openTestStore(backend, { seed: false });
+      try {
+        const odb = own.db;
+        await odb.upsertAccount({ id: 1, label: null });
+        const ref = await odb.upsertChat({ accountId: 1, id: 770001, type: 'group', title: 'Replies' });
+        const chat = (await odb.findChat(ALL_VISIBLE, ref))?.key as ChatKey;
+        const base = { accountId: 1, chatId: 770001, senderId: 4401, date: new Date('2026-03-20T10:00:00Z') };
+        await odb.upsertMessages([
+          { ...base, id: 1, senderName: 'Photographer', text: '' },
+          { ...base, id: 2, senderName: 'Critic', text: 'Nice shot', replyToMsgId: 1 },
+          { ...base, id: 3, senderName: 'Latecomer', text: 'What did I miss?', replyToMsgId: 99 },
+        ]);
+        await odb.upsertMedia({ accountId: 1, chatId: 770001, messageId: 1, type: 'photo' });
+        for (const [i, text] of ['Nice shot!', 'Nice shot!!'].entries()) {
+          await odb.editMessage({
+            accountId: 1,
+            chatId: 770001,
+            messageId: 2,
+            text,
+            editDate: new Date(Date.UTC(2026, 2, 20, 11, i)),
+            source: 'sync',
+          });
+        }
+        const page = await odb.listMessages(chat, { limit: 10, ...view });
+        expect(
+          page.map((m) => [m.id, m.version_count, m.reply_to_sender_name, m.reply_to_media_type]),
+        ).toEqual([
+          [3, 0, null, null],
+          [2, 2, 'Photographer', 'photo'],
+          [1, 0, null, null],
+        ]);
+        expect((await odb.getMessage(chat, 2, view))?.version_count).toBe(2);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('lists versions, pinned messages, topics, stats and avatars', async () => {
       expect(await db.listMessageVersions(rc, 4182, 100)).toEqual([
         {
@@ -210,10 +258,20 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(await db.listMessageVersions(rc, 4176, 100)).toEqual([]);
       expect((await db.listPinnedMessages(rc, view)).map((m) => m.id)).toEqual([4150]);
       const forum = (await db.findChat(ALL_VISIBLE, FIXTURE.forum.ref))?.key as ChatKey;
-      expect((await db.listTopics(forum)).map((x) => [x.id, x.title, x.is_pinned])).toEqual([
-        [12, 'Release 2.4', true],
-        [1, 'General', false],
+      expect(
+        (await db.listTopics(forum)).map((x) => [
+          x.id,
+          x.title,
+          x.is_pinned,
+          x.message_count,
+          x.last_message_date,
+        ]),
+      ).toEqual([
+        [12, 'Release 2.4', true, 3, '2026-03-14T00:15:00Z'],
+        [1, 'General', false, 2, '2026-03-14T06:45:00Z'],
       ]);
+      const perTopic = await db.listMessages(forum, { limit: 500, topicId: 1, ...view });
+      expect(perTopic).toHaveLength(2);
       expect(await db.listTopics(rc)).toEqual([]);
       expect(await db.getChatStats(rc)).toEqual({
         chat_id: FIXTURE.releaseCrew.id,
@@ -563,6 +621,49 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect(await db.getViewerAccount(alice.id)).toBeNull();
     });
 
+    it('stores id lists beyond 2^53 exactly', async () => {
+      const ids = IntegerList.from64([1, 1152921504606846977n, 9223372036854775807n]);
+      const exact = ['1', '1152921504606846977', '9223372036854775807'];
+      const wide = await db.createViewerAccount({
+        username: 'wide-ids',
+        passwordHash: 'h',
+        salt: 's',
+        allowedAccounts: ids,
+        allowedChatRefs: null,
+        isActive: true,
+        noDownload: false,
+        createdBy: 'admin',
+      });
+      const reread = (await db.getViewerAccount(wide.id))?.allowed_accounts;
+      expect(reread).toBeInstanceOf(IntegerList);
+      expect((reread as IntegerList).exactValues()).toEqual(exact);
+      const unchanged = await db.updateViewerAccount(wide.id, { allowedAccounts: ids });
+      expect(unchanged?.changed).toEqual([]);
+      const next = IntegerList.from64([1152921504606846978n]);
+      const changed = await db.updateViewerAccount(wide.id, { allowedAccounts: next });
+      expect(changed?.changed).toEqual(['allowed_accounts']);
+      expect((changed?.account.allowed_accounts as IntegerList | undefined)?.exactValues()).toEqual([
+        '1152921504606846978',
+      ]);
+      const session = await db.createSession({
+        username: 'wide-ids',
+        role: 'viewer',
+        allowedAccounts: ids,
+        allowedChatRefs: null,
+        noDownload: false,
+        lifetimeMs: 60_000,
+      });
+      expect(
+        ((await db.getSession(session.key))?.allowedAccounts as IntegerList | undefined)?.exactValues(),
+      ).toEqual(exact);
+      // As a visibility: the ids beyond 2^53 match no account and break no query on either backend.
+      const vis = only({ accounts: ids });
+      expect((await db.listAccounts(vis)).map((a) => a.id)).toEqual([1]);
+      expect((await db.listChats(vis, { limit: 50, offset: 0 })).total).toBeGreaterThan(0);
+      await db.endSession(session.key);
+      await db.deleteViewerAccount(wide.id);
+    });
+
     it('keeps at most ten sessions per user, ending the oldest', async () => {
       const keys: string[] = [];
       const base = Date.parse('2026-03-14T10:00:00Z');
@@ -612,8 +713,13 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
       expect((await db.liveSessionIds([mine.session.id, other.session.id, 'nope'])).sort()).toEqual(
         [mine.session.id, other.session.id].sort(),
       );
+      // Other tests of this suite may have left sessions in the database: what is proved here holds
+      // whatever they left (every session but the kept one ends, whoever created it).
       const ended = await db.endAllSessions({ keepKey: mine.key });
-      expect(ended.map((e) => e.id).sort()).toEqual([other.session.id, third.session.id].sort());
+      const endedIds = ended.map((e) => e.id);
+      expect(endedIds).toEqual(expect.arrayContaining([other.session.id, third.session.id]));
+      expect(endedIds).not.toContain(mine.session.id);
+      expect(await db.endAllSessions({ keepKey: mine.key })).toEqual([]);
       expect(await db.getSession(mine.key)).not.toBeNull();
       expect(await db.liveSessionIds([other.session.id])).toEqual([]);
       const expired = await db.purgeExpiredSessions(new Date(Date.now() + 7_200_000));
@@ -681,6 +787,17 @@ describe.each(TEST_BACKENDS)('archive store on %s', (backend) => {
         (await db.listAudit({ limit: 10, offset: 0, username: 'admin', action: 'viewer_created' })).length,
       ).toBe(1);
       expect((await db.listAudit({ limit: 1, offset: 1 }))[0]?.action).toBe('setting_updated:theme');
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'token_created:2', endpoint: null });
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'Token_created:3', endpoint: null });
+      await db.appendAudit({ username: 'admin', role: 'master', action: 'token_creat%', endpoint: null });
+      const actions = async (action: string) =>
+        (await db.listAudit({ limit: 10, offset: 0, action })).map((e) => e.action);
+      // A prefix, case as given, with no wildcard characters on either backend.
+      expect(await actions('token_created')).toEqual(['token_created:2']);
+      expect(await actions('token_creat%')).toEqual(['token_creat%']);
+      expect(await actions('token_creat_')).toEqual([]);
+      expect(await actions('setting')).toEqual(['setting_updated:theme']);
+      expect(await actions('viewer_created:')).toEqual([]);
       expect(await db.setSetting('theme', 'midnight')).toEqual({ key: 'theme', value: 'midnight' });
       await db.setSetting('theme', 'daylight');
       expect(await db.getSettings()).toEqual({ theme: 'daylight' });

@@ -2,6 +2,9 @@
  * The archive store: everything the viewer reads and the viewer-access data it writes, over SQLite or
  * PostgreSQL. Visibility is always passed in and applied in SQL, so a restricted login's counts and
  * pages cover its own chats only. The store never migrates by itself (see migrate.ts).
+ *
+ * Each method here is an exported `async function name(db, ...args)` of a module in queries/, bound to
+ * the driver by archive-store.ts: to add a method, write that function and declare the method below.
  */
 
 import type { ArchiveTools } from './tools';
@@ -157,7 +160,7 @@ export interface ArchiveStore {
 
   // Audit log, settings, metadata, push subscriptions
   appendAudit(entry: NewAuditEntry): Promise<void>;
-  /** Newest first, exact filters. */
+  /** Newest first; `username` exact, `action` a prefix of the action. */
   listAudit(query: AuditQuery): Promise<AuditLogEntry[]>;
   getSettings(): Promise<Record<string, string>>;
   getSetting(key: string): Promise<string | null>;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../documents';
-import { silentLogger } from '../logger';
+import { createLogger, silentLogger } from '../logger';
 import { listen, type RunningServer } from '../serve';
 import { createServiceApp } from './app';
 import { classifyError } from './errors';
@@ -34,6 +34,7 @@ const notFound: RequestHandler = (_req, res) => {
 
 describe('createServiceApp', () => {
   let server: RunningServer;
+  const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     const handlers = stubHandlers({
       listStations: ((req, res) => {
@@ -46,7 +47,7 @@ describe('createServiceApp', () => {
     const app = createServiceApp({
       service: 'fuel',
       handlers,
-      logger: silentLogger(),
+      logger: createLogger('fuel', 'info', { write: (line: string) => lines.push(JSON.parse(line)) }),
       errorMapper,
       notFound,
       validateResponses: true,
@@ -65,6 +66,19 @@ describe('createServiceApp', () => {
       bbox: '-3.8,40.3,-3.6,40.5',
       fuel: 'E5',
     });
+  });
+
+  it('logs one JSON line per request with its id, never the query', async () => {
+    lines.length = 0;
+    await fetch(`${server.url}/api/stations/nearest?lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=3`);
+    await fetch(`${server.url}/api/config`);
+    const requests = lines.filter((line) => line.msg === 'request');
+    expect(requests).toMatchObject([
+      { service: 'fuel', method: 'GET', path: '/api/stations/nearest', status: 200, ms: expect.any(Number) },
+      { service: 'fuel', method: 'GET', path: '/api/config', status: 200 },
+    ]);
+    expect(new Set(requests.map((line) => line.req)).size).toBe(2);
+    expect(JSON.stringify(lines)).not.toContain('lat=');
   });
 
   it('classifies a parameter outside the document as an invalid request with details', async () => {

@@ -3,11 +3,12 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import type { Service } from '../services';
-import { mountOperations, type OperationHandler } from './operations';
+import { type MountableHandlers, mountOperations } from './operations';
 
 export interface ServiceAppOptions {
   service: Service;
-  handlers: Record<string, OperationHandler<never>>;
+  /** The service's `Handlers<operations>` map. */
+  handlers: MountableHandlers;
   logger: Logger;
   /** Turns any error (validation, domain, unexpected) into this API's documented answer. */
   errorMapper: ErrorRequestHandler;
@@ -55,11 +56,23 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   return app;
 }
 
-function requestLogger(logger: Logger): RequestHandler {
+/**
+ * The one request logger of the three services: each request gets a child logger carrying its id
+ * (`req.log`, so every line a handler writes names the request), and one JSON line once answered:
+ * id, method, path without the query (it may carry a key or search text), status, time. Cookies, tokens
+ * and bodies are never logged.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
   let counter = 0;
-  return (req, _res, next) => {
+  return (req, res, next) => {
     counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
     req.log = logger.child({ req: counter.toString(36) });
+    const started = process.hrtime.bigint();
+    const path = req.originalUrl.split('?')[0];
+    res.once('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    });
     next();
   };
 }

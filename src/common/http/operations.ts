@@ -2,7 +2,8 @@
  * Typed handlers per operationId, and the walk that mounts them from the bundled document.
  * An operation without a handler, or a handler without an operation, stops the app from starting.
  */
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { type OpenApiNode, type OperationEntry, walkOperations } from '../openapi';
 
 type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -30,28 +31,22 @@ export type OperationHandler<Op> = (
   next: NextFunction,
 ) => unknown;
 
-/** `Handlers<operations>`: one handler per operationId of a service's generated `operations`. */
+/**
+ * `Handlers<operations>`: one handler per operationId of a service's generated `operations`. A service's
+ * map is written `{ ... } satisfies Handlers<operations>`, so a missing handler, or one whose body or
+ * parameters belong to another operation, fails the compiler.
+ */
 export type Handlers<Ops> = { [K in keyof Ops]: OperationHandler<Ops[K]> };
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+/** What the mounting walk needs of any typed handler map (every `Handlers<Ops>` is one). */
+export type MountableHandlers = Readonly<
+  Record<string, (req: never, res: never, next: NextFunction) => unknown>
+>;
 
-export interface DocumentedOperation {
-  method: (typeof HTTP_METHODS)[number];
-  path: string;
-  operationId: string;
-}
+export type DocumentedOperation = OperationEntry;
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
-export function documentedOperations(doc: any): DocumentedOperation[] {
-  const found: DocumentedOperation[] = [];
-  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operationId = item[method]?.operationId;
-      if (operationId) found.push({ method, path, operationId });
-    }
-  }
-  return found;
-}
+/** The document's operations, by the common walker (src/common/openapi.ts). */
+export const documentedOperations = walkOperations;
 
 /** `/api/chats/{chat_ref}` → `/api/chats/:chat_ref` (Express 5 path syntax). */
 export function expressPath(path: string): string {
@@ -73,12 +68,7 @@ function specificity(a: DocumentedOperation, b: DocumentedOperation): number {
   return 0;
 }
 
-export function mountOperations(
-  router: Router,
-  // biome-ignore lint/suspicious/noExplicitAny: see documentedOperations.
-  doc: any,
-  handlers: Record<string, OperationHandler<never>>,
-): void {
+export function mountOperations(router: Router, doc: OpenApiNode, handlers: MountableHandlers): void {
   const operations = documentedOperations(doc).sort(specificity);
   const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   const known = new Set(operations.map((op) => op.operationId));
@@ -89,9 +79,8 @@ export function mountOperations(
     );
   }
   for (const op of operations) {
-    router[op.method](
-      expressPath(op.path),
-      handlers[op.operationId] as unknown as Parameters<Router['get']>[1],
-    );
+    // Express types its handlers loosely; the map was checked against the operations above.
+    const handler = handlers[op.operationId] as unknown as RequestHandler;
+    router[op.method](expressPath(op.path), handler);
   }
 }

@@ -2,7 +2,9 @@
  * Fixed one-minute windows per key, in process memory: the first request opens a window, and once the
  * count reaches the limit further requests are refused until the window ends.
  */
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+import type { RateDecision } from '../../common/http/client';
+
+export type { RateDecision } from '../../common/http/client';
 
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
@@ -23,10 +25,10 @@ export class FixedWindowLimiter {
       this.windows.set(key, window);
     }
     if (window.count >= this.limit) {
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
     }
     window.count++;
-    return { ok: true };
+    return { allowed: true, retryAfter: 0 };
   }
 
   /** Forgets ended windows now and then, so one-off clients do not pile up. */
@@ -35,12 +37,4 @@ export class FixedWindowLimiter {
     this.nextSweep = now + this.windowMs;
     for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
   }
-}
-
-/** The first `X-Forwarded-For` entry, else `X-Real-IP`, else one shared bucket. */
-export function clientIp(header: (name: string) => string | undefined): string {
-  const forwarded = header('x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded) return forwarded;
-  const real = header('x-real-ip')?.trim();
-  return real || 'unknown';
 }

@@ -9,7 +9,7 @@ type Collection = { features: { properties: Record<string, unknown> }[] };
 describe('the app on SQLite and on PostgreSQL', () => {
   const running: { fuel: TestFuel; opened: OpenedTestStore }[] = [];
   beforeAll(async () => {
-    for (const open of [TEST_BACKENDS.sqlite, TEST_BACKENDS.postgres]) {
+    for (const open of [TEST_BACKENDS.sqlite, TEST_BACKENDS.postgresql]) {
       const opened = await open();
       await seedDemo(opened.store, demoDataset());
       running.push({ opened, fuel: await startTestFuel({ store: opened.store }) });

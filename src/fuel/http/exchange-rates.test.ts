@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/prism';
+import { freePort } from '../../common/testing/ports';
 import { FIXED_RATES, parseEcbXml } from '../domain/exchange-rates';
 import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fake-upstreams';
 import { readJson } from '../testing/json';

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
+import { clientIp } from '../../common/http/client';
 import type { RateLimitConfig } from '../config';
 import { TooManyRequests } from '../domain/errors';
-import { clientIp, FixedWindowLimiter } from '../domain/rate-limit';
+import { FixedWindowLimiter } from '../domain/rate-limit';
 
 /**
  * The POST routes' per-IP limits, checked before the body is read or validated (a flood of bad bodies is
@@ -17,8 +18,9 @@ export function rateLimits(config: RateLimitConfig, now: () => number = Date.now
     if (req.method !== 'POST') return next();
     const limiter = limiters.get(req.path.toLowerCase().replace(/\/+$/, ''));
     if (!limiter) return next();
-    const decision = limiter.hit(clientIp((name) => req.get(name)));
-    if (decision.ok) return next();
-    next(new TooManyRequests(decision.retryAfterSeconds));
+    // Behind its proxy: the forwarded address, else one shared bucket (as the original service).
+    const decision = limiter.hit(clientIp(req, { trustProxyHeaders: true, withoutHeader: 'shared' }));
+    if (decision.allowed) return next();
+    next(new TooManyRequests(decision.retryAfter));
   };
 }

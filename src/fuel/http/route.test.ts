@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/prism';
+import { freePort } from '../../common/testing/ports';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
 

@@ -1,13 +1,26 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Migration, readMigrations } from '../../common/migrations';
-import type { StoreBackend } from './store';
+import type Database from 'better-sqlite3';
+import {
+  type Migration,
+  type MigrationTarget,
+  migrateSqlite,
+  readMigrations,
+  runMigrations,
+} from '../../common/migrations';
 
 export type { Migration } from '../../common/migrations';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** migrations/{sqlite,postgres}/NNN_name.sql */
+const FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const LOCK = 'specyard_fuel_migrations';
 
-/** The numbered migrations of a backend, in order: migrations/<backend>/NNN_name.sql. */
-export function migrationsOf(backend: StoreBackend): Migration[] {
-  return readMigrations(path.join(HERE, 'migrations', backend));
+/** Applies the fuel store's pending migrations (the common runner: checksums, gaps, advisory lock). */
+export function migrateFuel(target: MigrationTarget): Promise<Migration[]> {
+  return runMigrations(target, FOLDER, LOCK);
+}
+
+/** The same on SQLite, synchronously, for the store opener. */
+export function migrateFuelSqlite(db: Database.Database): Migration[] {
+  return migrateSqlite(db, readMigrations(path.join(FOLDER, 'sqlite')));
 }

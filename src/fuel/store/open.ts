@@ -1,11 +1,11 @@
-import pg from 'pg';
-import type { Migration } from './migrations';
-import { migratePostgres, openPostgresStore } from './postgres';
-import { migrateSqlite, openSqliteDatabase, openSqliteStore } from './sqlite';
+import { createPgPool } from '../../common/databases';
+import { type Migration, migrateFuel } from './migrations';
+import { openPostgresStore } from './postgres';
+import { openSqliteDatabase, openSqliteStore } from './sqlite';
 import type { FuelStore } from './store';
 
 /** Where the fuel store lives: an SQLite file (or `:memory:`) or a PostgreSQL URL. */
-export type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgresql'; url: string };
 
 export interface OpenOptions {
   /** Apply pending migrations on open (default true). */
@@ -16,24 +16,24 @@ export async function openFuelStore(
   location: DatabaseLocation,
   options: OpenOptions = {},
 ): Promise<FuelStore> {
-  return location.kind === 'postgres'
+  return location.kind === 'postgresql'
     ? openPostgresStore(location.url, options)
     : openSqliteStore(location.path, options);
 }
 
 /** Applies pending migrations and says which ran. */
 export async function migrateDatabase(location: DatabaseLocation): Promise<Migration[]> {
-  if (location.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location.url, max: 1 });
+  if (location.kind === 'postgresql') {
+    const pool = createPgPool(location.url, { max: 1 });
     try {
-      return await migratePostgres(pool);
+      return await migrateFuel({ backend: 'postgresql', pool });
     } finally {
       await pool.end();
     }
   }
   const db = openSqliteDatabase(location.path);
   try {
-    return migrateSqlite(db);
+    return await migrateFuel({ backend: 'sqlite', db });
   } finally {
     db.close();
   }
@@ -47,6 +47,6 @@ export function describeLocation(location: DatabaseLocation): string {
     if (url.password) url.password = '***';
     return url.toString();
   } catch {
-    return 'postgres';
+    return 'postgresql';
   }
 }

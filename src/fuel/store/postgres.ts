@@ -2,10 +2,11 @@
  * The scale-out backend: PostgreSQL with PostGIS through pg. Boxes use the GiST index on the point
  * geometry; distances use geography on the sphere (the same sphere as the SQLite backend).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { createPgPool } from '../../common/databases';
 import { type Candidate, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
-import { type Migration, migrationsOf } from './migrations';
+import { migrateFuel } from './migrations';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
@@ -99,51 +100,15 @@ function toRow(raw: RawRow): StationRow {
 /** A box no station is in (points lie within ±180, ±90): a piece with nothing to skip. */
 const NOWHERE: BBox = [1000, 1000, 1000, 1000];
 
-const MIGRATION_LOCK = 'specyard_fuel_migrations';
-
-export async function migratePostgres(pool: pg.Pool): Promise<Migration[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((r) => r.version));
-    const pending = migrationsOf('postgres').filter((m) => !applied.has(m.version));
-    for (const migration of pending) {
-      await client.query('BEGIN');
-      try {
-        await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-          migration.version,
-          migration.name,
-        ]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    }
-    return pending;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
-  }
-}
-
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<FuelStore> {
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = createPgPool(url, {
     max: options.maxConnections ?? 10,
     // These are short queries whose planner costs look high (20,000-row answers); compiling them with JIT
     // costs more than it saves.
     options: '-c jit=off',
   });
-  // An idle connection that breaks (database restart) must not take the process down; the next query
-  // gets a fresh connection or fails on its own.
-  pool.on('error', () => {});
   try {
-    if (options.migrate ?? true) await migratePostgres(pool);
+    if (options.migrate ?? true) await migrateFuel({ backend: 'postgresql', pool });
     else await pool.query('SELECT 1');
   } catch (error) {
     await pool.end();
@@ -168,7 +133,7 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 }
 
 class PostgresFuelStore implements FuelStore {
-  readonly backend = 'postgres' as const;
+  readonly backend = 'postgresql' as const;
   private closed = false;
 
   constructor(private readonly pool: pg.Pool) {}

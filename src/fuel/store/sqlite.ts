@@ -3,14 +3,12 @@
  * great-circle distances computed in process. The synchronous driver sits behind the async interface.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { applySqliteMigrations } from '../../common/migrations';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../common/databases';
 import { greatCircleKm, radiusBoxes } from '../geo';
 import { type Candidate, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
-import { type Migration, migrationsOf } from './migrations';
+import { migrateFuelSqlite } from './migrations';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
@@ -111,34 +109,19 @@ const NOWHERE: BBox = [1000, 1000, 1000, 1000];
 
 const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
 
-export function migrateSqlite(db: Database.Database): Migration[] {
-  return applySqliteMigrations(db, migrationsOf('sqlite'));
-}
-
-/** Opens (creating its folder) an SQLite file with the settings every connection of this store uses. */
+/** Opens an SQLite file with the settings every connection of this store uses (the common opener). */
 export function openSqliteDatabase(file: string): Database.Database {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file);
-  try {
-    if (file !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+  return openSqlite(file, {
     // A country-sized box reads 20,000 rows in random order: a page cache of 64 MB and a memory-mapped
     // file spare most of the read system calls (measured in scripts/bench/fuel.ts).
-    db.pragma('cache_size = -65536');
-    if (file !== ':memory:') db.pragma('mmap_size = 268435456');
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
+    pragmas: file === ':memory:' ? ['cache_size = -65536'] : ['cache_size = -65536', 'mmap_size = 268435456'],
+  });
 }
 
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): FuelStore {
   const db = openSqliteDatabase(file);
   try {
-    if (options.migrate ?? true) migrateSqlite(db);
+    if (options.migrate ?? true) migrateFuelSqlite(db);
   } catch (error) {
     db.close();
     throw error;

@@ -168,7 +168,7 @@ export interface StoreStats {
   countries: CountryStats[];
 }
 
-export type StoreBackend = 'sqlite' | 'postgres';
+export type StoreBackend = 'sqlite' | 'postgresql';
 
 /** Along the line first; stations at the same place (beyond an end) by their identity, on every backend. */
 export function byRouteOrder(a: CorridorRow, b: CorridorRow): number {

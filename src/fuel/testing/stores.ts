@@ -15,7 +15,7 @@ export const TEST_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStore>>
     const store = openSqliteStore(':memory:');
     return { store, dispose: () => store.close() };
   },
-  postgres: async () => {
+  postgresql: async () => {
     const db = await createTestDatabase('specyard_fuel');
     try {
       const store = await openPostgresStore(db.url, { maxConnections: 4 });

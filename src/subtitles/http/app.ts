@@ -1,7 +1,8 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
+import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
-import type { OperationHandler } from '../../common/http/operations';
+import type { Handlers } from '../../common/http/operations';
 import { errorMapper, notFound } from './errors';
 import { gate } from './gate';
 import * as queue from './handlers/queue';
@@ -11,32 +12,18 @@ import * as users from './handlers/users';
 import * as web from './handlers/web';
 import type { Services } from './services';
 
-export const handlers = { ...setup, ...queue, ...users, ...system, ...web };
-
-/** One short line per request: method, path without the query (it may carry `ApiKey`), status, time. */
-function accessLog(): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const path = req.url.split('?')[0];
-    res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
-    });
-    next();
-  };
-}
+export const handlers = { ...setup, ...queue, ...users, ...system, ...web } satisfies Handlers<operations>;
 
 export function createSubtitlesApp(services: Services, logger: Logger): Express {
   const { config, store, settings } = services;
   const app = createServiceApp({
     service: 'subtitles',
-    handlers: handlers as unknown as Record<string, OperationHandler<never>>,
+    handlers: handlers,
     logger,
     errorMapper,
     notFound,
     validateResponses: config.validateResponses,
     before: [
-      accessLog(),
       gate({
         basePath: config.basePath,
         pluginName: config.pluginName,

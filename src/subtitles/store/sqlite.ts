@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { applySqliteMigrations, type Migration, readMigrations } from '../../common/migrations';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../common/databases';
+import { type Migration, migrateSqlite, readMigrations, runMigrations } from '../../common/migrations';
 import {
   DuplicateError,
   jobKey,
@@ -15,30 +15,35 @@ import {
   type SubtitlesStore,
 } from './store';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
+/** migrations/sqlite/NNN_name.sql (the host keeps its accounts and queue in SQLite only). */
+const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type { Migration } from '../../common/migrations';
 
 export function sqliteMigrations(): Migration[] {
-  return readMigrations(MIGRATIONS_DIR);
+  return readMigrations(path.join(MIGRATIONS, 'sqlite'));
 }
 
-/** Applies the numbered migrations not applied yet, each in its own transaction; returns those applied. */
+/** Applies the numbered migrations not applied yet (the common runner); returns those applied. */
 export function migrate(db: Database.Database): Migration[] {
-  return applySqliteMigrations(db, sqliteMigrations());
+  return migrateSqlite(db, sqliteMigrations());
+}
+
+/** `subtitles migrate` and `npm run migrate -- subtitles`: the same runner as fuel's and the archive's. */
+export async function migrateFile(file: string): Promise<Migration[]> {
+  const db = openSqlite(file);
+  try {
+    return await runMigrations({ backend: 'sqlite', db }, MIGRATIONS, 'specyard_subtitles_migrations');
+  } finally {
+    db.close();
+  }
 }
 
 export const databasePath = (dataDir: string) => path.join(dataDir, 'subtitles.db');
 
 /** Opens (creating it and its folder if needed) the host's database in the data folder, migrated. */
 export function openSqliteStore(file: string): SqliteStore {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // In WAL mode NORMAL keeps the database consistent through a crash and spares an fsync per write.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  const db = openSqlite(file);
   migrate(db);
   return new SqliteStore(db);
 }

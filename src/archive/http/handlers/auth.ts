@@ -1,19 +1,25 @@
+import type { Request } from 'express';
 import { ArchiveError, AUTH_NOT_CONFIGURED } from '../../domain/errors';
 import * as logins from '../../domain/login';
 import type { Principal } from '../../domain/principal';
 import { optionalPrincipal } from '../access';
 import { readCookie, viewerOnly } from '../client';
-import { type ArchiveDeps, deps } from '../context';
+import { attemptOrigin, deps } from '../context';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../cookies';
 import type { Handler } from './types';
 
-const loginDeps = (d: ArchiveDeps): logins.LoginDeps => ({
-  store: d.store,
-  sessions: d.sessions,
-  auth: d.config.auth,
-  passwordIterations: d.passwordIterations,
-  now: d.now,
-});
+// biome-ignore lint/suspicious/noExplicitAny: any of the three login routes.
+const loginDeps = (req: Request<any, any, any, any>): logins.LoginDeps => {
+  const d = deps(req);
+  return {
+    store: d.store,
+    sessions: d.sessions,
+    auth: d.config.auth,
+    passwordIterations: d.passwordIterations,
+    now: d.now,
+    onAuditFailure: (error) => req.log.warn({ err: error }, 'audit entry not written'),
+  };
+};
 
 export const login: Handler<'login'> = async (req, res) => {
   const d = deps(req);
@@ -23,11 +29,11 @@ export const login: Handler<'login'> = async (req, res) => {
     return;
   }
   const { username, password } = req.body;
-  const done = await logins.loginWithPassword(loginDeps(d), {
-    username,
-    password,
-    viewerOnly: viewerOnly(req),
-  });
+  const done = await logins.loginWithPassword(
+    loginDeps(req),
+    { username, password, viewerOnly: viewerOnly(req) },
+    attemptOrigin(req),
+  );
   req.log.info({ role: done.role }, 'login');
   setSessionCookie(req, res, done.key, d.config.auth);
   res.json({ success: true, role: done.role === 'master' ? 'master' : 'viewer', username: done.username });
@@ -35,7 +41,7 @@ export const login: Handler<'login'> = async (req, res) => {
 
 export const loginWithToken: Handler<'loginWithToken'> = async (req, res) => {
   const d = deps(req);
-  const done = await logins.loginWithToken(loginDeps(d), req.body.token);
+  const done = await logins.loginWithToken(loginDeps(req), req.body.token, attemptOrigin(req));
   req.log.info({ role: 'token' }, 'login');
   setSessionCookie(req, res, done.key, d.config.auth);
   res.json({
@@ -90,7 +96,9 @@ export const logout: Handler<'logout'> = async (req, res) => {
   const key = readCookie(req, SESSION_COOKIE);
   if (key) {
     // Logging out always succeeds for the caller; a failure to end the stored session is only logged.
-    await d.sessions.end(key).catch((error: unknown) => req.log.warn({ err: error }, 'logout failed'));
+    await logins
+      .logout(loginDeps(req), key, attemptOrigin(req))
+      .catch((error: unknown) => req.log.warn({ err: error }, 'logout failed'));
     res.setHeader('Clear-Site-Data', '"cache"');
   }
   clearSessionCookie(req, res, d.config.auth);

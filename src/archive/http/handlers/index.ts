@@ -1,4 +1,5 @@
-import type { OperationHandler } from '../../../common/http/operations';
+import type { operations } from '../../../../generated/archive/types';
+import type { Handlers } from '../../../common/http/operations';
 import * as admin from './admin';
 import * as auth from './auth';
 import * as chats from './chats';
@@ -26,4 +27,4 @@ export const handlers = {
   ...admin,
   ...internal,
   ...docs,
-} as unknown as Record<string, OperationHandler<never>>;
+} satisfies Handlers<operations>;

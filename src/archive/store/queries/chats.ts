@@ -15,12 +15,12 @@ import type {
   Topic,
   Visibility,
 } from '../types';
-import { casefold, type Db, visibleChats } from './common';
+import { type Db, possibleAccountIds, visibleChats } from './common';
 
 const REF = /^[A-Za-z0-9_-]{22}$/;
 
 export async function listAccounts(db: Db, vis: Visibility): Promise<Account[]> {
-  const only = vis.accounts ? sql`WHERE id IN ${list(vis.accounts)}` : sql``;
+  const only = vis.accounts ? sql`WHERE id IN ${list(possibleAccountIds(vis.accounts))}` : sql``;
   const rows = await db.all(sql`SELECT id, label FROM accounts ${only} ORDER BY id`);
   return rows.map(toAccount);
 }
@@ -56,10 +56,9 @@ function chatFilters(db: Db, vis: Visibility, query: Omit<ChatListQuery, 'limit'
   if (query.search) {
     const pattern = containsPattern(query.search);
     const fields = ['c.title', 'c.first_name', 'c.last_name', 'c.username'].map(
-      (f) => sql`${casefold(db.dialect, raw(f))} LIKE ${pattern} ESCAPE '\\'`,
+      (f) => sql`${db.capabilities.casefold(raw(f))} LIKE ${pattern} ESCAPE '\\'`,
     );
-    const fullName = casefold(
-      db.dialect,
+    const fullName = db.capabilities.casefold(
       sql`coalesce(c.first_name, '') || ' ' || coalesce(c.last_name, '')`,
     );
     where.push(sql`(${join([...fields, sql`${fullName} LIKE ${pattern} ESCAPE '\\'`], ' OR ')})`);
@@ -133,9 +132,13 @@ export async function existingChatRefs(db: Db, refs: string[]): Promise<string[]
 }
 
 export async function listTopics(db: Db, chat: ChatKey): Promise<Topic[]> {
+  // Counted as the message routes filter a topic (`reply_to_top_id`), so both agree.
   const rows = await db.all(sql`
-    SELECT t.* FROM forum_topics t
+    SELECT t.*, coalesce(s.n, 0) AS message_count, s.last_date AS last_message_date FROM forum_topics t
       JOIN chats c ON c.account_id = t.account_id AND c.id = t.chat_id AND c.is_forum = TRUE
+      LEFT JOIN (SELECT reply_to_top_id AS topic_id, count(*) AS n, max(date) AS last_date FROM messages
+                  WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND reply_to_top_id IS NOT NULL
+                  GROUP BY reply_to_top_id) s ON s.topic_id = t.id
      WHERE t.account_id = ${chat.accountId} AND t.chat_id = ${chat.chatId}
      ORDER BY t.is_pinned DESC, t.date DESC NULLS LAST, t.id DESC`);
   return rows.map((r) => ({
@@ -147,6 +150,8 @@ export async function listTopics(db: Db, chat: ChatKey): Promise<Topic[]> {
     is_pinned: bool(r.is_pinned),
     is_hidden: bool(r.is_hidden),
     date: iso(r.date),
+    message_count: Number(r.message_count),
+    last_message_date: iso(r.last_message_date),
   }));
 }
 

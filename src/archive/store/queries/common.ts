@@ -1,24 +1,23 @@
 import type { Queryable } from '../driver';
-import { type Dialect, join, list, raw, type Sql, sql } from '../sql';
+import { join, list, raw, type Sql, sql } from '../sql';
 import type { ChatKey, Visibility } from '../types';
 
 /** The caller's visibility as a condition on a chats row aliased `alias`. */
 export function visibleChats(vis: Visibility, alias = 'c'): Sql {
   const a = raw(alias);
   const parts: Sql[] = [];
-  if (vis.accounts) parts.push(sql`${a}.account_id IN ${list(vis.accounts)}`);
+  if (vis.accounts) parts.push(sql`${a}.account_id IN ${list(possibleAccountIds(vis.accounts))}`);
   if (vis.chatRefs) parts.push(sql`${a}.ref IN ${list(vis.chatRefs)}`);
   if (vis.displayChatIds) parts.push(sql`${a}.id IN ${list(vis.displayChatIds)}`);
   return parts.length > 0 ? join(parts, ' AND ') : sql`TRUE`;
 }
 
+/** Account ids are 32-bit in the schema: a granted id beyond matches no account (and is left out of SQL). */
+const MAX_ACCOUNT_ID = 2_147_483_647;
+export const possibleAccountIds = (ids: readonly number[]) => ids.filter((id) => id <= MAX_ACCOUNT_ID);
+
 export const isRestricted = (vis: Visibility) =>
   vis.accounts !== null || vis.chatRefs !== null || vis.displayChatIds !== null;
-
-/** Unicode lower-casing on both backends (SQLite's own lower() folds ASCII only). */
-export function casefold(dialect: Dialect, expr: Sql): Sql {
-  return dialect === 'sqlite' ? sql`archive_casefold(${expr})` : sql`lower(${expr})`;
-}
 
 export const inChat = (chat: ChatKey, alias = 'm') =>
   sql`${raw(alias)}.account_id = ${chat.accountId} AND ${raw(alias)}.chat_id = ${chat.chatId}`;

@@ -28,7 +28,7 @@ export async function getArchiveFigures(db: Db, vis: Visibility): Promise<Archiv
   };
 }
 
-export async function refreshArchiveFigures(driver: Driver, now: Date): Promise<void> {
+export async function refreshArchiveFigures(driver: Driver, now = new Date()): Promise<void> {
   await driver.transaction(async (tx) => {
     await tx.run(sql`DELETE FROM chat_figures`);
     await tx.run(sql`
@@ -45,7 +45,7 @@ export async function refreshArchiveFigures(driver: Driver, now: Date): Promise<
   });
 }
 
-export async function getRuntimeFlags(db: Db, now: Date): Promise<RuntimeFlags> {
+export async function getRuntimeFlags(db: Db, now = new Date()): Promise<RuntimeFlags> {
   const accounts = await db.all<{ id: number }>(sql`SELECT id FROM accounts ORDER BY id`);
   const listeners: RuntimeFlags['listeners'] = [];
   for (const { id } of accounts) {

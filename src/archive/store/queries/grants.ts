@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { stringifyJson } from '../../domain/int64';
 import type { Driver, Row } from '../driver';
 import { isUniqueViolation } from '../driver';
 import { StoreConflictError } from '../errors';
-import { bool, iso, isoRequired, parseJson, str } from '../rows';
+import { bool, idList, iso, isoRequired, parseJson, str } from '../rows';
 import { join, json, raw, type Sql, sql } from '../sql';
 import type {
   CreatedShareToken,
@@ -17,7 +18,7 @@ import type {
   ViewerAccountWithSecret,
 } from '../types';
 import type { Db } from './common';
-import { deletePushSubscriptionsOfUsers, endSessionsWhere, endTokenSessions } from './sessions';
+import { deletePushSubscriptionsOfUsers, endSessionsWhere, endTokenSessions } from './session-ends';
 
 const tokenHashOf = (token: string) => createHash('sha256').update(token.toLowerCase(), 'utf8').digest('hex');
 
@@ -25,7 +26,7 @@ function toViewerAccount(r: Row): ViewerAccount {
   return {
     id: Number(r.id),
     username: String(r.username),
-    allowed_accounts: parseJson<number[]>(r.allowed_accounts),
+    allowed_accounts: idList(r.allowed_accounts),
     allowed_chat_refs: parseJson<string[]>(r.allowed_chat_refs),
     is_active: bool(r.is_active),
     no_download: bool(r.no_download),
@@ -63,7 +64,11 @@ async function conflictAware<T>(username: string | undefined, work: () => Promis
   }
 }
 
-export async function createViewerAccount(db: Db, a: NewViewerAccount, now: Date): Promise<ViewerAccount> {
+export async function createViewerAccount(
+  db: Db,
+  a: NewViewerAccount,
+  now = new Date(),
+): Promise<ViewerAccount> {
   return conflictAware(a.username, async () => {
     const row = await db.get(sql`INSERT INTO viewer_accounts (username, password_hash, salt, allowed_accounts,
         allowed_chat_refs, is_active, no_download, created_by, created_at)
@@ -74,13 +79,13 @@ export async function createViewerAccount(db: Db, a: NewViewerAccount, now: Date
   });
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameJson = (a: unknown, b: unknown) => stringifyJson(a ?? null) === stringifyJson(b ?? null);
 
 export async function updateViewerAccount(
   driver: Driver,
   id: number,
   patch: ViewerAccountPatch,
-  now: Date,
+  now = new Date(),
 ): Promise<ViewerAccountChange | null> {
   return conflictAware(patch.username, () =>
     driver.transaction(async (tx) => {
@@ -165,7 +170,7 @@ function toShareToken(r: Row): ShareToken {
     id: Number(r.id),
     label: str(r.label),
     created_by: str(r.created_by),
-    allowed_accounts: parseJson<number[]>(r.allowed_accounts),
+    allowed_accounts: idList(r.allowed_accounts),
     allowed_chat_refs: parseJson<string[]>(r.allowed_chat_refs) ?? [],
     is_revoked: bool(r.is_revoked),
     no_download: bool(r.no_download),
@@ -259,7 +264,11 @@ export async function deleteShareToken(driver: Driver, id: number): Promise<Shar
   });
 }
 
-export async function redeemShareToken(db: Db, plaintext: string, now: Date): Promise<ShareToken | null> {
+export async function redeemShareToken(
+  db: Db,
+  plaintext: string,
+  now = new Date(),
+): Promise<ShareToken | null> {
   if (!/^[0-9a-fA-F]{64}$/.test(plaintext)) return null;
   const row = await db.get(sql`UPDATE viewer_tokens SET use_count = use_count + 1, last_used_at = ${now}
     WHERE token_hash = ${tokenHashOf(plaintext)} AND is_revoked = FALSE

@@ -32,12 +32,8 @@ export async function upsertAccount(driver: Driver, a: NewAccount): Promise<numb
     VALUES (${a.id}, ${a.label ?? null}, ${a.platformUserId ?? null})
     ON CONFLICT (id) DO UPDATE SET label = coalesce(excluded.label, accounts.label),
       platform_user_id = coalesce(excluded.platform_user_id, accounts.platform_user_id)`);
-  if (driver.dialect === 'postgresql') {
-    // An explicit id does not move the identity sequence; keep it past every id in use.
-    await driver.run(
-      sql`SELECT setval(pg_get_serial_sequence('accounts', 'id'), (SELECT max(id) FROM accounts))`,
-    );
-  }
+  const afterExplicitId = driver.capabilities.afterExplicitId('accounts');
+  if (afterExplicitId) await driver.run(afterExplicitId);
   return a.id;
 }
 
@@ -208,7 +204,7 @@ export async function setReactions(
   driver: Driver,
   r: MessageRef,
   reactions: { emoji: string; count: number }[],
-  now: Date,
+  now = new Date(),
 ): Promise<void> {
   const on = sql`account_id = ${r.accountId} AND chat_id = ${r.chatId} AND message_id = ${r.messageId}`;
   await driver.transaction(async (tx) => {

@@ -25,7 +25,7 @@ import type {
   Transcript,
   VersionSource,
 } from '../types';
-import { casefold, type Db, inChat, MEDIA_JOIN, MESSAGE_COLUMNS } from './common';
+import { type Db, inChat, MEDIA_JOIN, MESSAGE_COLUMNS } from './common';
 
 const NEWEST_FIRST = sql`ORDER BY m.date DESC, m.id DESC`;
 
@@ -64,15 +64,45 @@ async function transcriptsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<
   return out;
 }
 
+/** How many earlier versions each message has. */
+async function versionCountsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.all(sql`
+    SELECT message_id, count(*) AS n FROM message_versions
+     WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND message_id IN ${list(ids)}
+     GROUP BY message_id`);
+  return new Map(rows.map((r) => [Number(r.message_id), Number(r.n)]));
+}
+
+/** The sender name and media type of the archived messages these ones answer. */
+async function repliedToOf(
+  db: Db,
+  chat: ChatKey,
+  ids: number[],
+): Promise<Map<number, { senderName: string | null; mediaType: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.all(sql`
+    SELECT r.id, r.sender_name, md.type AS media_type FROM messages r
+      LEFT JOIN media md ON md.account_id = r.account_id AND md.chat_id = r.chat_id AND md.message_id = r.id
+     WHERE r.account_id = ${chat.accountId} AND r.chat_id = ${chat.chatId} AND r.id IN ${list(ids)}`);
+  return new Map(
+    rows.map((r) => [Number(r.id), { senderName: str(r.sender_name), mediaType: str(r.media_type) }]),
+  );
+}
+
 /** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
-export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
+async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView): Promise<Message[]> {
   const ids = rows.map((r) => Number(r.id));
   const reactions = await reactionsOf(db, chat, ids);
   const withTranscripts = view.withTranscripts && !view.noDownload;
   const transcripts = withTranscripts ? await transcriptsOf(db, chat, ids) : new Map<number, Transcript[]>();
+  const versionCounts = await versionCountsOf(db, chat, ids);
+  const replyIds = [...new Set(rows.map((r) => num(r.reply_to_msg_id)).filter((n) => n !== null))];
+  const repliedTo = await repliedToOf(db, chat, replyIds);
   return rows.map((r) => {
     const id = Number(r.id);
     const senderId = num(r.sender_id);
+    const replyTo = repliedTo.get(num(r.reply_to_msg_id) ?? 0);
     const message: Message = {
       id,
       chat_id: Number(r.chat_id),
@@ -84,12 +114,15 @@ export async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: Messa
       reply_to_msg_id: num(r.reply_to_msg_id),
       reply_to_top_id: num(r.reply_to_top_id),
       reply_to_text: str(r.reply_to_text),
+      reply_to_sender_name: replyTo?.senderName ?? null,
+      reply_to_media_type: replyTo?.mediaType ?? null,
       forward_from_id: num(r.forward_from_id),
       edit_date: iso(r.edit_date),
       is_outgoing: bool(r.is_outgoing),
       is_pinned: bool(r.is_pinned),
       is_deleted: bool(r.is_deleted),
       deleted_at: iso(r.deleted_at),
+      version_count: versionCounts.get(id) ?? 0,
       raw_data: parseJson<Record<string, unknown>>(r.raw_data),
       reactions: reactions.get(id) ?? [],
       sender_avatar_url: senderId === null ? null : `/media/avatar/${chat.ref}/${id}`,
@@ -110,7 +143,7 @@ export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): 
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
   if (q.search) {
-    where.push(sql`${casefold(db.dialect, sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
+    where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
   }
   let tail: Sql;
   let oldestFirst = false;

@@ -1,10 +1,10 @@
-import { containsPattern, fts5PrefixQuery, fts5WordQuery, searchWords } from '../../domain/search';
+import { containsPattern, searchWords } from '../../domain/search';
 import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../domain/tags';
-import type { Row } from '../driver';
+import type { Driver, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
 import { join, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
-import { CHAT_JOIN, casefold, type Db, inChat, RESULT_CHAT_COLUMNS, visibleChats } from './common';
+import { CHAT_JOIN, type Db, inChat, RESULT_CHAT_COLUMNS, visibleChats } from './common';
 
 const RESULT_COLUMNS = sql`m.pk, m.account_id, m.chat_id, m.id, m.date, m.text, m.sender_name, m.is_outgoing,
   m.is_deleted, ft.title AS topic_title, ${RESULT_CHAT_COLUMNS}`;
@@ -12,29 +12,18 @@ const RESULT_COLUMNS = sql`m.pk, m.account_id, m.chat_id, m.id, m.date, m.text, 
 const TOPIC_JOIN = raw(`LEFT JOIN forum_topics ft ON c.is_forum = TRUE AND ft.account_id = m.account_id
   AND ft.chat_id = m.chat_id AND ft.id = m.reply_to_top_id`);
 
-/** A tsquery requiring every word, normalised as the indexed texts are; `prefix` adds `:*`. */
-function pgWords(words: readonly string[], prefix: boolean): Sql {
-  const suffix = prefix ? ` || ':*'` : '';
-  return join(
-    words.map((w) => sql`to_tsquery('simple', quote_literal(trim(archive_fts_text(${w})))${raw(suffix)})`),
-    ' && ',
-  );
-}
-
 /**
- * Messages whose text matches, newest first in archive order (pk). On SQLite the full-text index is the
- * outer loop, walked by descending rowid (= pk), so a page costs the same for a common word as for a
- * rare one; without the index (or without words) a substring match walks the messages instead.
+ * Messages whose text matches, newest first in archive order (pk): through the full-text index when
+ * `words` are given, else the conditions in `where` (a substring match) walk the messages.
  */
 function textMatches(db: Db, words: string[] | null, prefix: boolean, where: Sql[], tail: Sql): Sql {
-  if (words && db.dialect === 'sqlite') {
-    const query = prefix ? fts5PrefixQuery(words) : fts5WordQuery(words);
-    return sql`SELECT ${RESULT_COLUMNS} FROM messages_fts f JOIN messages m ON m.pk = f.rowid ${CHAT_JOIN} ${TOPIC_JOIN}
-      WHERE messages_fts MATCH ${query} AND ${join(where, ' AND ')} ORDER BY f.rowid DESC ${tail}`;
+  if (words) {
+    const match = db.capabilities.matchMessageText(words, prefix);
+    return sql`SELECT ${RESULT_COLUMNS} FROM ${match.from} ${CHAT_JOIN} ${TOPIC_JOIN}
+      WHERE ${join([match.where, ...where], ' AND ')} ${match.newestFirst} ${tail}`;
   }
-  const match = words ? [sql`m.text_search @@ (${pgWords(words, prefix)})`] : [];
   return sql`SELECT ${RESULT_COLUMNS} FROM messages m ${CHAT_JOIN} ${TOPIC_JOIN}
-    WHERE ${join([...match, ...where], ' AND ')} ORDER BY m.pk DESC ${tail}`;
+    WHERE ${join(where, ' AND ')} ORDER BY m.pk DESC ${tail}`;
 }
 
 function transcriptMatches(
@@ -46,11 +35,8 @@ function transcriptMatches(
 ): Sql {
   const found =
     words === null
-      ? sql`${casefold(db.dialect, sql`t.text`)} LIKE ${pattern} ESCAPE '\\'`
-      : db.dialect === 'sqlite'
-        ? sql`t.id IN (SELECT rowid FROM media_transcripts_fts
-              WHERE media_transcripts_fts MATCH ${fts5PrefixQuery(words)})`
-        : sql`t.text_search @@ (${pgWords(words, true)})`;
+      ? sql`${db.capabilities.casefold(sql`t.text`)} LIKE ${pattern} ESCAPE '\\'`
+      : db.capabilities.matchTranscriptText(words);
   return sql`SELECT ${RESULT_COLUMNS} FROM messages m ${CHAT_JOIN} ${TOPIC_JOIN}
     WHERE (m.account_id, m.chat_id, m.id) IN (
       SELECT md.account_id, md.chat_id, md.message_id FROM media_transcripts t
@@ -60,18 +46,28 @@ function transcriptMatches(
     ORDER BY m.pk DESC LIMIT ${take}`;
 }
 
-export async function searchMessages(
-  db: Db,
-  vis: Visibility,
-  q: SearchQuery,
-  indexAvailable: boolean,
-): Promise<SearchPage> {
+const INDEX_RECHECK_MS = 60_000;
+const searchIndexes = new WeakMap<Driver, { present: boolean; checkedAt: number }>();
+
+/** Whether the full-text index exists; a missing one is looked for again a minute later. */
+async function hasSearchIndex(driver: Driver): Promise<boolean> {
+  const now = Date.now();
+  const known = searchIndexes.get(driver);
+  if (known && (known.present || now - known.checkedAt < INDEX_RECHECK_MS)) return known.present;
+  const present = await driver.capabilities.hasFullTextIndex(driver);
+  if (!present) driver.logger?.warn('full-text index missing: search falls back to substring matching');
+  searchIndexes.set(driver, { present, checkedAt: now });
+  return present;
+}
+
+export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery): Promise<SearchPage> {
+  const indexAvailable = await hasSearchIndex(db);
   const words = searchWords(q.query);
   const indexed = indexAvailable && words.length > 0;
   const pattern = containsPattern(q.query);
   const take = q.offset + q.limit + 1;
   const where = [visibleChats(vis)];
-  if (!indexed) where.push(sql`${casefold(db.dialect, sql`m.text`)} LIKE ${pattern} ESCAPE '\\'`);
+  if (!indexed) where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${pattern} ESCAPE '\\'`);
   const inText = await db.all(textMatches(db, indexed ? words : null, true, where, sql`LIMIT ${take}`));
   // The first `take` of the union are among the first `take` of each side; a message matching both
   // counts as a text match.
@@ -94,17 +90,13 @@ const TAG_BATCH = 500;
 const TAG_SLACK = 10;
 const WORD_TAG = /^[\p{L}\p{N}_]+$/u;
 
-export async function listTaggedMessages(
-  db: Db,
-  vis: Visibility,
-  q: TagQuery,
-  indexAvailable: boolean,
-): Promise<TagPage> {
+export async function listTaggedMessages(db: Driver, vis: Visibility, q: TagQuery): Promise<TagPage> {
+  const indexAvailable = await hasSearchIndex(db);
   const tag = parseTag(q.tag);
   if (!tag) throw new RangeError('not a #hashtag or $CASHTAG');
   const where: Sql[] = [
     visibleChats(vis),
-    sql`${casefold(db.dialect, sql`m.text`)} LIKE ${containsPattern(tag.needle)} ESCAPE '\\'`,
+    sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(tag.needle)} ESCAPE '\\'`,
   ];
   if (q.scope === 'chat') {
     if (!q.chat) throw new RangeError('scope chat needs a chat');
@@ -113,9 +105,10 @@ export async function listTaggedMessages(
     where.push(sql`m.is_outgoing = TRUE`);
   }
   let words = indexAvailable && tag.words.length > 0 ? tag.words : null;
-  if (indexAvailable && db.dialect === 'postgresql' && WORD_TAG.test(tag.body)) {
-    // PostgreSQL keeps each message's tags in an indexed array (migration 003).
-    where.push(sql`m.tags @> ARRAY[${tag.needle}]::text[]`);
+  const tagIndex =
+    indexAvailable && WORD_TAG.test(tag.body) ? db.capabilities.tagIndexMatch(tag.needle) : null;
+  if (tagIndex) {
+    where.push(tagIndex);
     words = null;
   }
   const need = q.offset + q.limit + 1;

@@ -1,29 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Driver, Row } from '../driver';
-import { bool, isoRequired, num, parseJson, str } from '../rows';
-import { json, list, type Sql, sql } from '../sql';
+import { bool, idList, isoRequired, num, parseJson, str } from '../rows';
+import { json, list, sql } from '../sql';
 import type { CreatedSession, EndedSession, NewSession, Session, SessionRole } from '../types';
 import type { Db } from './common';
+import { deletePushSubscriptionsOfUsers, endSessionsWhere, endTokenSessions } from './session-ends';
 
 export const MAX_SESSIONS_PER_USER = 10;
 
 /** The stored id of a session: SHA-256 of its cookie key. */
 export const sessionIdOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
-export async function deletePushSubscriptionsOfUsers(db: Db, usernames: string[]): Promise<number> {
-  if (usernames.length === 0) return 0;
-  const { changes } = await db.run(
-    sql`DELETE FROM push_subscriptions WHERE username IN ${list([...new Set(usernames)])}`,
-  );
-  return changes;
-}
-
 function toSession(r: Row): Session {
   return {
     id: String(r.id),
     username: String(r.username),
     role: r.role as SessionRole,
-    allowedAccounts: parseJson<number[]>(r.allowed_accounts),
+    allowedAccounts: idList(r.allowed_accounts),
     allowedChatRefs: parseJson<string[]>(r.allowed_chat_refs),
     noDownload: bool(r.no_download),
     viewerAccountId: num(r.viewer_account_id),
@@ -32,17 +25,6 @@ function toSession(r: Row): Session {
     lastAccessedAt: new Date(isoRequired(r.last_accessed_at)),
     expiresAt: new Date(isoRequired(r.expires_at)),
   };
-}
-
-const toEnded = (r: Row): EndedSession => ({
-  id: String(r.id),
-  username: String(r.username),
-  role: r.role as SessionRole,
-});
-
-export async function endSessionsWhere(db: Db, where: Sql): Promise<EndedSession[]> {
-  const rows = await db.all(sql`DELETE FROM viewer_sessions WHERE ${where} RETURNING id, username, role`);
-  return rows.map(toEnded);
 }
 
 export async function createSession(driver: Driver, s: NewSession): Promise<CreatedSession> {
@@ -65,14 +47,14 @@ export async function createSession(driver: Driver, s: NewSession): Promise<Crea
   });
 }
 
-export async function getSession(db: Db, key: string, now: Date): Promise<Session | null> {
+export async function getSession(db: Db, key: string, now = new Date()): Promise<Session | null> {
   const row = await db.get(
     sql`SELECT * FROM viewer_sessions WHERE id = ${sessionIdOf(key)} AND expires_at > ${now}`,
   );
   return row ? toSession(row) : null;
 }
 
-export async function touchSession(db: Db, key: string, now: Date): Promise<void> {
+export async function touchSession(db: Db, key: string, now = new Date()): Promise<void> {
   await db.run(sql`UPDATE viewer_sessions SET last_accessed_at = ${now} WHERE id = ${sessionIdOf(key)}`);
 }
 
@@ -96,18 +78,12 @@ export async function endSessionsOfToken(driver: Driver, tokenId: number): Promi
   return driver.transaction(async (tx) => endTokenSessions(tx, tokenId));
 }
 
-export async function endTokenSessions(tx: Db, tokenId: number): Promise<EndedSession[]> {
-  const ended = await endSessionsWhere(tx, sql`source_token_id = ${tokenId}`);
-  await deletePushSubscriptionsOfUsers(
-    tx,
-    ended.map((e) => e.username),
-  );
-  return ended;
-}
-
-export async function endAllSessions(driver: Driver, keepKey?: string): Promise<EndedSession[]> {
+export async function endAllSessions(
+  driver: Driver,
+  options: { keepKey?: string } = {},
+): Promise<EndedSession[]> {
   return driver.transaction(async (tx) => {
-    const keepId = keepKey ? sessionIdOf(keepKey) : null;
+    const keepId = options.keepKey ? sessionIdOf(options.keepKey) : null;
     const kept = keepId
       ? await tx.get(sql`SELECT username FROM viewer_sessions WHERE id = ${keepId}`)
       : undefined;
@@ -121,7 +97,11 @@ export async function endAllSessions(driver: Driver, keepKey?: string): Promise<
   });
 }
 
-export async function liveSessionIds(db: Db, ids: string[], now: Date): Promise<string[]> {
+export async function deletePushSubscriptionsOfUser(db: Db, username: string): Promise<number> {
+  return deletePushSubscriptionsOfUsers(db, [username]);
+}
+
+export async function liveSessionIds(db: Db, ids: string[], now = new Date()): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db.all(
     sql`SELECT id FROM viewer_sessions WHERE id IN ${list(ids)} AND expires_at > ${now}`,
@@ -129,6 +109,6 @@ export async function liveSessionIds(db: Db, ids: string[], now: Date): Promise<
   return rows.map((r) => String(r.id));
 }
 
-export async function purgeExpiredSessions(db: Db, now: Date): Promise<EndedSession[]> {
+export async function purgeExpiredSessions(db: Db, now = new Date()): Promise<EndedSession[]> {
   return endSessionsWhere(db, sql`expires_at <= ${now}`);
 }

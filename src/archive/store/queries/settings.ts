@@ -22,7 +22,12 @@ export async function getSetting(db: Db, key: string): Promise<string | null> {
   return str((await db.get(sql`SELECT value FROM app_settings WHERE key = ${key}`))?.value);
 }
 
-export async function setSetting(db: Db, key: string, value: string, now: Date): Promise<SettingValue> {
+export async function setSetting(
+  db: Db,
+  key: string,
+  value: string,
+  now = new Date(),
+): Promise<SettingValue> {
   await db.run(sql`INSERT INTO app_settings (key, value, updated_at) VALUES (${key}, ${value}, ${now})
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
   return { key, value };
@@ -38,7 +43,8 @@ export async function appendAudit(db: Db, e: NewAuditEntry): Promise<void> {
 export async function listAudit(db: Db, q: AuditQuery): Promise<AuditLogEntry[]> {
   const where: Sql[] = [sql`TRUE`];
   if (q.username !== undefined) where.push(sql`username = ${q.username}`);
-  if (q.action !== undefined) where.push(sql`action = ${q.action}`);
+  // A prefix, compared by characters on both backends (no LIKE: its case rules differ between them).
+  if (q.action !== undefined) where.push(sql`substr(action, 1, ${[...q.action].length}) = ${q.action}`);
   const rows = await db.all(sql`SELECT * FROM viewer_audit_log WHERE ${join(where, ' AND ')}
     ORDER BY id DESC LIMIT ${q.limit} OFFSET ${q.offset}`);
   return rows.map((r) => ({

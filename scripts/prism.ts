@@ -1,25 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { bundledDocumentPath, ROOT, type Service } from './services';
+import { bundledDocumentPath, ROOT, type Service } from '../src/common/services';
+import { freePort } from '../src/common/testing/ports';
 
 const PRISM_BIN = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 
 export interface RunningMock {
   url: string;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `prism mock` on a service's bundled document; resolves once it listens. */

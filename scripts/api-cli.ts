@@ -4,13 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { createArchiveClient } from '../../generated/archive/client';
-import { createFuelClient } from '../../generated/fuel/client';
-import { createSubtitlesClient } from '../../generated/subtitles/client';
-import { DEFAULT_PORTS, isService, SERVICES, type Service } from './services';
+import { createArchiveClient } from '../generated/archive/client';
+import { createFuelClient } from '../generated/fuel/client';
+import { createSubtitlesClient } from '../generated/subtitles/client';
+import type { HttpMethod } from '../src/common/openapi';
+import { DEFAULT_PORTS, isService, SERVICES, type Service } from '../src/common/services';
 
 export interface ApiCommand {
-  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  method: HttpMethod;
   path: string;
   summary: string;
   parameters: { name: string; in: string; required: boolean; type: string; enum?: unknown[] }[];
@@ -136,7 +137,7 @@ export async function runApiCli(
     err.write(`${USAGE}\n`);
     return 2;
   }
-  const { commands } = (await import(`../../generated/${service}/commands.ts`)) as {
+  const { commands } = (await import(`../generated/${service}/commands.ts`)) as {
     commands: Record<string, ApiCommand>;
   };
   if (!operationId || operationId === '--help') {
@@ -172,23 +173,33 @@ export async function runApiCli(
     m: string,
     p: string,
     init: object,
-  ) => Promise<{ response: Response }>;
+  ) => Promise<{ response: Response; error?: unknown }>;
   const init = { params: call.params, body: call.body, parseAs: 'stream' };
   let response: Response;
+  let error: unknown;
   try {
-    ({ response } = await request(command.method, command.path, init));
-  } catch (error) {
+    ({ response, error } = await request(command.method, command.path, init));
+  } catch (failure) {
     const cause =
-      error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      failure instanceof Error
+        ? ((failure.cause as Error | undefined)?.message ?? failure.message)
+        : String(failure);
     err.write(`could not reach ${baseUrl}: ${cause}\n`);
     return 1;
   }
   err.write(`${response.status} ${response.statusText}\n`);
+  // A 2xx body is left unread (`parseAs: 'stream'`); the client has already read an error body and
+  // hands it over as `error` (parsed JSON, or the text), so the response cannot be read a second time.
+  if (!response.ok) {
+    const shown = typeof error === 'string' ? error : `${JSON.stringify(error ?? null, null, 2)}\n`;
+    out.write(shown.endsWith('\n') || shown === '' ? shown : `${shown}\n`);
+    return 1;
+  }
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   const isJson = /^application\/(.+\+)?json\b/.test(type);
   out.write(isJson && text ? `${JSON.stringify(JSON.parse(text), null, 2)}\n` : text);
-  return response.ok ? 0 : 1;
+  return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../generated/fuel/commands';
+import { commands } from '../generated/fuel/commands';
 import { parseCall, runApiCli, UsageError } from './api-cli';
 import { type RunningMock, startPrism } from './prism';
 
@@ -75,5 +77,29 @@ describe('npm run api against a mock', () => {
     const err = sink();
     expect(await runApiCli(['fuel', 'listPlanets'], sink().stream, err.stream)).toBe(2);
     expect(err.text()).toMatch(/no operation "listPlanets"/);
+  });
+});
+
+describe('npm run api on an error answer', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'database unreachable' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('prints the status and the error body, and exits 1', async () => {
+    const out = sink();
+    const err = sink();
+    const code = await runApiCli(['fuel', 'getConfig', '--base-url', url], out.stream, err.stream);
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(/^503 Service Unavailable/);
+    expect(err.text()).not.toMatch(/Body is unusable/);
+    expect(JSON.parse(out.text())).toEqual({ error: 'database unreachable' });
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * JSON in and out with 64-bit ids kept exact (see domain/int64.ts): bodies holding a whole number
+ * beyond 2^53 are read again from their text, so an id list stays exact and a number no 64-bit integer
+ * holds is a 400; answers are written with every id list exact.
+ */
+import type { IncomingMessage } from 'node:http';
+import express, { type RequestHandler } from 'express';
+import { ArchiveError } from '../domain/errors';
+import { holdsLargeInteger, JsonNumberError, parseJson, stringifyJson } from '../domain/int64';
+
+const texts = new WeakMap<IncomingMessage, Buffer>();
+
+/** express.json, keeping the text for the bodies that need a second, exact reading. */
+export function jsonBody(limit: string): RequestHandler[] {
+  const parse = express.json({ limit, verify: (req, _res, buf) => texts.set(req, buf) });
+  const exact: RequestHandler = (req, _res, next) => {
+    const text = texts.get(req);
+    texts.delete(req);
+    if (text === undefined || !holdsLargeInteger(req.body)) return next();
+    try {
+      req.body = parseJson(text.toString('utf8'));
+    } catch (error) {
+      if (error instanceof JsonNumberError) {
+        throw new ArchiveError('invalid', `${error.path || 'body'}: ${error.message}`);
+      }
+      throw error;
+    }
+    next();
+  };
+  return [parse, exact];
+}
+
+/** `res.json` writing id lists exactly; the response validator still sees the same object first. */
+export const exactJsonAnswers: RequestHandler = (_req, res, next) => {
+  res.json = function json(body: unknown) {
+    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
+    return this.send(stringifyJson(body));
+  };
+  next();
+};

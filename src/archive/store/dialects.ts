@@ -1,0 +1,89 @@
+/**
+ * What SQLite and PostgreSQL do differently, in one object per backend that the driver carries as
+ * `capabilities`. Query files ask it for SQL fragments instead of testing which backend they run on, so
+ * a query is written once and a new difference is added here, on both sides.
+ */
+import { fts5PrefixQuery, fts5WordQuery } from '../domain/search';
+import { join, raw, type Sql, sql } from './sql';
+
+/** A full-text match over messages aliased `m`: what to select from, the condition and the order. */
+export interface TextMatch {
+  from: Sql;
+  where: Sql;
+  /** Newest first in archive order (the messages' pk). */
+  newestFirst: Sql;
+}
+
+export interface Introspection {
+  hasTable(name: string): Promise<boolean>;
+  hasColumn(table: string, column: string): Promise<boolean>;
+}
+
+export interface DialectCapabilities {
+  /** Unicode lower-casing of a text expression (SQLite's own lower() folds ASCII only). */
+  casefold(expr: Sql): Sql;
+  /** Messages whose text holds every word (whole words, or word prefixes with `prefix`). */
+  matchMessageText(words: readonly string[], prefix: boolean): TextMatch;
+  /** A condition on media_transcripts aliased `t`: its text holds every word as a prefix. */
+  matchTranscriptText(words: readonly string[]): Sql;
+  /**
+   * A condition on messages `m` using an index of the tags each message carries, or null when the
+   * backend keeps no such index (the text match and the tag check in code then do the work).
+   */
+  tagIndexMatch(needle: string): Sql | null;
+  /** Whether the full-text index of migration 003 (SQLite FTS5 tables, PostgreSQL tsvector columns) exists. */
+  hasFullTextIndex(db: Introspection): Promise<boolean>;
+  /**
+   * A statement to run after inserting a row with an explicit id into a table with a generated id, so
+   * the next generated id does not collide; null when the backend needs none.
+   */
+  afterExplicitId(table: 'accounts'): Sql | null;
+}
+
+const FTS_MESSAGES = raw('messages_fts f JOIN messages m ON m.pk = f.rowid');
+
+export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
+  // A function the SQLite driver registers on each connection (see sqlite.ts).
+  casefold: (expr: Sql) => sql`archive_casefold(${expr})`,
+  // The FTS5 table is the outer loop, walked by descending rowid (= pk), so a page costs the same for a
+  // common word as for a rare one.
+  matchMessageText: (words: readonly string[], prefix: boolean) => ({
+    from: FTS_MESSAGES,
+    where: sql`messages_fts MATCH ${prefix ? fts5PrefixQuery(words) : fts5WordQuery(words)}`,
+    newestFirst: sql`ORDER BY f.rowid DESC`,
+  }),
+  matchTranscriptText: (words: readonly string[]) =>
+    sql`t.id IN (SELECT rowid FROM media_transcripts_fts WHERE media_transcripts_fts MATCH ${fts5PrefixQuery(words)})`,
+  tagIndexMatch: () => null,
+  hasFullTextIndex: async (db: Introspection) =>
+    (await db.hasTable('messages_fts')) && (await db.hasTable('media_transcripts_fts')),
+  afterExplicitId: () => null,
+});
+
+/** A tsquery requiring every word, normalised as the indexed texts are; `prefix` adds `:*`. */
+function tsWords(words: readonly string[], prefix: boolean): Sql {
+  const suffix = prefix ? ` || ':*'` : '';
+  return join(
+    words.map((w) => sql`to_tsquery('simple', quote_literal(trim(archive_fts_text(${w})))${raw(suffix)})`),
+    ' && ',
+  );
+}
+
+export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
+  casefold: (expr: Sql) => sql`lower(${expr})`,
+  matchMessageText: (words: readonly string[], prefix: boolean) => ({
+    from: raw('messages m'),
+    where: sql`m.text_search @@ (${tsWords(words, prefix)})`,
+    newestFirst: sql`ORDER BY m.pk DESC`,
+  }),
+  matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
+  // Each message's word-shaped tags are kept in an indexed array (migration 003).
+  tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
+  hasFullTextIndex: async (db: Introspection) =>
+    (await db.hasColumn('messages', 'text_search')) &&
+    (await db.hasColumn('messages', 'tags')) &&
+    (await db.hasColumn('media_transcripts', 'text_search')),
+  // An explicit id does not move the identity sequence; keep it past every id in use.
+  afterExplicitId: (table: 'accounts') =>
+    sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${raw(table)}))`,
+});

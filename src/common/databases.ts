@@ -1,0 +1,65 @@
+/**
+ * The one SQLite opener and the one PostgreSQL pool factory of the three services: the settings every
+ * connection shares live here, what differs (busy timeout, pool size, cache) comes from the caller's config.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+
+export interface SqliteOpenOptions {
+  /** How long a writer waits for the lock another connection holds (config; default 5 s). */
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+  /** Extra pragmas of one store, e.g. `cache_size = -65536`. */
+  pragmas?: string[];
+}
+
+/**
+ * Opens (creating its folder) an SQLite file: WAL journal (not for `:memory:` or read-only), NORMAL
+ * synchronous (consistent through a crash in WAL mode, one fsync fewer per write), foreign keys on, and the
+ * busy timeout of the config.
+ */
+export function openSqlite(file: string, options: SqliteOpenOptions = {}): Database.Database {
+  const memory = file === ':memory:';
+  if (!memory && !options.readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file, {
+    readonly: options.readonly ?? false,
+    timeout: options.busyTimeoutMs ?? 5000,
+  });
+  try {
+    if (!memory && !options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    for (const pragma of options.pragmas ?? []) db.pragma(pragma);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+export interface PgPoolOptions {
+  /** Largest number of pooled connections (default 10). */
+  max?: number;
+  /** How long to wait for a connection (config; default: pg's, none). */
+  connectTimeoutMs?: number;
+  /** Server settings sent at connect, e.g. `-c jit=off`. */
+  options?: string;
+  types?: pg.CustomTypesConfig;
+  /** Told when an idle connection breaks (a database restart); the process keeps running either way. */
+  onIdleError?: (error: Error) => void;
+}
+
+/** A pool on a PostgreSQL URL; a broken idle connection never takes the process down. */
+export function createPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(options.options !== undefined ? { options: options.options } : {}),
+    ...(options.types ? { types: options.types } : {}),
+  });
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
+}
