@@ -64,8 +64,7 @@ export async function runCli(argv: string[], io: CliIo, processEnv: Env): Promis
     }
     if (arg === '--data-dir' || arg.startsWith('--data-dir=')) {
       dataDir = arg.includes('=') ? arg.slice('--data-dir='.length) : argv[++i];
-      if (!dataDir)
-        return usage(io, USAGE, 'argument --data-dir: expected one argument');
+      if (!dataDir) return usage(io, USAGE, 'argument --data-dir: expected one argument');
       continue;
     }
     if (arg.startsWith('-')) {
