@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../common/services';
+import { COMMANDS } from './cli/commands';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ describe('archive-cli', { timeout: 90_000 }, () => {
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr.trim().split('\n')).toEqual([
       'usage: archive-cli [--data-dir PATH] <command>',
-      'archive-cli: error: unknown command "frobnicate" (choose from serve, migrate)',
+      `archive-cli: error: unknown command "frobnicate" (choose from ${COMMANDS.map((c) => c.name).join(', ')})`,
     ]);
     const later = cli(['backup']);
     expect(later.code).toBe(2);
