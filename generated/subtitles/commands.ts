@@ -125,7 +125,7 @@ export const commands: Record<string, ApiCommand> = {
   "getConfigurationPage": {
     "method": "get",
     "path": "/web/configurationpage",
-    "summary": "The plugin client script that adds the Generate Subtitles button",
+    "summary": "The plugin's pages, the Generate Subtitles client script and the settings page",
     "parameters": [
       {
         "name": "name",
@@ -133,7 +133,10 @@ export const commands: Record<string, ApiCommand> = {
         "required": true,
         "type": "string",
         "enum": [
-          "subtitles.js"
+          "subtitles.js",
+          "subtitles.html",
+          "subtitles-settings.js",
+          "subtitles-settings.css"
         ]
       }
     ],

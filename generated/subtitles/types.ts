@@ -328,12 +328,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The plugin client script that adds the Generate Subtitles button
-         * @description Serves the plugin page named by `name`, here the client script that the injected script tag (whose
-         *     `src` is `configurationpage?name=subtitles.js`) loads into the web client. The script
-         *     adds a Generate Subtitles button that queues a media file through `POST /Plugins/{plugin}/Queue/Items`
-         *     (it asks for the file, the language and an administrator key). Public, as the media server serves
-         *     plugin pages; 404 while the plugin is not loaded.
+         * The plugin's pages, the Generate Subtitles client script and the settings page
+         * @description Serves the plugin page named by `name`, as the media server serves its plugins' pages.
+         *     `subtitles.js` is the client script that the injected script tag (whose `src` is
+         *     `configurationpage?name=subtitles.js`) loads into the web client; it adds a Generate Subtitles button
+         *     that queues a media file through `POST /Plugins/{plugin}/Queue/Items` (it asks for the file, the
+         *     language and an administrator key). `subtitles.html` is the plugin's settings page (setup status with
+         *     every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached
+         *     from the dashboard's plugin list at `/web/configurationpage?name=subtitles.html`; it signs in and calls
+         *     the plugin's routes itself, and loads `subtitles-settings.js` and `subtitles-settings.css`. The page
+         *     and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the
+         *     media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings
+         *     page's files while the web pages are not built (`npm run build:web`).
          */
         get: operations["getConfigurationPage"];
         put?: never;
@@ -1219,10 +1225,10 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The page to serve; the plugin has one, its client script.
+                 * @description The page to serve.
                  * @example subtitles.js
                  */
-                name: "subtitles.js";
+                name: "subtitles.js" | "subtitles.html" | "subtitles-settings.js" | "subtitles-settings.css";
             };
             header?: never;
             path?: never;
@@ -1230,7 +1236,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The script. */
+            /** @description The script, the settings page or one of its files. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1271,11 +1277,28 @@ export interface operations {
                      *     })();
                      */
                     "text/javascript": string;
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en"><head><meta charset="utf-8"><title>Subtitles plugin settings</title>
+                     *     <script type="module" crossorigin src="configurationpage?name=subtitles-settings.js"></script>
+                     *     <link rel="stylesheet" crossorigin href="configurationpage?name=subtitles-settings.css">
+                     *     </head><body><div id="app"></div></body></html>
+                     */
+                    "text/html": string;
+                    /** @example :root { color-scheme: light dark; } */
+                    "text/css": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description The plugin is not loaded, or the path lacks the configured base path prefix. The body is empty. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The settings page (`subtitles.html` and its files) is not built yet (`npm run build:web`). The body is empty. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
+import { webPage } from '../../common/http/web-page';
 import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
@@ -16,7 +17,7 @@ import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
 import { exactJsonAnswers, jsonBody } from './json';
-import { cors, securityHeaders } from './security';
+import { CONTENT_SECURITY_POLICY, cors, securityHeaders } from './security';
 import { docsAssets } from './static';
 import { transcriptionCallbackBody } from './transcription-callback';
 
@@ -88,6 +89,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       securityHeaders,
       cors(config.corsOrigins),
       docsAssets(),
+      webPage({ service: 'archive', contentSecurityPolicy: CONTENT_SECURITY_POLICY }),
       accessGuards(options.document ?? loadBundledDocument('archive')),
       exactJsonAnswers,
       transcriptionCallbackBody,

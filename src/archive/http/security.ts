@@ -1,13 +1,13 @@
 import type { RequestHandler } from 'express';
 
 /**
- * Same-origin policy for everything the viewer serves. The web app needs inline scripts and eval
- * (in-page templates), images and media from blob:/data:, and the WebSocket on its own host.
+ * Same-origin policy for everything the viewer serves: scripts and styles only from the viewer's own
+ * files (no inline script, no eval), images and media also from blob:/data:, the WebSocket on its own host.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self'",
+  "style-src 'self'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",
   "font-src 'self' data:",

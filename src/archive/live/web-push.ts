@@ -244,7 +244,8 @@ export class WebPush {
       const res = await fetch(details.endpoint, {
         method: details.method,
         headers: details.headers as Record<string, string>,
-        body: details.body as Buffer,
+        // Typed as a view of bytes, so the line also compiles under the DOM's fetch types (web/tsconfig.json).
+        body: details.body as Uint8Array<ArrayBuffer>,
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       await res.arrayBuffer().catch(() => undefined);

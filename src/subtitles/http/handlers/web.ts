@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { builtFile, sameOriginPolicy, withMeta } from '../../../common/http/web-page';
 import { clientScript } from '../../domain/client-script';
 import { indexPath, normalizeInjection, usesTransform } from '../../domain/injection';
 import { type Handler, services } from '../services';
@@ -23,5 +24,24 @@ export const getConfigurationPage: Handler<'getConfigurationPage'> = (req, res) 
     res.status(404).end();
     return;
   }
-  res.type('text/javascript').end(clientScript(config.basePath, config.pluginName));
+  const { name } = req.query;
+  if (name === 'subtitles.js') {
+    res.type('text/javascript').end(clientScript(config.basePath, config.pluginName));
+    return;
+  }
+  // The settings page and its two files, built from web/subtitles/ (npm run build:web).
+  const [relative, type] = SETTINGS_FILES[name];
+  const body = builtFile('subtitles', relative);
+  res.set('Content-Security-Policy', sameOriginPolicy()).set('Cache-Control', 'no-cache');
+  if (body === undefined) {
+    res.status(503).end();
+    return;
+  }
+  res.type(type).end(type === 'text/html' ? withMeta(body, { plugin: config.pluginName }) : body);
 };
+
+const SETTINGS_FILES = {
+  'subtitles.html': ['index.html', 'text/html'],
+  'subtitles-settings.js': ['static/subtitles-settings.js', 'text/javascript'],
+  'subtitles-settings.css': ['static/subtitles-settings.css', 'text/css'],
+} as const;

@@ -1,0 +1,66 @@
+/**
+ * Builds the web pages with Vite. `isStale` compares a fingerprint of every input (the page, the shared
+ * code, the generated client of its service, the build configuration and the lock file) with the one
+ * written beside the last build, so `npm start` and the browser tests rebuild only what changed.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'vite';
+import { distOf, viteConfig, type WebService, webRoot } from '../../web/build-config';
+
+const repoRoot = path.dirname(webRoot);
+const STAMP = '.build-stamp';
+
+function files(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'dist') files(full, out);
+    } else if (!entry.name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** A hash of the inputs' names, sizes and contents. */
+export function fingerprint(service: WebService): string {
+  const inputs = [
+    ...files(path.join(webRoot, service)),
+    ...files(path.join(webRoot, 'shared')),
+    ...files(path.join(repoRoot, 'generated', service)),
+    path.join(webRoot, 'build-config.ts'),
+    path.join(repoRoot, 'package-lock.json'),
+  ].sort();
+  const hash = createHash('sha256');
+  for (const file of inputs) {
+    if (!existsSync(file) || !statSync(file).isFile()) continue;
+    hash.update(path.relative(repoRoot, file));
+    hash.update('\0');
+    hash.update(readFileSync(file));
+  }
+  return hash.digest('hex');
+}
+
+export function isStale(service: WebService): boolean {
+  const stamp = path.join(distOf(service), STAMP);
+  if (!existsSync(stamp) || !existsSync(path.join(distOf(service), 'index.html'))) return true;
+  return readFileSync(stamp, 'utf8').trim() !== fingerprint(service);
+}
+
+export async function buildPage(service: WebService): Promise<void> {
+  const print = fingerprint(service);
+  await build(viteConfig(service, { mode: 'production' }));
+  writeFileSync(path.join(distOf(service), STAMP), `${print}\n`);
+}
+
+/** Builds each page whose inputs changed since its last build; answers the ones it built. */
+export async function buildStale(services: readonly WebService[]): Promise<WebService[]> {
+  const built: WebService[] = [];
+  for (const service of services) {
+    if (!isStale(service)) continue;
+    await buildPage(service);
+    built.push(service);
+  }
+  return built;
+}

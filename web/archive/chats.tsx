@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, type Chat, chatTitle, type Folder, initials } from './api';
+import { formatDateTime } from './time';
+
+const PAGE = 50;
+
+export function Avatar(props: { url: string | null; name: string; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  const size = props.size ?? 40;
+  return props.url && !failed ? (
+    <img
+      class="avatar"
+      src={props.url}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      onError={() => setFailed(true)}
+    />
+  ) : (
+    <span class="avatar initials" aria-hidden="true">
+      {initials(props.name)}
+    </span>
+  );
+}
+
+export function ChatList(props: { current?: string }) {
+  const [search, setSearch] = useState('');
+  const [folder, setFolder] = useState<number | null>(null);
+  const [archived, setArchived] = useState(false);
+  const [account, setAccount] = useState<number | null>(null);
+  const [folders, setFolders] = useState<Folder[]>([]);
+  const [accounts, setAccounts] = useState<{ id: number; label: string }[]>([]);
+  const [archivedCount, setArchivedCount] = useState(0);
+  const [chats, setChats] = useState<Chat[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const loading = useRef(false);
+
+  useEffect(() => {
+    api.GET('/api/folders').then((r) => setFolders(r.data?.folders ?? []));
+    api.GET('/api/accounts').then((r) => setAccounts(r.data?.accounts ?? []));
+    api.GET('/api/archived/count').then((r) => setArchivedCount(r.data?.count ?? 0));
+  }, []);
+
+  const load = async (offset: number) => {
+    loading.current = true;
+    const result = await api.GET('/api/chats', {
+      params: {
+        query: {
+          limit: PAGE,
+          offset,
+          ...(search.trim() && { search: search.trim() }),
+          archived,
+          ...(folder !== null && { folder_id: folder }),
+        },
+      },
+    });
+    loading.current = false;
+    if (!result.data) {
+      setError(`Chats could not be loaded (${result.response.status}).`);
+      return;
+    }
+    setError(null);
+    setChats((current) => (offset === 0 ? result.data.chats : [...current, ...result.data.chats]));
+    setHasMore(result.data.has_more);
+  };
+
+  useEffect(() => {
+    const timer = window.setTimeout(() => void load(0), search ? 200 : 0);
+    return () => window.clearTimeout(timer);
+  }, [search, folder, archived]);
+
+  const shown = account === null ? chats : chats.filter((c) => c.accounts.some((a) => a.id === account));
+
+  return (
+    <div class="chat-list">
+      <div class="filters">
+        <label for="chat-search" class="visually-hidden">
+          Filter chats
+        </label>
+        <input
+          id="chat-search"
+          type="search"
+          placeholder="Filter chats by name"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        <div class="row">
+          {folders.length > 0 && (
+            <select
+              aria-label="Folder"
+              value={folder ?? ''}
+              onChange={(e) => setFolder(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
+            >
+              <option value="">All folders</option>
+              {folders.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.emoticon ? `${f.emoticon} ` : ''}
+                  {f.title} ({f.chat_count})
+                </option>
+              ))}
+            </select>
+          )}
+          {accounts.length > 1 && (
+            <select
+              aria-label="Account"
+              value={account ?? ''}
+              onChange={(e) => setAccount(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
+            >
+              <option value="">All accounts</option>
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+          )}
+          <button type="button" aria-pressed={archived} onClick={() => setArchived(!archived)}>
+            {archived ? 'Back to chats' : `Archived (${archivedCount})`}
+          </button>
+        </div>
+      </div>
+      {error && <p class="notice error">{error}</p>}
+      <ul class="chats" aria-label={archived ? 'Archived chats' : 'Chats'}>
+        {shown.map((chat) => {
+          const title = chatTitle(chat);
+          return (
+            <li key={chat.ref}>
+              <a
+                href={`#/chat/${encodeURIComponent(chat.ref)}`}
+                class="chat-row"
+                aria-current={chat.ref === props.current ? 'page' : undefined}
+              >
+                <Avatar url={chat.avatar_url} name={title} />
+                <span class="chat-text">
+                  <span class="chat-title">{title}</span>
+                  <span class="muted small">
+                    {chat.type}
+                    {chat.is_forum ? ' · forum' : ''} · {formatDateTime(chat.last_message_date)}
+                  </span>
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      {shown.length === 0 && !error && <p class="muted pad">No chats.</p>}
+      {hasMore && (
+        <button type="button" class="more" onClick={() => !loading.current && void load(chats.length)}>
+          More chats
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { render } from 'preact';
+import '../shared/theme.css';
+import './style.css';
+import { App } from './app';
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

@@ -1,0 +1,167 @@
+/**
+ * Message text: the platform's entities when the archive kept them (bold, italic, code, links, mentions),
+ * otherwise links, `#tags` and `$TAGS` found in the text; tags open the tag view; search words are marked.
+ */
+import type { ComponentChildren } from 'preact';
+
+interface Entity {
+  kind: string;
+  offset: number;
+  length: number;
+  url?: string;
+}
+
+function entitiesOf(raw: Record<string, unknown> | null | undefined): Entity[] {
+  const list = raw?.entities;
+  if (!Array.isArray(list)) return [];
+  const out: Entity[] = [];
+  for (const item of list) {
+    if (!item || typeof item !== 'object') continue;
+    const e = item as Record<string, unknown>;
+    const kind = String(e.type ?? e._ ?? e.className ?? '')
+      .replace(/^MessageEntity/, '')
+      .replace(/^messageEntity/, '')
+      .toLowerCase();
+    const offset = Number(e.offset);
+    const length = Number(e.length);
+    if (!kind || !Number.isInteger(offset) || !Number.isInteger(length) || length <= 0) continue;
+    out.push({ kind, offset, length, ...(typeof e.url === 'string' && { url: e.url }) });
+  }
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+const TOKEN = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(^|[^\w&])([#$][\p{L}\p{N}_]+)/gu;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function highlight(text: string, words: string[], key: string): ComponentChildren {
+  if (words.length === 0 || !text) return text;
+  const pattern = new RegExp(`(${words.map(escapeRegExp).join('|')})`, 'giu');
+  const parts = text.split(pattern);
+  return parts.map((part, i) => (i % 2 === 1 ? <mark key={`${key}-${i}`}>{part}</mark> : part));
+}
+
+export const tagHref = (tag: string) => `#/tag/${encodeURIComponent(tag)}`;
+
+/** Plain text with links and tags made clickable (`links` false: inside another link, marked only). */
+function linkify(text: string, words: string[], key: string, links = true): ComponentChildren[] {
+  if (!links) return [highlight(text, words, key)];
+  const out: ComponentChildren[] = [];
+  let last = 0;
+  let n = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    const [whole, url, lead = '', tag] = match;
+    const start = match.index ?? 0;
+    if (url) {
+      out.push(highlight(text.slice(last, start), words, `${key}-t${n}`));
+      out.push(
+        <a key={`${key}-u${n}`} href={url} target="_blank" rel="noopener noreferrer">
+          {highlight(url, words, `${key}-uh${n}`)}
+        </a>,
+      );
+      last = start + whole.length;
+    } else if (tag) {
+      out.push(highlight(text.slice(last, start + lead.length), words, `${key}-t${n}`));
+      out.push(
+        <a key={`${key}-g${n}`} class="tag" href={tagHref(tag)}>
+          {highlight(tag, words, `${key}-gh${n}`)}
+        </a>,
+      );
+      last = start + whole.length;
+    }
+    n++;
+  }
+  out.push(highlight(text.slice(last), words, `${key}-end`));
+  return out;
+}
+
+function styled(entity: Entity, inner: ComponentChildren, body: string, key: string): ComponentChildren {
+  switch (entity.kind) {
+    case 'bold':
+      return <strong key={key}>{inner}</strong>;
+    case 'italic':
+      return <em key={key}>{inner}</em>;
+    case 'underline':
+      return <u key={key}>{inner}</u>;
+    case 'strike':
+    case 'strikethrough':
+      return <s key={key}>{inner}</s>;
+    case 'code':
+      return <code key={key}>{inner}</code>;
+    case 'pre':
+      return (
+        <pre key={key}>
+          <code>{inner}</code>
+        </pre>
+      );
+    case 'spoiler':
+      return (
+        <span key={key} class="spoiler">
+          {inner}
+        </span>
+      );
+    case 'texturl':
+    case 'text_link':
+      return entity.url ? (
+        <a key={key} href={entity.url} target="_blank" rel="noopener noreferrer">
+          {inner}
+        </a>
+      ) : (
+        inner
+      );
+    case 'url':
+      return (
+        <a
+          key={key}
+          href={/^https?:\/\//.test(body) ? body : `https://${body}`}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {inner}
+        </a>
+      );
+    case 'hashtag':
+    case 'cashtag':
+      return (
+        <a key={key} class="tag" href={tagHref(body)}>
+          {inner}
+        </a>
+      );
+    case 'mention':
+      return (
+        <span key={key} class="mention">
+          {inner}
+        </span>
+      );
+    default:
+      return inner;
+  }
+}
+
+export function RichText(props: {
+  text: string | null;
+  raw?: Record<string, unknown> | null;
+  highlight?: string;
+  links?: boolean;
+}) {
+  const links = props.links ?? true;
+  const text = props.text ?? '';
+  const words = (props.highlight ?? '')
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}_#$-]/gu, ''))
+    .filter((w) => w.length > 0);
+  const entities = entitiesOf(props.raw);
+  if (entities.length === 0 || !links) return <>{linkify(text, words, 'p', links)}</>;
+  // Entity offsets count UTF-16 code units, as JavaScript strings do.
+  const out: ComponentChildren[] = [];
+  let at = 0;
+  entities.forEach((entity, i) => {
+    if (entity.offset < at) return;
+    out.push(linkify(text.slice(at, entity.offset), words, `b${i}`));
+    const body = text.slice(entity.offset, entity.offset + entity.length);
+    out.push(styled(entity, highlight(body, words, `e${i}`), body, `s${i}`));
+    at = entity.offset + entity.length;
+  });
+  out.push(linkify(text.slice(at), words, 'tail'));
+  return <>{out}</>;
+}

@@ -1,0 +1,107 @@
+/** The fuel API through the generated client, and the NDJSON reader of the detour stream. */
+import { createFuelClient } from '../../generated/fuel/client';
+import type { components } from '../../generated/fuel/types';
+
+export type Station = components['schemas']['StationFeature'];
+export type FuelCode = components['schemas']['FuelCode'];
+export type Config = components['schemas']['ConfigResponse'];
+export type Route = components['schemas']['Route'];
+export type GeocodeResult = components['schemas']['GeocodeResult'];
+export type DetourStation = components['schemas']['DetourStation'];
+export type DetourResult = components['schemas']['DetourResult'];
+export type LonLat = components['schemas']['LonLat'];
+
+export const FUELS: { code: FuelCode; label: string }[] = [
+  { code: 'B7', label: 'Diesel (B7)' },
+  { code: 'E5', label: 'Petrol 95 (E5)' },
+  { code: 'E10', label: 'Petrol 95 (E10)' },
+  { code: 'EV', label: 'EV charging' },
+  { code: 'CNG', label: 'CNG' },
+  { code: 'LNG', label: 'LNG' },
+  { code: 'H2', label: 'Hydrogen (H2)' },
+  { code: 'ADBLUE', label: 'AdBlue' },
+];
+
+export const api = createFuelClient({ baseUrl: window.location.origin });
+
+/** The error text of a fuel API answer (`{error}`), or the status. */
+export function problem(result: { error?: unknown; response: Response }): string {
+  const body = result.error as { error?: string } | undefined;
+  return body?.error ?? `HTTP ${result.response.status}`;
+}
+
+/** Reads `{id, detourMin}` lines as they arrive. */
+export async function readDetours(
+  stream: ReadableStream<Uint8Array>,
+  onLine: (result: DetourResult) => void,
+): Promise<void> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffered += decoder.decode(value, { stream: true });
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (line) onLine(JSON.parse(line) as DetourResult);
+      newline = buffered.indexOf('\n');
+    }
+    if (done) break;
+  }
+  if (buffered.trim()) onLine(JSON.parse(buffered) as DetourResult);
+}
+
+/** `lon, lat` typed by hand, or undefined. */
+export function parseLonLat(text: string): LonLat | undefined {
+  const match = /^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
+  if (!match) return undefined;
+  const lon = Number(match[1]);
+  const lat = Number(match[2]);
+  return Math.abs(lon) <= 180 && Math.abs(lat) <= 90 ? [lon, lat] : undefined;
+}
+
+export const formatPrice = (station: Station) =>
+  station.properties.price === undefined
+    ? ''
+    : new Intl.NumberFormat(undefined, {
+        style: 'currency',
+        currency: station.properties.currency,
+        minimumFractionDigits: 3,
+        maximumFractionDigits: 3,
+      }).format(station.properties.price);
+
+/** A share link: the station's durable identity (country and externalId), where it is, and the fuel. */
+export function shareLink(station: Station, fuel: FuelCode): string {
+  const [lon = 0, lat = 0] = station.geometry.coordinates;
+  const params = new URLSearchParams({
+    station: `${station.properties.country}:${station.properties.externalId}`,
+    at: `${lon.toFixed(5)},${lat.toFixed(5)}`,
+    fuel,
+  });
+  return `${window.location.origin}${window.location.pathname}#${params}`;
+}
+
+export interface SharedStation {
+  country: string;
+  externalId: string;
+  at: LonLat;
+  fuel?: FuelCode;
+}
+
+export function readShareLink(hash: string): SharedStation | undefined {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const station = params.get('station');
+  const at = parseLonLat(params.get('at') ?? '');
+  if (!station || !at) return undefined;
+  const split = station.indexOf(':');
+  if (split < 0) return undefined;
+  const fuel = params.get('fuel');
+  return {
+    country: station.slice(0, split),
+    externalId: station.slice(split + 1),
+    at,
+    ...(FUELS.some((f) => f.code === fuel) && { fuel: fuel as FuelCode }),
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * The fuel map in Chromium against the real server on the demo data, with the fake routing engine and
+ * geocoder: stations in view with popups and share links, place search, EV mode, a planned route with its
+ * alternatives, the stations along it and detour minutes streamed with anchors either side of each
+ * station, and clear messages when routing or place search give nothing. Never touches the network.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { greatCircleKm } from '../../src/fuel/geo/sphere';
+import type { LonLat } from '../../src/fuel/store/store';
+import { startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
+import { ensureBuilt, launchBrowser, openPage, policyViolations, seriousViolations } from '../test/browser';
+
+let fuel: TestFuel;
+let browser: Browser;
+const offsite: string[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt('fuel');
+  // A blank style served by the fuel server itself: the tests never reach a tile server.
+  process.env.APP_MAP_STYLE_URL = './static/blank-style.json';
+  fuel = await startTestFuel();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await fuel?.close();
+  delete process.env.APP_MAP_STYLE_URL;
+});
+
+const MADRID = '-3.70, 40.42';
+const TOLEDO = '-4.02, 39.86';
+
+describe('the fuel map', () => {
+  it('is served at / with the style address in the page and a same-origin policy', async () => {
+    const res = await fetch(`${fuel.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await res.text()).toContain('<meta name="map-style" content="./static/blank-style.json">');
+  });
+
+  it('shows the stations in view with popups and share links, finds places, switches to EV', async () => {
+    const { page, errors, context } = await openPage(browser, { offsite });
+    await page.goto(`${fuel.url}/`);
+    await page.locator('.maplibregl-canvas').waitFor();
+    const list = page.getByTestId('stations-in-view').getByRole('button');
+    await list.first().waitFor();
+
+    // The first listed is the cheapest in view; its card has name, address, price, currency and time.
+    const prices = (await list.locator('.price').allTextContents()).map((t) =>
+      Number(t.replace(/[^\d.]/g, '')),
+    );
+    expect(prices.length).toBeGreaterThan(3);
+    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+    await list.first().click();
+    const card = page.locator('.selected').getByTestId('station-card');
+    await expect(card.textContent()).resolves.toMatch(/B7 \(EUR\)stored/);
+    await page.locator('.maplibregl-popup').getByTestId('station-card').waitFor();
+    const link = await page.getByLabel('Share link').inputValue();
+    const shared = new URL(link);
+    const params = new URLSearchParams(shared.hash.slice(1));
+    expect(params.get('station')).toMatch(/^ES:\d+$/);
+    const name = await card.locator('h3').textContent();
+    const address = await card.locator('p').nth(1).textContent();
+
+    // The share link opens the same station (country and externalId) on a fresh page.
+    const other = await openPage(browser, { offsite });
+    await other.page.goto(link);
+    const sharedCard = other.page.locator('.selected').getByTestId('station-card');
+    await sharedCard.waitFor();
+    expect(await sharedCard.locator('h3').textContent()).toBe(name);
+    expect(await sharedCard.locator('p').nth(1).textContent()).toBe(address);
+    await other.context.close();
+
+    // Place search through the geocoder; an empty answer is explained.
+    await page.getByLabel('Find a place').fill('Puerta del Sol');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('list', { name: 'Places found' }).getByRole('button').first().waitFor();
+    expect(
+      await page.getByRole('list', { name: 'Places found' }).getByRole('button').first().textContent(),
+    ).toContain('Puerta del Sol');
+    fuel.photon.features = [];
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText(/No place found for “Puerta del Sol”/).waitFor();
+
+    // EV mode lists chargers by power.
+    await page.getByLabel('Fuel').selectOption('EV');
+    await page.getByTestId('stations-in-view').getByText(/kW$/).first().waitFor();
+
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations(errors)).toEqual([]);
+    expect(offsite).toEqual([]);
+    await context.close();
+  });
+
+  it('plans a route with alternatives, lists stations along it and streams their detours', async () => {
+    fuel.osrm.reset();
+    fuel.osrm.delayMs = 5;
+    const { page, errors, context } = await openPage(browser, { offsite });
+    await page.goto(`${fuel.url}/`);
+    await page.getByTestId('stations-in-view').getByRole('button').first().waitFor();
+    // Every text the progress line takes, to see detours arrive one by one.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progress: string[] }).progress = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="detour-progress"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByLabel('From').fill(MADRID);
+    await page.getByLabel('To', { exact: true }).fill(TOLEDO);
+    await page.getByLabel('Corridor (km each side)').fill('3');
+    await page.getByRole('button', { name: 'Plan route' }).click();
+    await page.getByTestId('detour-progress').filter({ hasText: 'Detours measured' }).waitFor();
+
+    // The main route and the engine's alternatives.
+    await expect(page.getByRole('radio').count()).resolves.toBe(3);
+    expect(await page.getByRole('radio').first().isChecked()).toBe(true);
+
+    // Stations along the route, cheapest first, each with its position and detour.
+    const rows = page.getByTestId('route-stations').getByRole('button');
+    const count = await rows.count();
+    expect(count).toBeGreaterThan(2);
+    const texts = await rows.allTextContents();
+    expect(texts.every((t) => /km \d+ · (\+[\d.]+ min|no detour result)/.test(t))).toBe(true);
+    const progress = await page.evaluate(() => (window as unknown as { progress: string[] }).progress);
+    expect(progress.some((t) => /Measuring detours… [1-9]\d* of/.test(t))).toBe(true);
+    await expect(page.getByTestId('best-within').textContent()).resolves.toMatch(
+      /^Cheapest within 5 min: .+ \+[\d.]+ min\.$/,
+    );
+
+    // Each station was measured before → station → after, the anchors about 3 km either side on the route.
+    const detourCalls = fuel.osrm.requests
+      .map((url) => /^\/route\/v1\/[^/]+\/(.+)$/.exec(url.pathname)?.[1]?.split(';') ?? [])
+      .filter((points) => points.length === 3)
+      .map((points) => points.map((p) => p.split(',').map(Number) as LonLat));
+    expect(detourCalls.length).toBe(count);
+    const anchored = detourCalls.filter(([before, station, after]) => {
+      const a = greatCircleKm(before as LonLat, station as LonLat);
+      const b = greatCircleKm(station as LonLat, after as LonLat);
+      return a > 1.5 && a < 4 && b > 1.5 && b < 4;
+    });
+    // Stations near either end have an anchor clamped to the route's start or end; the rest sit between two.
+    expect(anchored.length).toBeGreaterThan(0);
+
+    // Choosing an alternative lists the stations along it.
+    await page.getByRole('radio').nth(1).check();
+    await page.getByTestId('detour-progress').filter({ hasText: 'Detours measured' }).waitFor();
+
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('says clearly when routing is unavailable, dark and at phone size', async () => {
+    fuel.osrm.reset();
+    fuel.osrm.mode = 'error';
+    const { page, errors, context } = await openPage(browser, {
+      offsite,
+      colorScheme: 'dark',
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(`${fuel.url}/`);
+    await page.getByLabel('From').fill(MADRID);
+    await page.getByLabel('To', { exact: true }).fill(TOLEDO);
+    await page.getByRole('button', { name: 'Plan route' }).click();
+    await page.getByRole('alert').filter({ hasText: 'No route: Routing service unavailable' }).waitFor();
+    await page.locator('.maplibregl-canvas').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations(errors)).toEqual([]);
+    fuel.osrm.reset();
+    await context.close();
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The MapLibre map: stations clustered and coloured by price relative to the stations in view, the
+ * planned routes with the corridor, and the stations along the chosen route. The page keeps working
+ * without it (no WebGL): every station and route result is also in the side panel.
+ */
+import {
+  type GeoJSONSource,
+  type LngLatBoundsLike,
+  Map as MapLibre,
+  NavigationControl,
+  Popup,
+  type StyleSpecification,
+  setWorkerUrl,
+} from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import type { LonLat, Route, Station } from './api';
+import { relativePrices } from './prices';
+
+setWorkerUrl(workerUrl);
+
+export type Bbox = [number, number, number, number];
+
+const CHEAP = '#15803d';
+const MID = '#ca8a04';
+const DEAR = '#b91c1c';
+const EV = '#2563eb';
+
+const priceColour = (property: unknown) => ['interpolate', ['linear'], property, 0, CHEAP, 0.5, MID, 1, DEAR];
+
+export interface MapEvents {
+  onView(bbox: Bbox): void;
+  onSelect(id: string): void;
+}
+
+export class StationMap {
+  readonly map: MapLibre;
+  private ready: Promise<void>;
+  private popup: Popup | undefined;
+  private hasGlyphs = false;
+
+  constructor(container: HTMLElement, style: string, center: LonLat, zoom: number, events: MapEvents) {
+    this.map = new MapLibre({
+      container,
+      style: new URL(style, window.location.href).href,
+      center: [center[0] ?? 0, center[1] ?? 0],
+      zoom,
+      attributionControl: { compact: true },
+    });
+    this.map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+    this.ready = new Promise((resolve) => {
+      this.map.once('load', () => {
+        this.hasGlyphs = Boolean((this.map.getStyle() as StyleSpecification).glyphs);
+        this.addLayers();
+        resolve();
+      });
+    });
+    this.map.on('moveend', () => events.onView(this.bbox()));
+    this.map.on('click', 'station', (e) => {
+      const id = e.features?.[0]?.properties?.id;
+      if (typeof id === 'string') events.onSelect(id);
+    });
+    this.map.on('click', 'clusters', async (e) => {
+      const feature = e.features?.[0];
+      const source = this.map.getSource('stations') as GeoJSONSource | undefined;
+      if (!feature || !source || feature.geometry.type !== 'Point') return;
+      const zoom = await source.getClusterExpansionZoom(feature.properties?.cluster_id as number);
+      this.map.easeTo({ center: feature.geometry.coordinates as [number, number], zoom });
+    });
+    for (const layer of ['station', 'clusters', 'route-station']) {
+      this.map.on('mouseenter', layer, () => {
+        this.map.getCanvas().style.cursor = 'pointer';
+      });
+      this.map.on('mouseleave', layer, () => {
+        this.map.getCanvas().style.cursor = '';
+      });
+    }
+  }
+
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  bbox(): Bbox {
+    const b = this.map.getBounds();
+    const clamp = (v: number, limit: number) => Math.max(-limit, Math.min(limit, v));
+    return [
+      clamp(b.getWest(), 180),
+      clamp(b.getSouth(), 90),
+      clamp(b.getEast(), 180),
+      clamp(b.getNorth(), 90),
+    ];
+  }
+
+  private addLayers(): void {
+    const map = this.map;
+    map.addSource('stations', {
+      type: 'geojson',
+      data: { type: 'FeatureCollection', features: [] },
+      cluster: true,
+      clusterRadius: 42,
+      clusterMaxZoom: 11,
+      clusterProperties: { minRel: ['min', ['coalesce', ['get', 'rel'], 2]] },
+    });
+    map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    map.addSource('route-stations', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    map.addLayer({
+      id: 'route-corridor',
+      type: 'line',
+      source: 'routes',
+      filter: ['==', ['get', 'chosen'], true],
+      layout: { 'line-join': 'round', 'line-cap': 'round' },
+      paint: { 'line-color': '#2563eb', 'line-opacity': 0.15, 'line-width': 10 },
+    });
+    map.addLayer({
+      id: 'route-alt',
+      type: 'line',
+      source: 'routes',
+      filter: ['==', ['get', 'chosen'], false],
+      paint: { 'line-color': '#6b7280', 'line-width': 4, 'line-dasharray': [2, 1] },
+    });
+    map.addLayer({
+      id: 'route-main',
+      type: 'line',
+      source: 'routes',
+      filter: ['==', ['get', 'chosen'], true],
+      layout: { 'line-join': 'round', 'line-cap': 'round' },
+      paint: { 'line-color': '#1d4ed8', 'line-width': 5 },
+    });
+    map.addLayer({
+      id: 'clusters',
+      type: 'circle',
+      source: 'stations',
+      filter: ['has', 'point_count'],
+      paint: {
+        'circle-color': ['case', ['>', ['get', 'minRel'], 1], EV, priceColour(['get', 'minRel'])] as never,
+        'circle-radius': ['step', ['get', 'point_count'], 14, 20, 18, 100, 24, 1000, 30],
+        'circle-opacity': 0.85,
+        'circle-stroke-width': 2,
+        'circle-stroke-color': '#ffffff',
+      },
+    });
+    if (this.hasGlyphs)
+      map.addLayer({
+        id: 'cluster-count',
+        type: 'symbol',
+        source: 'stations',
+        filter: ['has', 'point_count'],
+        layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-size': 12 },
+        paint: { 'text-color': '#ffffff' },
+      });
+    map.addLayer({
+      id: 'station',
+      type: 'circle',
+      source: 'stations',
+      filter: ['!', ['has', 'point_count']],
+      paint: {
+        'circle-color': ['case', ['has', 'rel'], priceColour(['get', 'rel']), EV] as never,
+        'circle-radius': [
+          'case',
+          ['has', 'powerKw'],
+          ['min', 12, ['+', 5, ['/', ['get', 'powerKw'], 40]]],
+          7,
+        ],
+        'circle-stroke-width': 1.5,
+        'circle-stroke-color': '#ffffff',
+      },
+    });
+    map.addLayer({
+      id: 'route-station',
+      type: 'circle',
+      source: 'route-stations',
+      paint: {
+        'circle-color': ['case', ['has', 'rel'], priceColour(['get', 'rel']), EV] as never,
+        'circle-radius': 8,
+        'circle-stroke-width': 3,
+        'circle-stroke-color': '#1d4ed8',
+      },
+    });
+    this.map.on('click', 'route-station', (e) => {
+      const id = e.features?.[0]?.properties?.id;
+      if (typeof id === 'string') this.selectHandler?.(id);
+    });
+  }
+
+  selectHandler: ((id: string) => void) | undefined;
+
+  private static collection(stations: Station[]) {
+    const rel = relativePrices(stations);
+    return {
+      type: 'FeatureCollection' as const,
+      features: stations.map((s) => ({
+        type: 'Feature' as const,
+        geometry: { type: 'Point' as const, coordinates: s.geometry.coordinates },
+        properties: {
+          id: s.properties.id,
+          ...(rel.has(s.properties.id) && { rel: rel.get(s.properties.id) }),
+          ...(s.properties.powerKw !== undefined && { powerKw: s.properties.powerKw }),
+        },
+      })),
+    };
+  }
+
+  async showStations(stations: Station[]): Promise<void> {
+    await this.ready;
+    (this.map.getSource('stations') as GeoJSONSource).setData(StationMap.collection(stations));
+  }
+
+  async showRoutes(routes: Route[], chosen: number, corridorKm: number): Promise<void> {
+    await this.ready;
+    const features = routes.map((route, index) => ({
+      type: 'Feature' as const,
+      geometry: route.geometry,
+      properties: { chosen: index === chosen },
+    }));
+    // Chosen route last, so it is drawn over the alternatives.
+    features.sort((a, b) => Number(a.properties.chosen) - Number(b.properties.chosen));
+    (this.map.getSource('routes') as GeoJSONSource).setData({ type: 'FeatureCollection', features } as never);
+    const route = routes[chosen];
+    if (route) {
+      const lat = (((route.bbox[1] ?? 0) + (route.bbox[3] ?? 0)) / 2) * (Math.PI / 180);
+      // The corridor's full width in pixels at each zoom (metres per pixel halve with each zoom step).
+      const metresPerPixel0 = 78271.517 * Math.cos(lat);
+      const width0 = (2 * corridorKm * 1000) / metresPerPixel0;
+      this.map.setPaintProperty('route-corridor', 'line-width', [
+        'interpolate',
+        ['exponential', 2],
+        ['zoom'],
+        0,
+        width0,
+        20,
+        width0 * 2 ** 20,
+      ]);
+      this.map.fitBounds(route.bbox as unknown as LngLatBoundsLike, { padding: 40, duration: 0 });
+    }
+  }
+
+  async showRouteStations(stations: Station[]): Promise<void> {
+    await this.ready;
+    (this.map.getSource('route-stations') as GeoJSONSource).setData(StationMap.collection(stations));
+  }
+
+  popupFor(station: Station, content: HTMLElement): void {
+    this.popup?.remove();
+    const [lon = 0, lat = 0] = station.geometry.coordinates;
+    this.popup = new Popup({ maxWidth: '280px', focusAfterOpen: false })
+      .setLngLat([lon, lat])
+      .setDOMContent(content)
+      .addTo(this.map);
+    this.map.easeTo({ center: [lon, lat], duration: 300 });
+  }
+
+  flyTo(at: LonLat, zoom?: number): void {
+    this.map.jumpTo({ center: [at[0] ?? 0, at[1] ?? 0], ...(zoom !== undefined && { zoom }) });
+  }
+}

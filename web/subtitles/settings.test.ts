@@ -1,0 +1,158 @@
+/**
+ * The plugin's settings page in Chromium against the real server: sign-in, every setup flag explained,
+ * a queued file moving through the live queue, the injection diagnosis, the legacy-authorization switch,
+ * the page's policy and an accessibility check, in light and dark and at phone size.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authHeader,
+  type Fixture,
+  makeFixture,
+  makeMedia,
+  type Server,
+  seedAccounts,
+  startServer,
+  writeModel,
+  writeStandInWhisper,
+} from '../../src/subtitles/test-support';
+import {
+  ensureBuilt,
+  focusOutline,
+  launchBrowser,
+  openPage,
+  policyViolations,
+  seriousViolations,
+} from '../test/browser';
+
+let fixture: Fixture;
+let server: Server;
+let browser: Browser;
+let adminKey: string;
+let hold: string;
+
+beforeAll(async () => {
+  await ensureBuilt('subtitles');
+  fixture = makeFixture();
+  ({ adminKey } = await seedAccounts(fixture.dataDir));
+  const standIn = writeStandInWhisper(fixture.binDir);
+  hold = standIn.hold;
+  const model = writeModel(fixture.dataDir);
+  makeMedia(path.join(fixture.mediaDir, 'Films', 'Night Walk.mkv'));
+  server = await startServer({
+    ...fixture.env,
+    SUBTITLES_WHISPER_BINARY: standIn.path,
+    SUBTITLES_WHISPER_MODEL: model,
+    SUBTITLES_LEGACY_AUTHORIZATION: 'true',
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  fixture?.remove();
+});
+
+describe('the subtitles settings page', () => {
+  it('is served as the plugin page /web/configurationpage?name=subtitles.html under a same-origin policy', async () => {
+    const res = await fetch(`${server.url}/web/configurationpage?name=subtitles.html`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    const html = await res.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).toContain('<meta name="plugin" content="Subtitles">');
+    const script = await fetch(`${server.url}/web/configurationpage?name=subtitles-settings.js`);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    // The host answers nothing else: the root stays a 404, as on the media server.
+    expect((await fetch(`${server.url}/`)).status).toBe(404);
+  });
+
+  it('signs in with a password, explains the setup, follows a queued file, switches legacy authorization', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
+    await page.getByLabel('User name').fill('viewer');
+    await page.getByLabel('Password').fill('viewer password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This account is not an administrator.').waitFor();
+
+    await page.getByLabel('User name').fill('admin');
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // Setup: the stand-in engine and model are found; each GPU flag is listed with its meaning.
+    await expect(page.getByTestId('setup-verdict').textContent()).resolves.toContain(
+      'Local transcription can run',
+    );
+    for (const flag of ['HasVendorAGpu', 'HasCudaLibrary', 'HasRenderDevice', 'HasOpenMP', 'HasAvx'])
+      await expect(page.getByRole('rowheader', { name: flag }).count()).resolves.toBe(1);
+
+    // The injection diagnosis, Message first.
+    const injection = await page.getByTestId('injection-message').textContent();
+    expect(injection).toMatch(/^(OK|WARNING|ERROR):/);
+
+    // A file queued from the page moves through the live queue while the engine is held.
+    writeFileSync(hold, '');
+    await page.getByLabel('Media file (relative to the media folder)').fill('Films/Night Walk.mkv');
+    await page.getByRole('button', { name: 'Queue file' }).click();
+    await page.getByText('Queued Night Walk (en).').waitFor();
+    await page.getByTestId('queue-state').filter({ hasText: 'Processing Night Walk' }).waitFor();
+    rmSync(hold);
+    await page.getByTestId('queue-processed').filter({ hasText: '1' }).waitFor();
+    await page.getByTestId('queue-state').filter({ hasText: 'Idle' }).waitFor();
+
+    // A path outside the library is refused with the server's reason.
+    await page.getByLabel('Media file (relative to the media folder)').fill('../etc/passwd');
+    await page.getByRole('button', { name: 'Queue file' }).click();
+    await page.getByText(/^Not queued:/).waitFor();
+
+    // The legacy switch: off, then the legacy header is refused.
+    const legacy = page.getByRole('switch', { name: 'Accept the legacy token header' });
+    expect(await legacy.isChecked()).toBe(true);
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/System/Configuration') && r.request().method() === 'POST',
+    );
+    await legacy.uncheck();
+    expect((await saved).status()).toBe(204);
+    const viaLegacy = await fetch(`${server.url}/Plugins/Subtitles/Queue`, {
+      headers: { 'X-Media-Token': adminKey },
+    });
+    expect(viaLegacy.status).toBe(401);
+    const config = await fetch(`${server.url}/System/Configuration`, { headers: authHeader(adminKey) });
+    expect(await config.json()).toEqual({ EnableLegacyAuthorization: false });
+
+    // Keyboard: the focus ring is visible.
+    await page.keyboard.press('Tab');
+    expect((await focusOutline(page)).width).toBeGreaterThan(0);
+
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('asks for the key again when it is refused, and reads well dark at phone size', async () => {
+    const { page, errors, context } = await openPage(browser, {
+      colorScheme: 'dark',
+      viewport: { width: 390, height: 844 },
+    });
+    await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
+    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'the key was refused' }).waitFor();
+    await page.getByLabel('API key').fill(adminKey);
+    await page.getByRole('button', { name: 'Use key' }).click();
+    await page.getByTestId('setup-verdict').waitFor();
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(17, 24, 39)');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+});
