@@ -1,5 +1,6 @@
 /** The command table of `archive-cli`, in help order. */
 
+import { backupCommands } from './backup-commands';
 import { cleanupLegacyAvatars } from './cleanup-legacy-avatars';
 import type { Command } from './command';
 import { config } from './config';
@@ -24,6 +25,7 @@ import { updateMediaSizes } from './update-media-sizes';
 export const COMMANDS: readonly Command[] = [
   serve,
   migrate,
+  ...backupCommands,
   importCommand,
   exportCommand,
   stats,

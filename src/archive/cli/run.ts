@@ -13,21 +13,8 @@ import { logLevel } from './context';
 
 const USAGE = 'usage: archive-cli [--data-dir PATH] <command>';
 
-/** The seed's commands that need the platform client, which this build does not have yet. */
-const PLATFORM_COMMANDS = new Set([
-  'auth',
-  'backup',
-  'schedule',
-  'fill-gaps',
-  'backfill-topics',
-  'reclassify-round-videos',
-]);
-
 function unknownCommand(name: string): string {
-  const choices = `choose from ${COMMANDS.map((c) => c.name).join(', ')}`;
-  return PLATFORM_COMMANDS.has(name)
-    ? `command "${name}" is not available in this build (${choices})`
-    : `unknown command "${name}" (${choices})`;
+  return `unknown command "${name}" (choose from ${COMMANDS.map((c) => c.name).join(', ')})`;
 }
 
 export function mainHelp(): string {
