@@ -1,5 +1,14 @@
 // `npm run migrate -- archive`: the same as `archive-cli migrate` (DATABASE_URL / DB_TYPE / DATABASE_PATH ...,
 // or their ARCHIVE_-prefixed forms).
-import { migrateCommand } from '../../src/archive/commands';
+import { runCli } from '../../src/archive/cli/run';
 
-process.exit(await migrateCommand(process.env));
+const code = await runCli(
+  ['migrate'],
+  {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    errWrite: (chunk) => process.stderr.write(chunk),
+  },
+  process.env,
+);
+process.exit(code);

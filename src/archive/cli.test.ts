@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../common/services';
+import { BACKUP_CLI_COMMANDS } from './backup/cli-commands';
+import { COMMANDS } from './cli/commands';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,11 +34,8 @@ describe('archive-cli', { timeout: 90_000 }, () => {
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr.trim().split('\n')).toEqual([
       'usage: archive-cli [--data-dir PATH] <command>',
-      'archive-cli: error: unknown command "frobnicate" (choose from serve, migrate)',
+      `archive-cli: error: unknown command "frobnicate" (choose from ${COMMANDS.map((c) => c.name).join(', ')})`,
     ]);
-    const later = cli(['backup']);
-    expect(later.code).toBe(2);
-    expect(later.stderr).toContain('command "backup" is not available in this build');
   });
 
   it('migrates, saying so, and fails with the seed message', () => {
@@ -49,4 +48,61 @@ describe('archive-cli', { timeout: 90_000 }, () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^Migration failed: unrecognised database configuration/);
   });
+
+  it('lists every command in its help, and refuses an unknown flag of a backup command with usage', () => {
+    const help = cli(['--help']);
+    for (const name of ['serve', 'migrate', ...BACKUP_CLI_COMMANDS.map((c) => c.name)]) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+    const bad = cli(['fill-gaps', '--bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('usage: archive-cli fill-gaps');
+    const missing = cli(['backfill-topics']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('the following arguments are required: -c/--chat-id');
+  });
+
+  it('fails at start when a chat id list holds a non-integer', () => {
+    const env = {
+      DATABASE_PATH: path.join(dir, 'bad-list.db'),
+      MSGR_API_ID: '1',
+      MSGR_API_HASH: 'hash',
+      CHAT_IDS: '-100123,abc',
+    };
+    const result = cli(['backup'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("invalid literal for int() with base 10: 'abc'");
+  });
+
+  it('schedule stops cleanly on SIGTERM, exit 0', async () => {
+    const heartbeat = path.join(dir, 'schedule.heartbeat');
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'src/archive/cli.ts'), 'schedule'],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_PATH: path.join(dir, 'schedule.db'),
+          BACKUP_PATH: path.join(dir, 'schedule-backups'),
+          HEARTBEAT_FILE: heartbeat,
+          MSGR_API_ID: '1',
+          MSGR_API_HASH: 'hash',
+          SCHEDULE: '0 0 1 1 *',
+        },
+      },
+    );
+    let stdout = '';
+    const started = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('Scheduler started')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await started;
+    expect(existsSync(heartbeat)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
 });

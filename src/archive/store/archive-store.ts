@@ -11,29 +11,38 @@
 import type { Driver } from './driver';
 import * as changes from './queries/changes';
 import * as chats from './queries/chats';
-import * as exports from './queries/export';
+import * as chatExport from './queries/export';
+import * as archiveExport from './queries/exports';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
+import * as imports from './queries/imports';
 import * as ingest from './queries/ingest';
 import * as live from './queries/live';
+import * as maintenance from './queries/maintenance';
 import * as media from './queries/media';
+import * as merge from './queries/merge';
 import * as messages from './queries/messages';
 import * as push from './queries/push';
 import * as search from './queries/search';
 import * as sessions from './queries/sessions';
 import * as settings from './queries/settings';
+import * as tableCopy from './queries/table-copy';
 import * as transcripts from './queries/transcripts';
 import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
+import type * as C from './tools';
 
 const QUERY_MODULES = [
   changes,
   chats,
-  exports,
+  chatExport,
+  archiveExport,
   figures,
   grants,
+  imports,
   ingest,
   media,
+  maintenance,
   messages,
   search,
   sessions,
@@ -95,6 +104,28 @@ export function createArchiveStore(driver: Driver): ArchiveSqlStore {
     },
     close: () => driver.close(),
     ...bindQueries(driver, QUERY_MODULES),
+    // Generic methods, and those that take a second archive (merge.ts, table-copy.ts), bound by hand.
+    importTransaction: <R>(fn: (w: C.ChatImportWriter) => Promise<R>) =>
+      imports.importTransaction(driver, fn),
+    maintenanceTransaction: <R>(fn: (w: C.MaintenanceWriter) => Promise<R>) =>
+      maintenance.maintenanceTransaction(driver, fn),
+    listMergeAccounts: () => merge.listSourceAccounts(driver),
+    countOrphans: (accountIds: number[]) => merge.countOrphans(driver, accountIds),
+    mergeArchive: (source: C.ArchiveTools, plan: C.MergePlan, hooks: C.MergeHooks) =>
+      merge.mergeArchive(driverOf(source as ArchiveDatabase), driver, plan, hooks),
+    listCopyTables: () => tableCopy.listTables(driver),
+    countTableRows: (table: string) => tableCopy.countRows(driver, table),
+    copyTablesTo: (
+      target: C.ArchiveTools,
+      tables: C.TableInfo[],
+      batchSize: number,
+      onTable: (table: string, rows: number) => void,
+    ) => tableCopy.copyTables(driver, driverOf(target as ArchiveDatabase), tables, batchSize, onTable),
+    resetSequences: () => tableCopy.resetSequences(driver),
+    writableTableColumns: (table: string) => merge.writableColumns(driver, table),
+    tableColumnTypes: (table: string) => tableCopy.columnTypes(driver, table),
+    tableChecksum: (t: C.TableInfo, columns: string[], types: Record<string, string>, batchSize: number) =>
+      tableCopy.tableChecksum(driver, t, columns, types, batchSize),
   } satisfies ArchiveSqlStore;
 }
 

@@ -17,6 +17,8 @@ export interface PostgresOptions {
   echo?: boolean;
   logger?: Logger;
   maxConnections?: number;
+  /** Every transaction read-only (a merge source). */
+  readonly?: boolean;
 }
 
 const INT8 = 20;
@@ -88,6 +90,7 @@ export class PostgresDriver implements Driver {
       max: options.maxConnections ?? 10,
       connectTimeoutMs: Math.max(1000, Math.round(options.timeoutSeconds * 1000)),
       types,
+      ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
       onIdleError: (err) => options.logger?.warn({ err: err.message }, 'idle database connection failed'),
     });
     this.direct = queryable((text, params) => this.pool.query(text, params), options);

@@ -26,6 +26,7 @@ import type {
   StoredMessage,
 } from './media-types';
 
+import type { ArchiveTools } from './tools';
 import type {
   Account,
   AdminChat,
@@ -81,6 +82,7 @@ export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export { isValidTimeZone } from './timezone';
+export type * from './tools';
 export type * from './types';
 export type * from './writer';
 
@@ -244,4 +246,4 @@ export interface ArchiveStore {
 }
 
 /** What `openArchiveStore` returns: the viewer's store plus the writes the backup (and fixtures) use. */
-export type ArchiveDatabase = ArchiveStore & ArchiveWriter;
+export type ArchiveDatabase = ArchiveStore & ArchiveWriter & ArchiveTools;

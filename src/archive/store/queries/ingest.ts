@@ -42,34 +42,37 @@ export async function upsertAccount(driver: Driver, a: NewAccount): Promise<numb
 }
 
 export async function upsertChat(driver: Driver, c: NewChat): Promise<string> {
+  return driver.transaction((tx) => upsertChatIn(tx, c));
+}
+
+/** upsertChat inside a transaction the caller holds (an import, a merge). */
+export async function upsertChatIn(tx: Db, c: NewChat): Promise<string> {
   if (c.ref !== undefined && !REF.test(c.ref)) throw new RangeError('a chat ref is 22 URL-safe characters');
-  return driver.transaction(async (tx) => {
-    const known = await tx.get(
-      sql`SELECT ref FROM chat_refs WHERE account_id = ${c.accountId} AND chat_id = ${c.id}`,
+  const known = await tx.get(
+    sql`SELECT ref FROM chat_refs WHERE account_id = ${c.accountId} AND chat_id = ${c.id}`,
+  );
+  let ref = str(known?.ref);
+  if (ref === null) {
+    ref = c.ref ?? mintChatRef();
+    await tx.run(
+      sql`INSERT INTO chat_refs (ref, account_id, chat_id) VALUES (${ref}, ${c.accountId}, ${c.id})`,
     );
-    let ref = str(known?.ref);
-    if (ref === null) {
-      ref = c.ref ?? mintChatRef();
-      await tx.run(
-        sql`INSERT INTO chat_refs (ref, account_id, chat_id) VALUES (${ref}, ${c.accountId}, ${c.id})`,
-      );
-    }
-    const now = new Date();
-    await tx.run(sql`INSERT INTO chats (account_id, id, ref, type, title, username, first_name, last_name, phone,
-        description, participants_count, is_forum, is_archived, avatar_photo_id, created_at, updated_at)
-      VALUES (${c.accountId}, ${c.id}, ${ref}, ${c.type}, ${c.title ?? null}, ${c.username ?? null},
-        ${c.firstName ?? null}, ${c.lastName ?? null}, ${c.phone ?? null}, ${c.description ?? null},
-        ${c.participantsCount ?? null}, ${c.isForum ?? false}, ${c.isArchived ?? false},
-        ${c.avatarPhotoId ?? null}, ${now}, ${now})
-      ON CONFLICT (account_id, id) DO UPDATE SET type = excluded.type, title = excluded.title,
-        username = excluded.username, first_name = excluded.first_name, last_name = excluded.last_name,
-        phone = excluded.phone, description = excluded.description,
-        participants_count = excluded.participants_count, is_forum = excluded.is_forum,
-        is_archived = excluded.is_archived,
-        avatar_photo_id = coalesce(excluded.avatar_photo_id, chats.avatar_photo_id),
-        updated_at = excluded.updated_at`);
-    return ref;
-  });
+  }
+  const now = new Date();
+  await tx.run(sql`INSERT INTO chats (account_id, id, ref, type, title, username, first_name, last_name, phone,
+      description, participants_count, is_forum, is_archived, avatar_photo_id, created_at, updated_at)
+    VALUES (${c.accountId}, ${c.id}, ${ref}, ${c.type}, ${c.title ?? null}, ${c.username ?? null},
+      ${c.firstName ?? null}, ${c.lastName ?? null}, ${c.phone ?? null}, ${c.description ?? null},
+      ${c.participantsCount ?? null}, ${c.isForum ?? false}, ${c.isArchived ?? false},
+      ${c.avatarPhotoId ?? null}, ${now}, ${now})
+    ON CONFLICT (account_id, id) DO UPDATE SET type = excluded.type, title = excluded.title,
+      username = excluded.username, first_name = excluded.first_name, last_name = excluded.last_name,
+      phone = excluded.phone, description = excluded.description,
+      participants_count = excluded.participants_count, is_forum = excluded.is_forum,
+      is_archived = excluded.is_archived,
+      avatar_photo_id = coalesce(excluded.avatar_photo_id, chats.avatar_photo_id),
+      updated_at = excluded.updated_at`);
+  return ref;
 }
 
 export async function upsertUser(db: Db, u: NewUser): Promise<void> {
@@ -89,7 +92,7 @@ const SLOTS_PER_SECOND = 2 ** 21;
  * The message's place in archive order (see the messages table): the next free slot of its second. Rows
  * of one statement cannot see each other, so the `n`-th row of a batch in the same second adds `n`.
  */
-function orderKey(date: Date, n: number): Sql {
+export function orderKey(date: Date, n: number): Sql {
   const base = Math.floor(date.getTime() / 1000) * SLOTS_PER_SECOND;
   return sql`((SELECT coalesce(max(pk) + 1, ${base}) FROM messages
     WHERE pk >= ${base} AND pk < ${base + SLOTS_PER_SECOND}) + ${n})`;
@@ -106,17 +109,21 @@ export async function upsertMessages(driver: Driver, messages: NewMessage[]): Pr
   if (messages.length === 0) return;
   // One statement may not touch the same row twice (PostgreSQL): the last copy of a message wins.
   const unique = [...new Map(messages.map((m) => [`${m.accountId}/${m.chatId}/${m.id}`, m])).values()];
-  await driver.transaction(async (tx) => {
-    for (let i = 0; i < unique.length; i += MESSAGE_BATCH) {
-      const batch = unique.slice(i, i + MESSAGE_BATCH);
-      const perSecond = new Map<number, number>();
-      const rows = batch.map((m) => {
-        const second = Math.floor(m.date.getTime() / 1000);
-        const n = perSecond.get(second) ?? 0;
-        perSecond.set(second, n + 1);
-        return messageValues(m, n);
-      });
-      await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
+  await driver.transaction((tx) => insertMessageRows(tx, unique));
+}
+
+/** Inserts or updates messages (each at most once in the list) inside the caller's transaction. */
+export async function insertMessageRows(tx: Db, unique: NewMessage[]): Promise<void> {
+  for (let i = 0; i < unique.length; i += MESSAGE_BATCH) {
+    const batch = unique.slice(i, i + MESSAGE_BATCH);
+    const perSecond = new Map<number, number>();
+    const rows = batch.map((m) => {
+      const second = Math.floor(m.date.getTime() / 1000);
+      const n = perSecond.get(second) ?? 0;
+      perSecond.set(second, n + 1);
+      return messageValues(m, n);
+    });
+    await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
           reply_to_msg_id, reply_to_top_id, reply_to_text, forward_from_id, edit_date, raw_data, is_outgoing,
           is_pinned)
         VALUES ${join(rows)}
@@ -126,8 +133,7 @@ export async function upsertMessages(driver: Driver, messages: NewMessage[]): Pr
           reply_to_text = excluded.reply_to_text, forward_from_id = excluded.forward_from_id,
           edit_date = excluded.edit_date, raw_data = excluded.raw_data, is_outgoing = excluded.is_outgoing,
           is_pinned = excluded.is_pinned`);
-    }
-  });
+  }
 }
 
 const whereMessage = (r: MessageRef) =>

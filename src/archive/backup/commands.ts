@@ -1,0 +1,502 @@
+/**
+ * The command line's platform-bound commands: `auth`, `backup`, `schedule`, `fill-gaps`,
+ * `backfill-topics` and `reclassify-round-videos`, with the seed's output lines and exit codes. Each takes
+ * its arguments after the command name and returns the exit code; logs go to stderr.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { CronExpressionParser } from 'cron-parser';
+import { ConfigError, type Env } from '../../common/env';
+import { createLogger, type Logger } from '../../common/logger';
+import { loadConfig } from '../config';
+import { sendQueuedTranscripts } from '../live/send-transcripts';
+import { createArchiveStore } from '../store/archive-store';
+import { type BackupState, backupState } from '../store/backup-state';
+import { openDriver } from '../store/open';
+import type { ArchiveDatabase } from '../store/store';
+import { type BackupConfig, loadBackupConfig } from './config';
+import { type EngineDeps, normalizePhone, runBackup } from './engine';
+import { loadEventWebhook, withEventWebhook } from './event-webhook';
+import { fillChatGaps } from './gaps';
+import { GramJsPlatform } from './gramjs/adapter';
+import { type ArchiveEvent, Listener } from './listener';
+import { moveSharedMedia } from './media-files';
+import type { LoginPrompts, Platform, PlatformSession } from './platform';
+import { openDelivery } from './realtime';
+
+export interface CommandIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Asks a question on the terminal (auth). */
+  ask?(question: string): Promise<string>;
+}
+
+export const processIo: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  ask: async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return (await rl.question(question)).trim();
+    } finally {
+      rl.close();
+    }
+  },
+};
+
+/** What the commands are built from; tests give a fake platform and their own publish. */
+export interface BackupOverrides {
+  platform?: Platform;
+  publish?: (event: ArchiveEvent) => Promise<void>;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** What runs after each successful backup run (the transcript sender); see EngineDeps.afterRun. */
+  afterRun?: EngineDeps['afterRun'];
+}
+
+const LEVELS: Record<string, string> = {
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARNING: 'warn',
+  WARN: 'warn',
+  ERROR: 'error',
+  CRITICAL: 'fatal',
+};
+
+/** LOG_LEVEL as the seed gives it (an unknown value is INFO); logs go to stderr. */
+export function backupLogger(env: Env): Logger {
+  const level = LEVELS[(env.LOG_LEVEL ?? 'INFO').toUpperCase()] ?? 'info';
+  return createLogger('archive-backup', level, process.stderr as never);
+}
+
+export interface BackupRuntime {
+  config: BackupConfig;
+  platform: Platform;
+  store: ArchiveDatabase;
+  state: BackupState;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export function platformFor(config: BackupConfig): Platform {
+  if (config.apiId === null || !config.apiHash) {
+    throw new ConfigError('MSGR_API_ID and MSGR_API_HASH must be set to reach the messaging platform');
+  }
+  return new GramJsPlatform({ apiId: config.apiId, apiHash: config.apiHash, sessionDir: config.sessionDir });
+}
+
+export async function openRuntime(
+  env: Env,
+  overrides: BackupOverrides & { config?: BackupConfig } = {},
+): Promise<BackupRuntime> {
+  const config = overrides.config ?? loadBackupConfig(env);
+  const logger = overrides.logger ?? backupLogger(env);
+  const platform = overrides.platform ?? platformFor(config);
+  const driver = openDriver(config.database, logger);
+  const store = createArchiveStore(driver);
+  return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
+}
+
+/**
+ * Platform chat ids are often negative, which node's parseArgs reads as another option: `-c -100123`
+ * becomes `--chat-id=-100123` before parsing.
+ */
+export function joinNegativeValues(args: string[], flags: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (flags.includes(arg) && next !== undefined && /^-\d+$/.test(next)) {
+      out.push(`${arg.startsWith('--') ? arg : '--chat-id'}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+const CHAT_FLAGS = ['-c', '--chat-id'];
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The step at the end of each successful run: the transcript sender (live/send-transcripts.ts) submits the
+ * queued transcript requests when transcription is on.
+ */
+export function transcriptSender(env: Env, logger: Logger): NonNullable<EngineDeps['afterRun']> {
+  return async () => {
+    if (!loadConfig(env).transcription.enabled) return;
+    const counts = await sendQueuedTranscripts(env, logger);
+    logger.info(counts, 'queued transcript requests sent');
+  };
+}
+
+function engineDeps(runtime: BackupRuntime, overrides: BackupOverrides, env?: Env): EngineDeps {
+  const afterRun = overrides.afterRun ?? (env ? transcriptSender(env, runtime.logger) : undefined);
+  return {
+    ...runtime,
+    ...(overrides.signal ? { signal: overrides.signal } : {}),
+    ...(afterRun ? { afterRun } : {}),
+  };
+}
+
+/** Connects each configured account that is archived; calls `fn` with its session and archive account id. */
+async function eachArchivedAccount(
+  runtime: BackupRuntime,
+  fn: (session: PlatformSession, accountId: number) => Promise<void>,
+): Promise<void> {
+  for (const account of runtime.config.accounts) {
+    const session = await runtime.platform.connect({ index: account.index, phone: account.phone });
+    try {
+      const me = await session.me();
+      const accountId = await runtime.state.accountByPlatformUser(me.id);
+      if (accountId !== null) await fn(session, accountId);
+    } finally {
+      await session.disconnect().catch(() => undefined);
+    }
+  }
+}
+
+export async function authCommand(env: Env, io: CommandIo, overrides: BackupOverrides = {}): Promise<number> {
+  try {
+    const config = loadBackupConfig(env);
+    const platform = overrides.platform ?? platformFor(config);
+    if (config.accounts.length === 0) throw new ConfigError('no account configured (MSGR_ACCOUNT_1_PHONE)');
+    for (const account of config.accounts) {
+      const login = { index: account.index, phone: account.phone };
+      if (await platform.isAuthorized(login)) {
+        io.out(`Account ${account.index}: already authorized`);
+        continue;
+      }
+      const ask = io.ask ?? processIo.ask;
+      const prompts: LoginPrompts = {
+        code: () =>
+          (ask as (q: string) => Promise<string>)(`Account ${account.index}: enter the code you received: `),
+        password: () =>
+          (ask as (q: string) => Promise<string>)(
+            `Account ${account.index}: two-step verification password: `,
+          ),
+      };
+      const user = await platform.login(login, prompts);
+      if (!user.phone || normalizePhone(user.phone) !== normalizePhone(account.phone)) {
+        io.err(`Account ${account.index}: the logged-in phone differs from the configured one`);
+        return 1;
+      }
+      io.out(`Account ${account.index}: authorized`);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`Authentication failed: ${message(error)}`);
+    return 1;
+  }
+}
+
+export async function backupCommand(
+  env: Env,
+  io: CommandIo,
+  overrides: BackupOverrides = {},
+): Promise<number> {
+  let runtime: BackupRuntime | undefined;
+  try {
+    runtime = await openRuntime(env, overrides);
+    const moved = await moveSharedMedia(runtime.config.backupPath);
+    if (moved > 0) runtime.logger.info({ moved }, 'shared media moved into hash folders');
+    const summaries = await runBackup(engineDeps(runtime, overrides, env));
+    const total = summaries.reduce((n, s) => n + s.messages, 0);
+    io.out(`Backup complete: ${summaries.length} account(s), ${total} new message(s)`);
+    return 0;
+  } catch (error) {
+    io.err(`Backup failed: ${message(error)}`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+export async function fillGapsCommand(
+  args: string[],
+  env: Env,
+  io: CommandIo,
+  overrides: BackupOverrides = {},
+): Promise<number> {
+  const { values } = parseArgs({
+    args: joinNegativeValues(args, CHAT_FLAGS),
+    options: { 'chat-id': { type: 'string', short: 'c' }, threshold: { type: 'string', short: 't' } },
+  });
+  let runtime: BackupRuntime | undefined;
+  try {
+    runtime = await openRuntime(env, overrides);
+    const threshold = values.threshold === undefined ? runtime.config.gapThreshold : Number(values.threshold);
+    if (!Number.isInteger(threshold) || threshold < 1)
+      throw new ConfigError('threshold must be a whole number of at least 1');
+    const only = values['chat-id'] === undefined ? null : Number(values['chat-id']);
+    const reports: Awaited<ReturnType<typeof fillChatGaps>>[] = [];
+    const rt = runtime;
+    await eachArchivedAccount(rt, async (session, accountId) => {
+      for (const chatId of await rt.state.archivedChatIds(accountId)) {
+        if (only !== null && chatId !== only) continue;
+        reports.push(
+          await fillChatGaps({ store: rt.store, state: rt.state, session, accountId }, chatId, threshold),
+        );
+      }
+    });
+    const recovered = reports.reduce((n, r) => n + r.recovered, 0);
+    if (recovered > 0) await rt.store.refreshArchiveFigures(new Date());
+    io.out('Gap-fill complete:');
+    io.out(`  Chats scanned: ${reports.length}`);
+    io.out(`  Chats with gaps: ${reports.filter((r) => r.gaps > 0).length}`);
+    io.out(`  Total gaps found: ${reports.reduce((n, r) => n + r.gaps, 0)}`);
+    io.out(`  Messages recovered: ${recovered}`);
+    for (const r of reports.filter((r) => r.gaps > 0 || r.leadingHole > 0)) {
+      const hole =
+        r.leadingHole > 0 ? `, ${r.leadingHole} before the first archived message (not filled)` : '';
+      io.out(`  Chat ${r.chatId}: ${r.gaps} gap(s), ${r.recovered} recovered${hole}`);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`Gap-fill failed: ${message(error)}`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+export async function backfillTopicsCommand(
+  args: string[],
+  env: Env,
+  io: CommandIo,
+  overrides: BackupOverrides = {},
+): Promise<number> {
+  const { values } = parseArgs({
+    args: joinNegativeValues(args, CHAT_FLAGS),
+    options: { 'chat-id': { type: 'string', short: 'c' } },
+  });
+  if (values['chat-id'] === undefined) {
+    io.err(
+      'usage: archive-cli backfill-topics -c CHAT_ID\narchive-cli backfill-topics: error: the following arguments are required: -c/--chat-id',
+    );
+    return 2;
+  }
+  const chatId = Number(values['chat-id']);
+  let runtime: BackupRuntime | undefined;
+  try {
+    runtime = await openRuntime(env, overrides);
+    const accounts = await runtime.state.archivedAccounts();
+    const holders: number[] = [];
+    for (const account of accounts) {
+      if ((await runtime.state.archivedChatIds(account.id)).includes(chatId)) holders.push(account.id);
+    }
+    if (holders.length === 0) {
+      io.out(`Chat ${chatId} is not in the archive.`);
+      return 1;
+    }
+    try {
+      for (const accountId of holders) await runtime.state.resetSyncPosition(accountId, chatId);
+    } catch (error) {
+      io.err(`Topic backfill failed: ${message(error)}`);
+      return 1;
+    }
+    const summaries = await runBackup(engineDeps(runtime, overrides), {
+      chatIds: [chatId],
+      sweepOnly: true,
+      fromStart: true,
+    });
+    io.out(`Topic backfill complete: ${summaries.reduce((n, s) => n + s.messages, 0)} message(s) rewritten`);
+    return 0;
+  } catch (error) {
+    io.err(`Topic backfill failed: ${message(error)}`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+export async function reclassifyRoundVideosCommand(
+  args: string[],
+  env: Env,
+  io: CommandIo,
+  overrides: BackupOverrides = {},
+): Promise<number> {
+  const { values } = parseArgs({
+    args: joinNegativeValues(args, CHAT_FLAGS),
+    options: { 'chat-id': { type: 'string', short: 'c' }, 'dry-run': { type: 'boolean' } },
+  });
+  let runtime: BackupRuntime | undefined;
+  try {
+    runtime = await openRuntime(env, overrides);
+    const only = values['chat-id'] === undefined ? null : Number(values['chat-id']);
+    let scanned = 0;
+    let found = 0;
+    let retyped = 0;
+    let errors = 0;
+    const rt = runtime;
+    await eachArchivedAccount(rt, async (session, accountId) => {
+      for (const chatId of await rt.state.archivedChatIds(accountId)) {
+        if (only !== null && chatId !== only) continue;
+        const videos = await rt.state.videoMessageIds(accountId, chatId);
+        if (videos.length === 0) continue;
+        scanned++;
+        try {
+          const round = new Set(await session.roundVideoIds(chatId));
+          const matching = videos.filter((id) => round.has(id));
+          found += matching.length;
+          if (!values['dry-run']) retyped += await rt.state.retypeRoundVideos(accountId, chatId, matching);
+        } catch {
+          errors++;
+        }
+      }
+    });
+    io.out(`${values['dry-run'] ? '[DRY RUN] ' : ''}Round-video reclassification complete:`);
+    io.out(`  Chats scanned: ${scanned}`);
+    io.out(`  Round videos found: ${found}`);
+    io.out(`  Rows re-typed: ${retyped}`);
+    if (errors > 0) io.out(`  Chats with errors: ${errors}`);
+    return 0;
+  } catch (error) {
+    io.err(`Reclassification failed: ${message(error)}`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+export const HEARTBEAT_INTERVAL_MS = 30_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+async function writeHeartbeat(file: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, new Date().toISOString());
+}
+
+/** The next time SCHEDULE fires after `from`; an invalid expression is a configuration error. */
+export function nextTick(schedule: string, from: Date): Date {
+  try {
+    return CronExpressionParser.parse(schedule, { currentDate: from }).next().toDate();
+  } catch (error) {
+    throw new ConfigError(`SCHEDULE: invalid cron expression "${schedule}": ${message(error)}`);
+  }
+}
+
+/**
+ * `schedule`: runs until stopped. The heartbeat file is written every 30 seconds from the start, before
+ * anything connects; then the shared media move, the listeners (ENABLE_LISTENER), one backup at once and one
+ * per SCHEDULE tick, gap-fill after each when FILL_GAPS. A run never overlaps the previous one: a tick that
+ * comes while a run goes on is skipped. Stopping (SIGTERM) finishes the current chat and exits 0.
+ *
+ * Not bree, unlike the fuel scrapers: bree runs each job in a worker thread, and a backup run needs this
+ * process's platform connections and listeners.
+ */
+export async function scheduleCommand(
+  env: Env,
+  io: CommandIo,
+  overrides: BackupOverrides = {},
+): Promise<number> {
+  const signal = overrides.signal ?? new AbortController().signal;
+  let runtime: BackupRuntime | undefined;
+  const stops: (() => Promise<void>)[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  try {
+    const config = loadBackupConfig(env);
+    nextTick(config.schedule, new Date());
+    await writeHeartbeat(config.heartbeatFile);
+    const heartbeat = setInterval(
+      () => void writeHeartbeat(config.heartbeatFile).catch(() => undefined),
+      HEARTBEAT_INTERVAL_MS,
+    );
+    timers.add(heartbeat);
+    runtime = await openRuntime(env, overrides);
+    const rt = runtime;
+    await moveSharedMedia(config.backupPath);
+
+    if (config.enableListener) {
+      let publish = overrides.publish;
+      if (!publish) {
+        const delivery = openDelivery(env, config.database, rt.store);
+        closers.push(() => delivery.close());
+        publish = (event) => delivery.publish(event);
+      }
+      publish = withEventWebhook(publish, loadEventWebhook(env, rt.logger), rt.logger);
+      for (const account of config.accounts) {
+        const session = await rt.platform.connect({ index: account.index, phone: account.phone });
+        const me = await session.me();
+        const accountId =
+          (await rt.state.accountByPlatformUser(me.id)) ??
+          (await rt.store.upsertAccount({ label: account.label, platformUserId: me.id }));
+        const listener = new Listener(
+          { config, store: rt.store, state: rt.state, logger: rt.logger, publish },
+          accountId,
+        );
+        const detach = listener.attach(session);
+        const beat = setInterval(
+          () => void listener.heartbeat().catch(() => undefined),
+          HEARTBEAT_INTERVAL_MS,
+        );
+        timers.add(beat);
+        await listener.heartbeat();
+        stops.push(async () => {
+          await detach();
+          await session.disconnect().catch(() => undefined);
+        });
+      }
+    }
+
+    let running: Promise<void> | null = null;
+    const run = () => {
+      if (running) {
+        rt.logger.warn('previous backup still running: this tick is skipped');
+        return;
+      }
+      running = (async () => {
+        try {
+          await runBackup({ ...engineDeps(rt, overrides, env), signal });
+          if (config.fillGaps && !signal.aborted) {
+            await fillGapsCommand(
+              [],
+              env,
+              { out: () => undefined, err: (line) => rt.logger.warn(line) },
+              overrides,
+            );
+          }
+        } catch (error) {
+          rt.logger.error({ error: message(error) }, 'scheduled backup failed');
+        } finally {
+          running = null;
+        }
+      })();
+    };
+    const arm = (at = nextTick(config.schedule, new Date())) => {
+      if (signal.aborted) return;
+      const wait = Math.max(0, at.getTime() - Date.now());
+      // setTimeout holds at most ~24.8 days; a later tick is waited for in steps.
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          if (wait > MAX_TIMER_MS) return arm(at);
+          run();
+          arm();
+        },
+        Math.min(wait, MAX_TIMER_MS),
+      );
+      timers.add(timer);
+    };
+    run();
+    arm();
+    io.out(`Scheduler started: ${config.schedule}`);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await (running ?? Promise.resolve());
+    return 0;
+  } catch (error) {
+    io.err(`Scheduler failed: ${message(error)}`);
+    return 1;
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    for (const stop of stops) await stop();
+    for (const close of closers) await close().catch(() => undefined);
+    await runtime?.close();
+  }
+}

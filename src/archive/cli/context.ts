@@ -1,0 +1,48 @@
+/** What the commands share: the log level, the database, and where media files live. */
+import path from 'node:path';
+import { type Env, scopedEnv, stringVar } from '../../common/env';
+import type { Logger } from '../../common/logger';
+import { loadDatabaseConfig } from '../config';
+import type { DatabaseConfig } from '../store/config';
+import { openArchiveStore } from '../store/open';
+import type { ArchiveDatabase } from '../store/store';
+
+const LEVELS: Record<string, string> = {
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARNING: 'warn',
+  WARN: 'warn',
+  ERROR: 'error',
+  CRITICAL: 'fatal',
+};
+
+/** `LOG_LEVEL` as the seed reads it: an unknown value becomes INFO. */
+export function logLevel(env: Env): string {
+  return LEVELS[(stringVar(scopedEnv(env, 'ARCHIVE_'), 'LOG_LEVEL') ?? 'INFO').toUpperCase()] ?? 'info';
+}
+
+export function databaseConfig(env: Env): DatabaseConfig {
+  return loadDatabaseConfig(env);
+}
+
+export async function openDatabase(
+  env: Env,
+  logger: Logger,
+  options: { readonly?: boolean } = {},
+): Promise<ArchiveDatabase> {
+  const config = databaseConfig(env);
+  // DB_ECHO=true logs every statement (at INFO) whatever LOG_LEVEL says.
+  const sqlLogger =
+    config.echo && !logger.isLevelEnabled('info') ? logger.child({}, { level: 'info' }) : logger;
+  return openArchiveStore(config, sqlLogger, options);
+}
+
+/** `BACKUP_PATH` (default /data/backups; `--data-dir` sets it). */
+export function backupPath(env: Env): string {
+  return stringVar(scopedEnv(env, 'ARCHIVE_'), 'BACKUP_PATH') ?? '/data/backups';
+}
+
+/** Where media files live: `MEDIA_PATH`, else BACKUP_PATH (stored paths are relative to it). */
+export function mediaRoot(env: Env): string {
+  return stringVar(scopedEnv(env, 'ARCHIVE_'), 'MEDIA_PATH') ?? backupPath(env);
+}

@@ -1,0 +1,29 @@
+/** `healthcheck-viewer`: GET HEALTHCHECK_URL within 5 seconds; healthy on 200 with status ok. */
+import { scopedEnv, stringVar } from '../../common/env';
+import { type Command, errorText } from './command';
+
+export const DEFAULT_HEALTHCHECK_URL = 'http://127.0.0.1:8000/api/health';
+const TIMEOUT_MS = 5000;
+
+export const healthcheckViewer: Command = {
+  name: 'healthcheck-viewer',
+  summary: 'exit 0 when HEALTHCHECK_URL answers 200 with status ok within 5 seconds, else 1',
+  options: {},
+  async run(ctx) {
+    const url = stringVar(scopedEnv(ctx.env, 'ARCHIVE_'), 'HEALTHCHECK_URL', DEFAULT_HEALTHCHECK_URL);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
+      if (response.status === 200 && body?.status === 'ok') {
+        ctx.io.out('Healthy: viewer answered status ok');
+        return 0;
+      }
+      ctx.io.err(`Unhealthy: viewer answered HTTP ${response.status}`);
+      return 1;
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      ctx.io.err(`Unhealthy: ${timedOut ? 'no answer within 5 seconds' : errorText(error)}`);
+      return 1;
+    }
+  },
+};

@@ -1,0 +1,74 @@
+/** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
+import { type Command, errorText, UsageError } from './command';
+import { mediaRoot, openDatabase } from './context';
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: "import a desktop app's export folder (result.json, or messages.html with -c)",
+  options: {
+    path: { type: 'string', short: 'p', required: true, metavar: 'PATH', help: 'the export folder' },
+    'chat-id': {
+      type: 'string',
+      short: 'c',
+      metavar: 'CHAT_ID',
+      help: 'the chat (marked id); required for HTML exports',
+    },
+    'dry-run': { type: 'boolean', help: 'read and count, write nothing' },
+    'skip-media': { type: 'boolean', help: 'do not copy media files (recorded as not downloaded)' },
+    merge: { type: 'boolean', help: 'allow importing into a chat that already has messages' },
+  },
+  async run(ctx, values) {
+    const rawChat = values['chat-id'];
+    if (typeof rawChat === 'string' && !/^-?\d+$/.test(rawChat)) {
+      throw new UsageError(`argument -c/--chat-id: invalid int value: '${rawChat}'`);
+    }
+    const dryRun = values['dry-run'] === true;
+    const prefix = dryRun ? '[DRY RUN] ' : '';
+    try {
+      const db = await openDatabase(ctx.env, ctx.logger, { readonly: dryRun });
+      try {
+        const { importExport } = await import('../importers/run-import');
+        const report = await importExport(db, {
+          dir: String(values.path),
+          chatId: typeof rawChat === 'string' ? Number(rawChat) : null,
+          dryRun,
+          skipMedia: values['skip-media'] === true,
+          merge: values.merge === true,
+          mediaRoot: mediaRoot(ctx.env),
+          logger: ctx.logger,
+        });
+        const sum = (f: (c: (typeof report.chats)[number]) => number) =>
+          report.chats.reduce((n, c) => n + f(c), 0);
+        const lines = [
+          `${prefix}Import complete:`,
+          `  Chats: ${report.chats.length}`,
+          `  Messages: ${sum((c) => c.messages)}`,
+          `  Media files: ${sum((c) => c.mediaFiles)}`,
+        ];
+        const duplicates = sum((c) => c.duplicates);
+        if (duplicates > 0) lines.push(`  Duplicate message ids skipped: ${duplicates}`);
+        const archived = sum((c) => c.alreadyArchived);
+        if (archived > 0) lines.push(`  Already archived: ${archived}`);
+        const skipped = sum((c) => c.skipped);
+        if (skipped > 0) lines.push(`  Entries without a date skipped: ${skipped}`);
+        for (const c of report.chats) {
+          const extra = [
+            c.mediaMissing > 0 ? `${c.mediaMissing} media not in the export` : '',
+            c.duplicates > 0 ? `${c.duplicates} duplicate ids skipped` : '',
+            c.alreadyArchived > 0 ? `${c.alreadyArchived} already archived` : '',
+          ].filter(Boolean);
+          lines.push(
+            `  ${c.chat.title ?? '(untitled)'} [${c.chat.type}, ${c.chat.id}]: ${c.messages} messages, ${c.mediaFiles} media files${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`,
+          );
+        }
+        ctx.io.out(lines.join('\n'));
+        return 0;
+      } finally {
+        await db.close();
+      }
+    } catch (error) {
+      ctx.io.err(`${prefix}Import failed: ${errorText(error)}`);
+      return 1;
+    }
+  },
+};

@@ -1,0 +1,281 @@
+/**
+ * `archive-cli import`: a desktop-app export (JSON or HTML) into the archive, one transaction per chat.
+ * Duplicate message ids inside the export are reported and the first copy kept; a chat that already has
+ * messages needs `merge` (then messages already archived are left as they are). A dry run opens the
+ * database read-only and writes nothing, files included.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../common/logger';
+import { storageMediaId } from '../store/queries/ingest';
+import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
+import { readDesktopHtml } from './desktop-html';
+import { readDesktopJson } from './desktop-json';
+import { chatMediaPath, MediaCopier, sha256File } from './media-files';
+import { SeenIds } from './seen-ids';
+import type { ImportEvent, ImportedChat, ImportedMessage } from './types';
+import { ImportError } from './types';
+
+export interface ImportOptions {
+  dir: string;
+  chatId: number | null;
+  dryRun: boolean;
+  skipMedia: boolean;
+  merge: boolean;
+  mediaRoot: string;
+  logger: Logger;
+}
+
+export interface ChatReport {
+  chat: ImportedChat;
+  messages: number;
+  mediaFiles: number;
+  mediaMissing: number;
+  duplicates: number;
+  alreadyArchived: number;
+  skipped: number;
+}
+
+export interface ImportReport {
+  format: 'json' | 'html';
+  chats: ChatReport[];
+}
+
+const BATCH = 500;
+
+export function detectExport(dir: string): 'json' | 'html' {
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new ImportError(`export folder not found: ${dir}`);
+  if (existsSync(path.join(dir, 'result.json'))) return 'json';
+  if (existsSync(path.join(dir, 'messages.html'))) return 'html';
+  throw new ImportError(`no result.json or messages.html in ${dir}`);
+}
+
+async function* asAsync(events: Iterable<ImportEvent>): AsyncGenerator<ImportEvent> {
+  yield* events;
+}
+
+/** The file an export entry points at, if it is inside the export folder and present. */
+function exportFile(dir: string, relative: string | null): string | null {
+  if (!relative) return null;
+  const file = path.resolve(dir, relative);
+  if (!file.startsWith(path.resolve(dir) + path.sep)) return null;
+  return existsSync(file) && statSync(file).isFile() ? file : null;
+}
+
+class ChatImport {
+  readonly report: ChatReport;
+  private readonly seen = new SeenIds();
+  readonly pins: number[] = [];
+
+  constructor(
+    chat: ImportedChat,
+    private readonly options: ImportOptions,
+    private readonly accountUserId: number | null,
+  ) {
+    this.report = {
+      chat,
+      messages: 0,
+      mediaFiles: 0,
+      mediaMissing: 0,
+      duplicates: 0,
+      alreadyArchived: 0,
+      skipped: 0,
+    };
+  }
+
+  /** Drops repeated ids (keeping the first) and, when merging, ids the archive already has. */
+  async fresh(batch: ImportedMessage[], existing: (ids: number[]) => Promise<Set<number>>) {
+    const unique: ImportedMessage[] = [];
+    for (const m of batch) {
+      if (!this.seen.add(m.id)) {
+        this.report.duplicates++;
+        continue;
+      }
+      unique.push(m);
+    }
+    const archived = await existing(unique.map((m) => m.id));
+    this.report.alreadyArchived += archived.size;
+    const out = unique.filter((m) => !archived.has(m.id));
+    for (const m of out) if (m.pinned !== null) this.pins.push(m.pinned);
+    this.report.messages += out.length;
+    return out;
+  }
+
+  row(target: ImportTarget, m: ImportedMessage): NewMessage {
+    return {
+      accountId: target.accountId,
+      chatId: target.chatId,
+      id: m.id,
+      senderId: m.senderId,
+      senderName: m.senderName,
+      date: m.date,
+      text: m.text,
+      replyToMsgId: m.replyToMsgId,
+      forwardFromId: m.forwardFromId,
+      editDate: m.editDate,
+      rawData: m.raw,
+      isOutgoing: this.accountUserId !== null && m.senderId === this.accountUserId,
+    };
+  }
+
+  /** Counts the files a real import would copy (dry run). */
+  countMedia(messages: ImportedMessage[]): void {
+    for (const m of messages) {
+      if (!m.media) continue;
+      if (!this.options.skipMedia && exportFile(this.options.dir, m.media.relativePath))
+        this.report.mediaFiles++;
+      else this.report.mediaMissing++;
+    }
+  }
+
+  async write(w: ChatImportWriter, target: ImportTarget, messages: ImportedMessage[], copier: MediaCopier) {
+    await w.insertMessages(messages.map((m) => this.row(target, m)));
+    for (const m of messages) {
+      if (m.reactions.length > 0) {
+        await w.addReactions({ ...target, messageId: m.id }, m.reactions);
+      }
+      if (!m.media) continue;
+      const media = m.media;
+      const storageId = storageMediaId(target.chatId, m.id, media.type);
+      const source = this.options.skipMedia ? null : exportFile(this.options.dir, media.relativePath);
+      let stored: { filePath: string; size: number; hash: string } | null = null;
+      if (source) {
+        const relative = chatMediaPath(target.accountId, target.chatId, m.id, media.type, media.relativePath);
+        const hash = await sha256File(source);
+        copier.copy(source, relative);
+        stored = { filePath: relative, size: statSync(source).size, hash };
+        this.report.mediaFiles++;
+      } else {
+        this.report.mediaMissing++;
+      }
+      await w.upsertMedia({
+        accountId: target.accountId,
+        chatId: target.chatId,
+        messageId: m.id,
+        type: media.type,
+        filePath: stored?.filePath ?? null,
+        fileName: media.fileName ?? (media.relativePath ? path.basename(media.relativePath) : null),
+        fileSize: stored?.size ?? media.fileSize,
+        mimeType: media.mimeType,
+        width: media.width,
+        height: media.height,
+        duration: media.duration,
+        contentHash: stored?.hash ?? null,
+        downloaded: stored !== null,
+        downloadDate: stored ? new Date() : null,
+      });
+    }
+  }
+}
+
+function refused(chat: ImportedChat, existing: number): ImportError {
+  return new ImportError(
+    `chat ${chat.id} already has ${existing} messages in the archive; use --merge to import into it`,
+  );
+}
+
+export async function importExport(db: ArchiveDatabase, options: ImportOptions): Promise<ImportReport> {
+  const format = detectExport(options.dir);
+  if (format === 'html' && options.chatId === null) {
+    throw new ImportError('an HTML export needs -c/--chat-id (the chat id in marked format)');
+  }
+  if (!options.dryRun && (await db.schemaRevision()) === 0) {
+    throw new ImportError('the database has no archive schema; run `archive-cli migrate` first');
+  }
+  const events =
+    format === 'json'
+      ? readDesktopJson(path.join(options.dir, 'result.json'))
+      : asAsync(readDesktopHtml(options.dir, options.chatId as number));
+  const iterator = events[Symbol.asyncIterator]();
+  const next = async () => {
+    const item = await iterator.next();
+    return item.done ? null : item.value;
+  };
+  const report: ImportReport = { format, chats: [] };
+  let accountUserId: number | null = null;
+
+  /** The chat's messages in batches, up to its end; skipped entries are counted. */
+  const batches = async function* (chat: ChatImport) {
+    let batch: ImportedMessage[] = [];
+    for (let event = await next(); event && event.kind !== 'end'; event = await next()) {
+      if (event.kind === 'skipped') chat.report.skipped++;
+      if (event.kind !== 'message') continue;
+      batch.push(event.message);
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  };
+
+  try {
+    for (let event = await next(); event; event = await next()) {
+      if (event.kind === 'account') accountUserId = event.userId;
+      if (event.kind !== 'chat') continue;
+      const chat = new ChatImport(event.chat, options, accountUserId);
+      if (options.chatId !== null && event.chat.id !== options.chatId) {
+        for await (const _ of batches(chat)) {
+          // not the chat asked for
+        }
+        continue;
+      }
+      if (options.dryRun) {
+        const accountId = await db.importAccountId();
+        const target = { accountId: accountId ?? 0, chatId: event.chat.id };
+        const existing = accountId === null ? 0 : await db.countChatMessages(target);
+        if (existing > 0 && !options.merge) throw refused(event.chat, existing);
+        for await (const batch of batches(chat)) {
+          const fresh = await chat.fresh(batch, (ids) =>
+            existing > 0 ? db.existingMessageIds(target, ids) : Promise.resolve(new Set()),
+          );
+          chat.countMedia(fresh);
+        }
+      } else {
+        const copier = new MediaCopier(options.mediaRoot);
+        const importedChat = event.chat;
+        try {
+          await db.importTransaction(async (w) => {
+            const target = { accountId: await w.ensureAccount(), chatId: importedChat.id };
+            const existing = await w.countMessages(target);
+            if (existing > 0 && !options.merge) throw refused(importedChat, existing);
+            await w.upsertChat({
+              accountId: target.accountId,
+              id: importedChat.id,
+              type: importedChat.type,
+              title: importedChat.title,
+            });
+            for await (const batch of batches(chat)) {
+              const fresh = await chat.fresh(batch, (ids) =>
+                existing > 0 ? w.existingMessageIds(target, ids) : Promise.resolve(new Set()),
+              );
+              await chat.write(w, target, fresh, copier);
+            }
+            if (chat.pins.length > 0) await w.pinMessages(target, chat.pins);
+          });
+          copier.commit();
+        } catch (error) {
+          copier.rollback();
+          throw error;
+        }
+      }
+      options.logger.info(
+        {
+          messages: chat.report.messages,
+          mediaFiles: chat.report.mediaFiles,
+          duplicates: chat.report.duplicates,
+          dryRun: options.dryRun,
+        },
+        'chat imported',
+      );
+      report.chats.push(chat.report);
+    }
+  } finally {
+    await iterator.return?.(undefined);
+  }
+  if (options.chatId !== null && report.chats.length === 0) {
+    throw new ImportError(`chat ${options.chatId} is not in the export`);
+  }
+  return report;
+}

@@ -1,0 +1,56 @@
+/**
+ * What the desktop-app export readers (JSON and HTML) produce: a stream of events, one chat at a time,
+ * with messages already mapped to the archive's fields.
+ */
+import type { ChatType } from '../store/store';
+
+export interface ImportedChat {
+  /** Marked id: users positive, basic groups negative, supergroups and channels -100... */
+  id: number;
+  type: ChatType;
+  /** The export's own chat type word (personal_chat, private_supergroup, ...). */
+  exportType: string;
+  title: string | null;
+}
+
+export interface ImportedMedia {
+  /** The archive's media type: photo, video, document, voice, audio, sticker, animation, video_note. */
+  type: string;
+  /** Path inside the export folder; null when the export left the file out. */
+  relativePath: string | null;
+  fileName: string | null;
+  mimeType: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  fileSize: number | null;
+}
+
+export interface ImportedMessage {
+  id: number;
+  date: Date;
+  senderId: number | null;
+  senderName: string | null;
+  text: string | null;
+  replyToMsgId: number | null;
+  forwardFromId: number | null;
+  editDate: Date | null;
+  /** What the archive has no column for (service action, entities, poll, forward name, ...). */
+  raw: Record<string, unknown>;
+  media: ImportedMedia | null;
+  reactions: { emoji: string; count: number }[];
+  /** A pin service message: the id it pinned. */
+  pinned: number | null;
+}
+
+export type ImportEvent =
+  | { kind: 'account'; userId: number }
+  | { kind: 'chat'; chat: ImportedChat }
+  | { kind: 'message'; message: ImportedMessage }
+  /** An entry the archive cannot store (no date): counted, not imported. */
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'end' };
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
