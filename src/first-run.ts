@@ -13,7 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadConfig as loadArchiveConfig } from './archive/config';
 import { parseDatabaseConfig, SQLITE_FILE_NAME } from './archive/store/config';
+import { installFixtureFiles } from './archive/store/fixture-files';
 import { seedFixtures } from './archive/store/fixtures';
 import { migrateOpenStore } from './archive/store/migrate';
 import { openArchiveStore } from './archive/store/open';
@@ -101,7 +103,10 @@ export async function loadDemo(env: Env, dataDir: string, logger: Logger): Promi
   try {
     await migrateOpenStore(archive, logger);
     const summary = await seedFixtures(archive);
-    logger.info(summary, 'first run: archive demo data loaded');
+    // The fixture archive's media as real small files under BACKUP_PATH (what `npm run demo -- archive
+    // --fixtures` installs), so photos, voice notes and avatars open in the viewer.
+    const files = await installFixtureFiles(loadArchiveConfig(env).media.backupPath);
+    logger.info({ ...summary, files }, 'first run: archive demo data loaded');
   } finally {
     await archive.close();
   }
