@@ -2,7 +2,7 @@
  * No Docker engine runs on the project's machines, so the Dockerfile and compose.yaml are held against what
  * the project really has: entry points, commands, ports, volumes, variables and health checks.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Healthcheck } from 'dockerfile-ast';
@@ -50,10 +50,12 @@ const helpOf = new Map<string, string>();
 function commandsOf(service: string): string {
   let help = helpOf.get(service);
   if (help === undefined) {
-    help = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'specyard.js'), service, '--help'], {
+    // A command line may print its usage for --help with a usage-error status (subtitles exits 2).
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'specyard.js'), service, '--help'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    help = `${result.stdout}${result.stderr}`;
     helpOf.set(service, help);
   }
   return help;
