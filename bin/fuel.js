@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The fuel command line as a package bin: TypeScript runs through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The fuel command line as a package bin (see run.js for source or compiled).
+import { run } from './run.js';
 
-register();
-await import('../src/fuel/cli.ts');
+await run('src/fuel/cli.ts', 'fuel-cli');

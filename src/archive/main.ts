@@ -2,8 +2,9 @@
  * The viewer's composition root: configuration → logger → store → app → listen. `npm start` and
  * `archive-cli serve` both call `start`.
  */
-import type { Env } from '../common/env';
+import { type Env, scopedEnv } from '../common/env';
 import { createLogger, type Logger } from '../common/logger';
+import { startMetrics } from '../common/metrics';
 import { listen } from '../common/serve';
 import { type ArchiveConfig, loadConfig, loginModes } from './config';
 import { createArchiveApp } from './http/app';
@@ -22,6 +23,11 @@ export interface StartOptions {
 export interface RunningViewer {
   url: string;
   config: ArchiveConfig;
+  /**
+   * Runs before the listener closes on shutdown: the WebSocket hub registers
+   * `() => closeWebSockets(wss)` (common/serve), which closes every socket with 1001.
+   */
+  onClose(hook: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -46,12 +52,16 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
   if (!modes.configured) {
     logger.warn('no login mode configured: every protected route answers 503 until one is set');
   }
+  const metrics = await startMetrics(scopedEnv(env ?? process.env, 'ARCHIVE_'), config.host);
+  if (metrics) logger.info({ url: metrics.url }, 'viewer metrics listening');
   return {
     url: server.url,
     config,
+    onClose: (hook) => server.onClose(hook),
     close: async () => {
       await live.close();
       await server.close();
+      await metrics?.close();
       await store.close();
     },
   };

@@ -2,8 +2,9 @@
  * Composition root of the fuel service: config → logger → store (migrated) → app → listen → scraper
  * scheduler (the scrapers run inside the server process; a failing feed never takes the server down).
  */
-import type { Env } from '../common/env';
+import { type Env, scopedEnv } from '../common/env';
 import { createLogger, type Logger } from '../common/logger';
+import { startMetrics } from '../common/metrics';
 import { listen } from '../common/serve';
 import { type FuelConfig, loadFuelConfig } from './config';
 import { createFuelApp } from './http/app';
@@ -17,10 +18,18 @@ export interface RunningFuel {
   logger: Logger;
   /** The open store, for whatever runs beside the server in the same process (the scraper scheduler). */
   store: FuelStore;
+  /** The metrics listener's address when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
-export async function start(env: Env = process.env, options: { logger?: Logger } = {}): Promise<RunningFuel> {
+export interface StartOptions {
+  logger?: Logger;
+  /** First-run demo mode: no scraper is scheduled (they need the network); the demo data stands in. */
+  scrapers?: boolean;
+}
+
+export async function start(env: Env = process.env, options: StartOptions = {}): Promise<RunningFuel> {
   const config = loadFuelConfig(env);
   const logger = options.logger ?? createLogger('fuel', config.logLevel);
   const store = await openFuelStore(config.database);
@@ -28,15 +37,23 @@ export async function start(env: Env = process.env, options: { logger?: Logger }
     const app = createFuelApp({ config, store, logger });
     const server = await listen(app, config.port, config.host);
     logger.info({ url: server.url, database: describeLocation(config.database) }, 'fuel listening');
-    const scheduler = await startScheduler({ config: config.scrapers, store, logger });
+    const scheduler =
+      options.scrapers === false
+        ? { stop: async () => {} }
+        : await startScheduler({ config: config.scrapers, store, logger, database: config.database });
+    const metrics = await startMetrics(scopedEnv(env, 'FUEL_'), config.host);
+    if (metrics) logger.info({ url: metrics.url }, 'fuel metrics listening');
     return {
       url: server.url,
       config,
       logger,
       store,
+      ...(metrics ? { metricsUrl: metrics.url } : {}),
       async close() {
-        await scheduler.stop();
-        await server.close();
+        // Stop accepting and finish the requests in flight while the current scrape finishes its
+        // transaction (the scheduler asks it to stop between steps), then close the database.
+        await Promise.all([scheduler.stop(), server.close()]);
+        await metrics?.close();
         await store.close();
       },
     };

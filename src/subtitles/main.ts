@@ -1,8 +1,9 @@
 /**
  * The composition root: config → logger → store → settings → injection → queue → app → listen.
  */
-import type { Env } from '../common/env';
+import { type Env, scopedEnv } from '../common/env';
 import { createLogger, type Logger } from '../common/logger';
+import { startMetrics, watchQueue } from '../common/metrics';
 import { listen } from '../common/serve';
 import { loadConfig, type SubtitlesConfig } from './config';
 import { indexPath, injectIntoFile, usesDirect } from './domain/injection';
@@ -65,6 +66,9 @@ export async function start(env: Env, options: StartOptions = {}): Promise<Runni
     const server = await listen(app, config.port, config.host);
     selfUrl = server.url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
     if (config.pluginEnabled) queue.start();
+    watchQueue(() => queue.status());
+    const metrics = await startMetrics(scopedEnv(env, 'SUBTITLES_'), config.host);
+    if (metrics) logger.info({ url: metrics.url }, 'subtitles metrics listening');
     logger.info(
       { url: server.url, basePath: config.basePath, plugin: config.pluginEnabled ? config.pluginName : null },
       'subtitles listening',
@@ -72,8 +76,11 @@ export async function start(env: Env, options: StartOptions = {}): Promise<Runni
     return {
       url: `${server.url}${config.basePath}`,
       close: async () => {
+        // Stop accepting and finish the requests in flight; jobs in progress go back to the queue.
         await server.close();
         await queue.stop();
+        watchQueue(undefined);
+        await metrics?.close();
         await store.close();
       },
     };

@@ -4,11 +4,14 @@
  * subscribed to the chat whose login may see it, closes the sockets of ended sessions with 4001, and
  * terminates dead connections with protocol-level pings.
  */
+
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { ServerMessage } from '../../../generated/archive-updates/frames';
+import { archiveWebSocketMetrics } from '../../common/metrics';
+import { closeWebSockets } from '../../common/serve';
 import { FileProbe, presentMessages } from '../domain/present';
 import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
@@ -139,6 +142,8 @@ export class WsHub {
       alive: true,
     };
     this.clients.add(client);
+    archiveWebSocketMetrics.opened();
+    ws.once('close', () => archiveWebSocketMetrics.closed());
     ws.on('pong', () => {
       client.alive = true;
     });
@@ -152,6 +157,7 @@ export class WsHub {
     if (client.ws.readyState !== WebSocket.OPEN) return;
     client.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     this.framesSent++;
+    archiveWebSocketMetrics.sent(typeof frame === 'string' ? 'event' : frame.type);
   }
 
   private async onFrame(client: Client, data: RawData, isBinary: boolean): Promise<void> {
@@ -323,9 +329,10 @@ export class WsHub {
     }
   }
 
+  /** Shutdown: every socket gets the close code 1001 (going away), then the server closes. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    for (const client of this.clients) client.ws.terminate();
+    await closeWebSockets({ clients: new Set([...this.clients].map((client) => client.ws)) });
     this.clients.clear();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
+import { recordRequest } from '../metrics';
 import type { Service } from '../services';
 import { type MountableHandlers, mountOperations } from './operations';
 
@@ -28,7 +29,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(requestLogger(options.logger));
+  app.use(requestLogger(options.logger, options.service));
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   app.use(
@@ -60,9 +61,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
  * The one request logger of the three services: each request gets a child logger carrying its id
  * (`req.log`, so every line a handler writes names the request), and one JSON line once answered:
  * id, method, path without the query (it may carry a key or search text), status, time. Cookies, tokens
- * and bodies are never logged.
+ * and bodies are never logged. With a service named, the answer is also counted in the metrics under
+ * the operationId the router matched (`unmatched` when none did).
  */
-export function requestLogger(logger: Logger): RequestHandler {
+export function requestLogger(logger: Logger, service?: Service): RequestHandler {
   let counter = 0;
   return (req, res, next) => {
     counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
@@ -72,6 +74,13 @@ export function requestLogger(logger: Logger): RequestHandler {
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+      if (service) {
+        const operation =
+          (res.locals.operationId as string | undefined) ??
+          (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
+          'unmatched';
+        recordRequest(service, operation, req.method, res.statusCode, ms / 1000);
+      }
     });
     next();
   };

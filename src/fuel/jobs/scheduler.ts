@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Bree from 'bree';
 import type { Logger } from '../../common/logger';
+import { scraperMetrics } from '../../common/metrics';
 import type { ScraperConfig } from '../scrapers/config';
 import { runScraper } from '../scrapers/pipeline';
 import {
@@ -15,7 +16,9 @@ import {
 } from '../scrapers/registry';
 import { schedulerLine } from '../scrapers/summary';
 import type { RunLog, RunSummary, Scraper } from '../scrapers/types';
+import type { DatabaseLocation } from '../store/open';
 import type { FuelStore } from '../store/store';
+import { openKeyLock } from './key-lock';
 
 const HOUR_MS = 3_600_000;
 
@@ -23,6 +26,8 @@ export interface SchedulerOptions {
   config: ScraperConfig;
   store: FuelStore;
   logger: Logger;
+  /** The store's database: on PostgreSQL each key's run holds an advisory lock shared by every replica. */
+  database?: DatabaseLocation;
   /** Delay before the first key's first run (10 s). */
   firstDelayMs?: number;
   /** Delay between the first runs of consecutive keys (5 s). */
@@ -107,9 +112,18 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     });
   }
 
+  const keyLock = openKeyLock(options.database);
   const task = async (key: string, signal: AbortSignal) => {
     try {
-      line(schedulerLine(key, await runKey(key, signal)));
+      // Replicas on one PostgreSQL database: whoever takes the key's lock scrapes it this tick.
+      const locked = await keyLock.run(key, () => runKey(key, signal));
+      if (!locked.ran) {
+        scraperMetrics.skipped(key);
+        line(`[scraper] ${key}: another replica is scraping it — skipping this tick`);
+        return;
+      }
+      scraperMetrics.run(key, locked.value.errors.length, locked.value.durationMs / 1000);
+      line(schedulerLine(key, locked.value));
     } catch (error) {
       // A feed that crashes outside the pipeline still never takes the process down.
       logger.error(
@@ -163,6 +177,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       for (const controller of runs.values()) controller.abort(new Error('Scheduler stopping'));
       await idle();
       await bree.stop();
+      await keyLock.close();
     },
   };
 }

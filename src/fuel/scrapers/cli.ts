@@ -4,6 +4,7 @@
  */
 import type { Env } from '../../common/env';
 import { loadFuelConfig } from '../config';
+import { openKeyLock } from '../jobs/key-lock';
 import { type DatabaseLocation, openFuelStore } from '../store/open';
 import type { FuelStore } from '../store/store';
 import type { ScraperConfig } from './config';
@@ -85,24 +86,34 @@ export async function runScrapeCommand(argv: string[], deps: ScrapeCommandDeps =
   const log: RunLog = { info: out, error: err };
   const shared = createSharedState(config.scrapers);
   const summaries: RunSummary[] = [];
+  // The same per-key lock as the scheduler's: a key a server replica is scraping waits for it to finish.
+  const keyLock = openKeyLock(config.database);
   try {
     out(`Scraping ${resolved.keys.join(', ')}`);
     for (const key of resolved.keys) {
       const scraper = createScraper(key, config.scrapers, shared, deps.tuning);
       if (!scraper) continue;
-      summaries.push(
-        await runScraper(scraper, {
-          store,
-          log,
-          limits: config.scrapers,
-          historyDays: config.scrapers.priceHistoryDays,
-          ...(deps.fetch ? { fetch: deps.fetch } : {}),
-          ...(deps.sleep ? { sleep: deps.sleep } : {}),
-          ...(deps.now ? { now: deps.now } : {}),
-        }),
+      const locked = await keyLock.run(
+        key,
+        () =>
+          runScraper(scraper, {
+            store,
+            log,
+            limits: config.scrapers,
+            historyDays: config.scrapers.priceHistoryDays,
+            ...(deps.fetch ? { fetch: deps.fetch } : {}),
+            ...(deps.sleep ? { sleep: deps.sleep } : {}),
+            ...(deps.now ? { now: deps.now } : {}),
+          }),
+        {
+          wait: true,
+          onWait: () => out(`${key}: another process is scraping it; waiting for it to finish ...`),
+        },
       );
+      if (locked.ran) summaries.push(locked.value);
     }
   } finally {
+    await keyLock.close();
     if (!deps.store) await store.close();
   }
 

@@ -310,6 +310,8 @@ class SqliteFuelStore implements FuelStore {
     const failedBatches: FailedBatch[] = [];
     let count = 0;
     for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      // Each batch is its own short transaction; between them the server answers its requests.
+      await new Promise((resolve) => setImmediate(resolve));
       const now = Date.now();
       const write = this.db.transaction(() =>
         batch.items.map((s) => [

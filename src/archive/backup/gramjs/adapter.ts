@@ -8,8 +8,8 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import bigInt from 'big-integer';
 import { Api, errors, TelegramClient } from 'telegram';
-import { Raw } from 'telegram/events';
-import { StringSession } from 'telegram/sessions';
+import { Raw } from 'telegram/events/index.js';
+import { StringSession } from 'telegram/sessions/index.js';
 import {
   type AccountLogin,
   FloodWaitError,

@@ -1,0 +1,4 @@
+// `npm run bench -- fuel load [--duration 30] [--connections 50] [--soak 600]`: see scripts/bench/load.ts.
+import { runLoad } from './load';
+
+await runLoad('fuel');

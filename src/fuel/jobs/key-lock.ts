@@ -1,0 +1,69 @@
+/**
+ * One scraper key at a time across every process on one PostgreSQL database: replicas behind a proxy each
+ * run the scheduler, and the scrape command line may run a key by hand. Each run of a key holds the
+ * session advisory lock (`hashtext('specyard.fuel.scrape')`, `hashtext(key)`) on a connection of its own
+ * for the whole run; a replica whose tick finds it held skips that tick, the command line waits for it.
+ * PostgreSQL drops the lock with the connection, so a killed process never leaves a key locked.
+ *
+ * SQLite is one process's file (replicas need PostgreSQL); there the lock is a no-op.
+ */
+import type pg from 'pg';
+import { createPgPool } from '../../common/databases';
+import type { DatabaseLocation } from '../store/open';
+
+const NAMESPACE = 'specyard.fuel.scrape';
+
+export type Locked<T> = { ran: true; value: T } | { ran: false };
+
+export interface KeyLock {
+  /**
+   * Runs `task` holding the key's lock. Without `wait`, answers `{ ran: false }` at once when another
+   * process holds it; with `wait`, calls `onWait` once and blocks until the lock is free.
+   */
+  run<T>(
+    key: string,
+    task: () => Promise<T>,
+    options?: { wait?: boolean; onWait?: () => void },
+  ): Promise<Locked<T>>;
+  close(): Promise<void>;
+}
+
+const noLock: KeyLock = {
+  run: async (_key, task) => ({ ran: true, value: await task() }),
+  close: async () => {},
+};
+
+export function openKeyLock(location: DatabaseLocation | undefined): KeyLock {
+  if (location?.kind !== 'postgresql') return noLock;
+  // One connection per key running at once; runs are few (one per key), so a small pool is plenty.
+  const pool = createPgPool(location.url, { max: 8 });
+  const args = (key: string) => [NAMESPACE, key];
+  return {
+    async run(key, task, options = {}) {
+      let client: pg.PoolClient | undefined = await pool.connect();
+      try {
+        const tried = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked',
+          args(key),
+        );
+        if (!tried.rows[0]?.locked) {
+          if (!options.wait) return { ran: false };
+          options.onWait?.();
+          await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', args(key));
+        }
+        try {
+          return { ran: true, value: await task() };
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', args(key)).catch(() => {
+            // A broken connection released the lock with it; never reuse that client.
+            client?.release(true);
+            client = undefined;
+          });
+        }
+      } finally {
+        client?.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * One scheduler replica in its own process, for the replica test (key-lock.test.ts): the real scheduler
+ * and key lock on the PostgreSQL database of REPLICA_DATABASE_URL, scheduling key ES at once, with a run
+ * that reports `started` over IPC and ends when the parent sends `finish`. Scheduler lines go to the
+ * parent as `{ line }`.
+ */
+import { createLogger } from '../../../common/logger';
+import { parseScraperConfig } from '../../scrapers/config';
+import type { RunSummary } from '../../scrapers/types';
+import { openFuelStore } from '../../store/open';
+import { startScheduler } from '../scheduler';
+
+const send = (message: unknown) => process.send?.(message);
+const url = process.env.REPLICA_DATABASE_URL ?? '';
+const store = await openFuelStore({ kind: 'postgresql', url });
+let finish: (() => void) | undefined;
+process.on('message', (message) => {
+  if (message === 'finish') finish?.();
+});
+const logger = createLogger('fuel', 'info');
+for (const level of ['info', 'warn', 'error'] as const) {
+  logger[level] = ((text: unknown) => send({ line: String(text) })) as never;
+}
+const scheduler = await startScheduler({
+  config: parseScraperConfig({
+    APP_ENABLED_COUNTRIES: 'ES',
+    APP_EV_ENABLED: '0',
+    APP_SCRAPE_INTERVAL_ES: '6',
+  }),
+  store,
+  logger,
+  database: { kind: 'postgresql', url },
+  firstDelayMs: 0,
+  runKey: async (key): Promise<RunSummary> => {
+    await new Promise<void>((resolve) => {
+      finish = resolve;
+      send({ started: key });
+    });
+    return { key, source: 'test', country: 'ES', stations: 1, prices: 1, durationMs: 1, errors: [] };
+  },
+});
+send({ ready: scheduler.keys });
+process.once('SIGTERM', async () => {
+  await scheduler.stop();
+  await store.close();
+  process.exit(0);
+});
