@@ -39,10 +39,16 @@ async function answers200(url: string): Promise<boolean> {
   }
 }
 
-function archiveScript(script: string): boolean {
+/** The archive's own health scripts; the viewer's address follows VIEWER_PORT unless HEALTHCHECK_URL is set. */
+function archiveScript(script: string, env: NodeJS.ProcessEnv): boolean {
   const bin = fileURLToPath(new URL('../../bin/archive-cli.js', import.meta.url));
+  const url = env.HEALTHCHECK_URL ?? `http://127.0.0.1:${port(env, 'VIEWER_PORT', 8000)}/api/health`;
   return (
-    spawnSync(process.execPath, [bin, script], { stdio: 'inherit', timeout: TIMEOUT_MS * 2 }).status === 0
+    spawnSync(process.execPath, [bin, script], {
+      stdio: 'inherit',
+      timeout: TIMEOUT_MS * 2,
+      env: { ...env, HEALTHCHECK_URL: url },
+    }).status === 0
   );
 }
 
@@ -58,10 +64,10 @@ export async function healthy(target: Target, env: NodeJS.ProcessEnv = process.e
     case 'subtitles':
       return subtitles();
     case 'archive':
-      return archiveScript(target.command === 'schedule' ? 'healthcheck-backup' : 'healthcheck-viewer');
+      return archiveScript(target.command === 'schedule' ? 'healthcheck-backup' : 'healthcheck-viewer', env);
     case 'all':
       return (
-        await Promise.all([fuel(), subtitles(), Promise.resolve(archiveScript('healthcheck-viewer'))])
+        await Promise.all([fuel(), subtitles(), Promise.resolve(archiveScript('healthcheck-viewer', env))])
       ).every(Boolean);
     default:
       return false;

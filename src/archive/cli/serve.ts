@@ -10,8 +10,11 @@ export const serve: Command = {
     // Loaded here: the viewer's modules are not needed by the other commands.
     const { start } = await import('../main');
     const { closeOnSignals } = await import('../../common/serve');
-    const viewer = await start(ctx.env);
-    closeOnSignals(createLogger('archive'), viewer.close);
+    // The signal handler comes first: a SIGTERM that arrives while the viewer is still starting (the port
+    // already answers) waits for the start, then closes it, instead of killing the process outright.
+    const viewer = start(ctx.env);
+    closeOnSignals(createLogger('archive'), async () => (await viewer).close());
+    await viewer;
     return -1;
   },
 };
