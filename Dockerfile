@@ -12,6 +12,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci applies these fixes to installed packages (patch-package, the postinstall script).
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 # Compiled server code and web pages, then production dependencies only, then the TypeScript sources go:

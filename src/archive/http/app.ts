@@ -16,6 +16,7 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
+import { internalPushAhead } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
 import { CONTENT_SECURITY_POLICY, cors, securityHeaders } from './security';
 import { docsAssets } from './static';
@@ -88,6 +89,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     before: [
       securityHeaders,
       cors(config.corsOrigins),
+      internalPushAhead(),
       docsAssets(),
       webPage({ service: 'archive', contentSecurityPolicy: CONTENT_SECURITY_POLICY }),
       accessGuards(options.document ?? loadBundledDocument('archive')),

@@ -16,18 +16,26 @@ export function jsonBody(limit: string): RequestHandler[] {
   const exact: RequestHandler = (req, _res, next) => {
     const text = texts.get(req);
     texts.delete(req);
-    if (text === undefined || !holdsLargeInteger(req.body)) return next();
-    try {
-      req.body = parseJson(text.toString('utf8'));
-    } catch (error) {
-      if (error instanceof JsonNumberError) {
-        throw new ArchiveError('invalid', `${error.path || 'body'}: ${error.message}`);
-      }
-      throw error;
-    }
+    if (text !== undefined) req.body = exactJson(text.toString('utf8'), req.body);
     next();
   };
   return [parse, exact];
+}
+
+/**
+ * A body as JSON.parse read it, read again from its text when it holds a whole number beyond 2^53; a
+ * number no 64-bit integer holds is a 400.
+ */
+export function exactJson(text: string, parsed: unknown): unknown {
+  if (!holdsLargeInteger(parsed)) return parsed;
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonNumberError) {
+      throw new ArchiveError('invalid', `${error.path || 'body'}: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /** `res.json` writing id lists exactly; the response validator still sees the same object first. */

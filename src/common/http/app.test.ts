@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBundledDocument } from '../documents';
 import { createLogger, silentLogger } from '../logger';
 import { listen, type RunningServer } from '../serve';
@@ -66,6 +67,22 @@ describe('createServiceApp', () => {
       bbox: '-3.8,40.3,-3.6,40.5',
       fuel: 'E5',
     });
+  });
+
+  it('matches requests to documented routes without compiling route patterns again', async () => {
+    // The request validator's route lookup compiled every documented route's pattern on every request;
+    // patches/express-openapi-validator+*.patch (applied by npm ci) compiles each once.
+    const patterns = createRequire(import.meta.url)('path-to-regexp') as { pathToRegexp: () => unknown };
+    await fetch(`${server.url}/api/config`);
+    const compile = vi.spyOn(patterns, 'pathToRegexp');
+    try {
+      for (const route of ['/api/config', '/api/stations/nearest?lat=40&lng=-3&radius=5']) {
+        expect((await fetch(`${server.url}${route}`)).status, route).toBeLessThan(500);
+      }
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
   });
 
   it('logs one JSON line per request with its id, never the query', async () => {

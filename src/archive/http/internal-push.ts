@@ -1,0 +1,78 @@
+/**
+ * `POST /internal/push`, the backup's event path in SQLite mode, answered ahead of the router.
+ *
+ * The backup posts every live event here, up to a thousand a second. Through the whole stack (two routers
+ * of one layer per documented operation, the body parser, the request validator) each post cost the
+ * viewer's thread about a millisecond on the 2-core machine, which capped the route near 700 events/s
+ * (`scripts/bench/README.md`, "archive live"). This handler answers the ordinary post (an allowed caller,
+ * a JSON body that the document's own schema accepts) with the same steps and the same answer, and hands
+ * every other request, untouched or with its body already read, to the normal path, which then answers
+ * it exactly as before: a refused caller, another content type, a body too large, a query, a body the
+ * schema rejects, a type's missing field, a number beyond 2^53.
+ */
+import { Ajv } from 'ajv';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { loadBundledDocument } from '../../common/documents';
+import { type LiveEventType, missingField, type WireEvent } from '../live/events';
+import { deps, requestState } from './context';
+import { pushInternalUpdate } from './handlers/internal';
+import { internalPushAllowed } from './internal-access';
+import { exactJson } from './json';
+
+const PATH = '/internal/push';
+/** The JSON body limit of every archive route (`jsonBody('1mb')` in app.ts). */
+const LIMIT = 1024 * 1024;
+
+/** The document's schema of the body, compiled once; it may only accept less than the validator does. */
+function compileEventSchema() {
+  const document = loadBundledDocument('archive');
+  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
+  // Bodies holding numbers beyond 2^53 never reach this schema (they take the normal path).
+  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  ajv.addSchema(document, 'archive');
+  return ajv.compile<WireEvent>({ $ref: 'archive#/components/schemas/InternalPushEvent' });
+}
+
+/** Whether the request is the ordinary post this handler answers (before its body is read). */
+function ordinaryPost(req: Request): boolean {
+  if (req.method !== 'POST' || req.url !== PATH) return false;
+  const type = req.headers['content-type']?.toLowerCase().replace(/\s+/g, '');
+  if (type !== 'application/json' && type !== 'application/json;charset=utf-8') return false;
+  const length = Number(req.headers['content-length']);
+  return Number.isInteger(length) && length > 0 && length <= LIMIT;
+}
+
+function readBody(req: Request): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+export function internalPushAhead(): RequestHandler {
+  const validEvent = compileEventSchema();
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!ordinaryPost(req) || !internalPushAllowed(req, deps(req).live.pushSecret)) return next();
+    void (async () => {
+      const text = await readBody(req);
+      // As the body parser reads JSON (strict: an object or an array), and its error when it cannot.
+      let body: unknown;
+      try {
+        if (!/^\s*[[{]/.test(text)) throw new SyntaxError('not an object or an array');
+        body = JSON.parse(text);
+      } catch (error) {
+        throw Object.assign(error as Error, { type: 'entity.parse.failed', status: 400 });
+      }
+      // From here on the normal path answers with the body already read (the parser sees it finished).
+      req.body = exactJson(text, body);
+      if (!validEvent(req.body) || missingField(req.body.type as LiveEventType, req.body.data) !== null) {
+        return next();
+      }
+      requestState(res).rawBody = req.body;
+      res.locals.operationId = 'pushInternalUpdate';
+      await pushInternalUpdate(req as never, res as never, next);
+    })().catch(next);
+  };
+}
