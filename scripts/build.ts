@@ -22,6 +22,8 @@ export const SERVER_ENTRIES: Record<string, string> = {
   'fuel-cli': 'src/fuel/cli.ts',
   'subtitles-cli': 'src/subtitles/cli.ts',
   healthcheck: 'src/healthcheck.ts',
+  // Worker threads (src/common/worker-entry.ts starts them from here when compiled).
+  'fuel-scrape-worker': 'src/fuel/jobs/scrape-worker.ts',
 };
 
 const sourceUrls: Plugin = {
@@ -58,6 +60,7 @@ export async function buildServer(): Promise<void> {
     packages: 'external',
     sourcemap: true,
     logLevel: 'warning',
+    define: { SPECYARD_BUNDLE: 'true' },
     plugins: [sourceUrls],
   });
 }

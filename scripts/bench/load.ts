@@ -86,10 +86,17 @@ interface Result {
   status5xx: number;
 }
 
-async function hammer(base: string, route: Route, seconds: number): Promise<Result> {
+/** Load on one route: `CONNECTIONS` connections as fast as they go, or a steady rate when given. */
+async function hammer(
+  base: string,
+  route: Route,
+  seconds: number,
+  steady?: { connections: number; rate: number },
+): Promise<Result> {
   const result = await autocannon({
     url: `${base}${route.path}`,
-    connections: CONNECTIONS,
+    connections: steady?.connections ?? CONNECTIONS,
+    ...(steady ? { overallRate: steady.rate } : {}),
     duration: seconds,
     headers: route.headers ?? {},
   });
@@ -150,20 +157,37 @@ export async function runLoad(service: Service): Promise<void> {
     if (service === 'fuel' && SCRAPE > 0) {
       const config = routes[0] as Route;
       child.send({ scrape: SCRAPE });
+      // Responsiveness: a steady 50 requests/s on 2 connections, in 5 s windows, while the scrape runs;
+      // then, after it, the same windows with every connection as fast as it goes (saturation).
       const during: Result[] = [];
       let scraped: Record<string, unknown> | undefined;
       void next('scraped').then((m) => {
         scraped = m;
       });
-      while (!scraped) during.push(await hammer(urls.fuel, config, 5));
+      while (!scraped) during.push(await hammer(urls.fuel, config, 5, { connections: 2, rate: 50 }));
+      const idle = await hammer(urls.fuel, config, 5, { connections: 2, rate: 50 });
       // A window with no answer at all means the server's event loop was held for its whole 5 s.
       const windows = during.map((r) =>
         r.requests === 0 ? 'no answer' : `${r.requests} req p50 ${r.p50} p99 ${r.p99} ms`,
       );
+      const worst = Math.max(...during.map((r) => r.p99));
       console.log(
-        `\n/api/config during a ${SCRAPE}-station scrape (${JSON.stringify(scraped.scraped)}), 5 s windows: ` +
-          `${windows.join('; ')}; errors ${during.reduce((s, r) => s + r.errors, 0)}, ` +
-          `5xx ${during.reduce((s, r) => s + r.status5xx, 0)}`,
+        `\n/api/config at a steady 50 req/s during a ${SCRAPE}-station scrape on the scrape thread ` +
+          `(${JSON.stringify(scraped.scraped)}), 5 s windows: ${windows.join('; ')}; worst p99 ${worst} ms; ` +
+          `errors ${during.reduce((s, r) => s + r.errors, 0)}, 5xx ${during.reduce((s, r) => s + r.status5xx, 0)}; ` +
+          `same rate with no scrape: p50 ${idle.p50} p99 ${idle.p99} ms`,
+      );
+      // The same scrape again (every price changes nothing now), under saturation.
+      child.send({ scrape: SCRAPE });
+      let again: Record<string, unknown> | undefined;
+      void next('scraped').then((m) => {
+        again = m;
+      });
+      const saturated: Result[] = [];
+      while (!again) saturated.push(await hammer(urls.fuel, config, 5));
+      console.log(
+        `/api/config at ${CONNECTIONS} connections during a second scrape (${JSON.stringify(again.scraped)}): ` +
+          saturated.map((r) => `${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ms`).join('; '),
       );
     }
 

@@ -151,6 +151,17 @@ describe('compose.yaml', () => {
     }
   });
 
+  it('turns metrics on for each server, on a port of its own that is not published', () => {
+    for (const [name, service] of own) {
+      const [svc = '', command] = service.command ?? [];
+      if (command !== 'serve' || !isService(svc)) continue;
+      const metrics = Number(service.environment?.METRICS_PORT);
+      expect(Number.isInteger(metrics) && metrics > 0, name).toBe(true);
+      expect(metrics, name).not.toBe(DEFAULT_PORTS[svc]);
+      expect(service.ports?.some((p) => p.endsWith(`:${metrics}`)) ?? false, name).toBe(false);
+    }
+  });
+
   it('sets only variables the project reads, in the file and in each example environment file', () => {
     for (const [name, service] of own) {
       for (const variable of Object.keys(service.environment ?? {}))

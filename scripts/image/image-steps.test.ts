@@ -144,6 +144,13 @@ describe('the image built outside a container', () => {
         healthy = check.status === 0;
         if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500));
       }
+      if (svc === 'fuel') {
+        // The scrapers run on a worker thread whose compiled entry point must load from the image too.
+        for (let i = 0; i < 80 && !/scrape thread (started|failed)/.test(output); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        expect(output).toContain('[scraper] scrape thread started');
+      }
       server.kill('SIGTERM');
       const code = await exited;
       expect(healthy, output).toBe(true);

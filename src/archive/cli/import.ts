@@ -1,4 +1,5 @@
 /** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
+import { stopSignal } from '../backup/cli-commands';
 import { type Command, errorText, UsageError } from './command';
 import { mediaRoot, openDatabase } from './context';
 
@@ -24,6 +25,8 @@ export const importCommand: Command = {
     }
     const dryRun = values['dry-run'] === true;
     const prefix = dryRun ? '[DRY RUN] ' : '';
+    // SIGTERM or SIGINT: the chat in progress is rolled back and the import ends (see ImportInterrupted).
+    const stop = stopSignal();
     try {
       const db = await openDatabase(ctx.env, ctx.logger, { readonly: dryRun });
       try {
@@ -36,6 +39,7 @@ export const importCommand: Command = {
           merge: values.merge === true,
           mediaRoot: mediaRoot(ctx.env),
           logger: ctx.logger,
+          signal: stop.signal,
         });
         const sum = (f: (c: (typeof report.chats)[number]) => number) =>
           report.chats.reduce((n, c) => n + f(c), 0);
@@ -69,6 +73,8 @@ export const importCommand: Command = {
     } catch (error) {
       ctx.io.err(`${prefix}Import failed: ${errorText(error)}`);
       return 1;
+    } finally {
+      stop.dispose();
     }
   },
 };

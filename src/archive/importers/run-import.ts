@@ -14,7 +14,7 @@ import { readDesktopJson } from './desktop-json';
 import { chatMediaPath, MediaCopier, sha256File } from './media-files';
 import { SeenIds } from './seen-ids';
 import type { ImportEvent, ImportedChat, ImportedMessage } from './types';
-import { ImportError } from './types';
+import { ImportError, ImportInterrupted } from './types';
 
 export interface ImportOptions {
   dir: string;
@@ -24,6 +24,8 @@ export interface ImportOptions {
   merge: boolean;
   mediaRoot: string;
   logger: Logger;
+  /** Stops the import at its next entry: the chat in progress is rolled back, with its copied files. */
+  signal?: AbortSignal;
 }
 
 export interface ChatReport {
@@ -188,11 +190,12 @@ export async function importExport(db: ArchiveDatabase, options: ImportOptions):
       ? readDesktopJson(path.join(options.dir, 'result.json'))
       : asAsync(readDesktopHtml(options.dir, options.chatId as number));
   const iterator = events[Symbol.asyncIterator]();
+  const report: ImportReport = { format, chats: [] };
   const next = async () => {
+    if (options.signal?.aborted) throw new ImportInterrupted(report.chats.length);
     const item = await iterator.next();
     return item.done ? null : item.value;
   };
-  const report: ImportReport = { format, chats: [] };
   let accountUserId: number | null = null;
 
   /** The chat's messages in batches, up to its end; skipped entries are counted. */

@@ -54,3 +54,14 @@ export type ImportEvent =
 export class ImportError extends Error {
   override name = 'ImportError';
 }
+
+/** A stop signal (SIGTERM, SIGINT) came: the chats done are kept, the chat in progress rolled back. */
+export class ImportInterrupted extends ImportError {
+  override name = 'ImportInterrupted';
+  constructor(readonly chatsDone: number) {
+    super(
+      `interrupted by a stop signal after ${chatsDone} chat${chatsDone === 1 ? '' : 's'}; the chat in progress ` +
+        'was rolled back. Run the same import with --merge to finish it',
+    );
+  }
+}

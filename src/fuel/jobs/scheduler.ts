@@ -19,6 +19,7 @@ import type { RunLog, RunSummary, Scraper } from '../scrapers/types';
 import type { DatabaseLocation } from '../store/open';
 import type { FuelStore } from '../store/store';
 import { openKeyLock } from './key-lock';
+import { ScrapeThread } from './scrape-thread';
 
 const HOUR_MS = 3_600_000;
 
@@ -74,27 +75,43 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
   if (keys.includes(GERMAN_REGISTRY))
     line('[scraper] Germany EV: using the official registry (EV_DE_BNETZA) instead of EV_DE');
 
+  // Runs happen on the scrape thread (scrape-worker.ts), off the thread that answers HTTP, whenever the
+  // store's database can be opened there too. A store given without its database (an in-memory one), or
+  // feeds given fetch, sleep or clock functions, which cannot cross to another thread, run here instead.
+  const database = options.database;
+  const onThread =
+    database !== undefined &&
+    !(database.kind === 'sqlite' && database.path === ':memory:') &&
+    !options.fetch &&
+    !options.sleep &&
+    !options.now;
+  const thread =
+    !options.runKey && onThread
+      ? new ScrapeThread({ config, database, ...(options.tuning ? { tuning: options.tuning } : {}) }, logger)
+      : undefined;
   const shared = createSharedState(config);
   // One scraper per key for the life of the scheduler: some remember what they learnt (the registry's
   // page count), and the registries' rate limits are shared through `shared`.
   const scrapers = new Map<string, Scraper | undefined>();
   const runKey =
     options.runKey ??
-    ((key: string, signal: AbortSignal) => {
-      if (!scrapers.has(key)) scrapers.set(key, createScraper(key, config, shared, options.tuning));
-      const scraper = scrapers.get(key);
-      if (!scraper) throw new Error(`no scraper for key ${key}`);
-      return runScraper(scraper, {
-        store,
-        log,
-        limits: config,
-        historyDays: config.priceHistoryDays,
-        signal,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-        ...(options.now ? { now: options.now } : {}),
-      });
-    });
+    (thread
+      ? (key: string, signal: AbortSignal) => thread.run(key, signal)
+      : (key: string, signal: AbortSignal) => {
+          if (!scrapers.has(key)) scrapers.set(key, createScraper(key, config, shared, options.tuning));
+          const scraper = scrapers.get(key);
+          if (!scraper) throw new Error(`no scraper for key ${key}`);
+          return runScraper(scraper, {
+            store,
+            log,
+            limits: config,
+            historyDays: config.priceHistoryDays,
+            signal,
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+            ...(options.sleep ? { sleep: options.sleep } : {}),
+            ...(options.now ? { now: options.now } : {}),
+          });
+        });
 
   const jobs: Bree.JobOptions[] = [];
   for (const key of keys) {
@@ -166,6 +183,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       check();
     });
   await bree.start();
+  // The thread opens its own database connection now rather than at the first tick.
+  if (thread && jobs.length > 0) void thread.start();
 
   return {
     keys: jobs.map((job) => job.name),
@@ -177,6 +196,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       for (const controller of runs.values()) controller.abort(new Error('Scheduler stopping'));
       await idle();
       await bree.stop();
+      await thread?.close();
       await keyLock.close();
     },
   };

@@ -1,0 +1,89 @@
+/**
+ * The scrape thread: every scheduled run of the server's scrapers happens here, off the thread that
+ * answers HTTP. A feed's parsing and the store's writes (synchronous on SQLite) take seconds for a large
+ * country; on the server's own thread they held every request for that long (`/api/config` p99 of 1.3–3 s
+ * during a 100,000-station scrape, `scripts/bench/README.md`, "load").
+ *
+ * The thread has its own connection to the same database and keeps what the scrapers share and learn
+ * (one scraper per key, the registries' rate limits) for the life of the scheduler, as the main thread
+ * did. Messages: `{run: {id, key}}` → `{log}` lines, then `{done: {id, summary}}` or
+ * `{failed: {id, message}}`; `{abort: {id, reason}}` asks a run to stop between steps; `{close: true}`
+ * closes the store and ends the thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ScraperConfig } from '../scrapers/config';
+import { runScraper } from '../scrapers/pipeline';
+import { createScraper, createSharedState, type ScraperTuning } from '../scrapers/registry';
+import type { RunLog, RunSummary, Scraper } from '../scrapers/types';
+import { type DatabaseLocation, openFuelStore } from '../store/open';
+
+export interface ScrapeWorkerData {
+  config: ScraperConfig;
+  database: DatabaseLocation;
+  tuning?: ScraperTuning;
+}
+
+export type ToScrapeWorker =
+  | { run: { id: number; key: string } }
+  | { abort: { id: number; reason: string } }
+  | { close: true };
+
+export type FromScrapeWorker =
+  | { ready: true }
+  | { log: { level: 'info' | 'error'; line: string } }
+  | { done: { id: number; summary: RunSummary } }
+  | { failed: { id: number; message: string } }
+  | { closed: true };
+
+async function serve(data: ScrapeWorkerData): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  const send = (message: FromScrapeWorker) => port.postMessage(message);
+  // The main thread migrated the database before starting the scheduler.
+  const store = await openFuelStore(data.database, { migrate: false });
+  const shared = createSharedState(data.config);
+  const scrapers = new Map<string, Scraper | undefined>();
+  const runs = new Map<number, AbortController>();
+  const log: RunLog = {
+    info: (line) => send({ log: { level: 'info', line } }),
+    error: (line) => send({ log: { level: 'error', line } }),
+  };
+
+  const run = async (id: number, key: string) => {
+    const controller = new AbortController();
+    runs.set(id, controller);
+    try {
+      if (!scrapers.has(key)) scrapers.set(key, createScraper(key, data.config, shared, data.tuning));
+      const scraper = scrapers.get(key);
+      if (!scraper) throw new Error(`no scraper for key ${key}`);
+      const summary = await runScraper(scraper, {
+        store,
+        log,
+        limits: data.config,
+        historyDays: data.config.priceHistoryDays,
+        signal: controller.signal,
+      });
+      send({ done: { id, summary } });
+    } catch (error) {
+      send({ failed: { id, message: error instanceof Error ? error.message : String(error) } });
+    } finally {
+      runs.delete(id);
+    }
+  };
+
+  port.on('message', (message: ToScrapeWorker) => {
+    if ('run' in message) void run(message.run.id, message.run.key);
+    else if ('abort' in message) runs.get(message.abort.id)?.abort(new Error(message.abort.reason));
+    else if ('close' in message) {
+      void store.close().finally(() => {
+        send({ closed: true });
+        port.close();
+      });
+    }
+  });
+  send({ ready: true });
+}
+
+if (parentPort && (workerData as { scrapeWorker?: ScrapeWorkerData } | undefined)?.scrapeWorker) {
+  await serve((workerData as { scrapeWorker: ScrapeWorkerData }).scrapeWorker);
+}
