@@ -1,12 +1,14 @@
 /**
- * `npm run bench -- <service> load [--duration 30] [--connections 50] [--soak 600] [--scrape 100000]`:
+ * `npm run bench -- <service> load [--duration 30] [--connections 50] [--soak 600] [--soak-rate 0]
+ * [--scrape 100000]`:
  * autocannon against the real server of one service, started with the first-run demo data in a child
  * process (scripts/bench/load-server.ts; SQLite, validation off). For each main route: `--duration`
  * seconds at `--connections` connections, reporting requests/s, p50, p99, errors and non-2xx answers.
- * Then a soak: every route in turn for `--soak` seconds with the server's resident memory (VmRSS)
- * sampled every 10 s; growth is measured from the first sample after a warm-up of a quarter of the soak.
- * Fuel also measures `/api/config` while a `--scrape`-station synthetic country goes through the scraper
- * pipeline in the server's process. Figures go to scripts/bench/README.md.
+ * Then a soak: every route in turn for `--soak` seconds (as fast as they go, or at `--soak-rate`
+ * requests/s) with the server's resident memory (VmRSS) sampled every 10 s; growth is measured from the
+ * first sample after a warm-up of a quarter of the soak. Fuel also measures `/api/config` at a steady
+ * 50 requests/s while a `--scrape`-station synthetic Spanish feed is scraped on the server's scrape
+ * thread, then at full load during a second scrape. Figures go to scripts/bench/README.md.
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { FIXTURE } from '../../src/archive/store/fixtures';
 import type { DemoCredentials } from '../../src/first-run';
+import { startSpanishFeed } from './spanish-feed';
 
 type Service = 'fuel' | 'archive' | 'subtitles';
 interface Route {
@@ -28,6 +31,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     connections: { type: 'string', default: '50' },
     soak: { type: 'string', default: '600' },
+    // Requests/s of the soak over 10 connections; 0 (the default) is every connection as fast as it goes.
+    'soak-rate': { type: 'string', default: '0' },
     scrape: { type: 'string', default: '100000' },
   },
   allowPositionals: true,
@@ -35,6 +40,7 @@ const { values } = parseArgs({
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const SOAK = Number(values.soak);
+const SOAK_RATE = Number(values['soak-rate']);
 const SCRAPE = Number(values.scrape);
 
 async function routesOf(
@@ -128,12 +134,10 @@ export async function runLoad(service: Service): Promise<void> {
   const messages: Record<string, unknown>[] = [];
   const waiters: [string, (m: Record<string, unknown>) => void][] = [];
   child.on('message', (m: Record<string, unknown>) => {
-    messages.push(m);
-    for (const w of [...waiters]) {
-      if (!(w[0] in m)) continue;
-      waiters.splice(waiters.indexOf(w), 1);
-      w[1](m);
-    }
+    const waiter = waiters.find((w) => w[0] in m);
+    if (!waiter) return void messages.push(m);
+    waiters.splice(waiters.indexOf(waiter), 1);
+    waiter[1](m);
   });
   const next = (key: string) =>
     new Promise<Record<string, unknown>>((resolve) => {
@@ -156,7 +160,9 @@ export async function runLoad(service: Service): Promise<void> {
 
     if (service === 'fuel' && SCRAPE > 0) {
       const config = routes[0] as Route;
-      child.send({ scrape: SCRAPE });
+      // The feed is built and served here, before the windows start, so none of its work is the server's.
+      const feed = await startSpanishFeed(SCRAPE);
+      child.send({ scrape: feed.url });
       // Responsiveness: a steady 50 requests/s on 2 connections, in 5 s windows, while the scrape runs;
       // then, after it, the same windows with every connection as fast as it goes (saturation).
       const during: Result[] = [];
@@ -178,7 +184,7 @@ export async function runLoad(service: Service): Promise<void> {
           `same rate with no scrape: p50 ${idle.p50} p99 ${idle.p99} ms`,
       );
       // The same scrape again (every price changes nothing now), under saturation.
-      child.send({ scrape: SCRAPE });
+      child.send({ scrape: feed.url });
       let again: Record<string, unknown> | undefined;
       void next('scraped').then((m) => {
         again = m;
@@ -189,6 +195,7 @@ export async function runLoad(service: Service): Promise<void> {
         `/api/config at ${CONNECTIONS} connections during a second scrape (${JSON.stringify(again.scraped)}): ` +
           saturated.map((r) => `${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ms`).join('; '),
       );
+      feed.close();
     }
 
     if (SOAK > 0) {
@@ -200,7 +207,9 @@ export async function runLoad(service: Service): Promise<void> {
       let requests = 0;
       while (Date.now() < ends) {
         for (const route of routes) {
-          const r = await hammer(urls[service], route, Math.min(10, Math.max(1, (ends - Date.now()) / 1000)));
+          const seconds = Math.min(10, Math.max(1, (ends - Date.now()) / 1000));
+          const steady = SOAK_RATE > 0 ? { connections: 10, rate: SOAK_RATE } : undefined;
+          const r = await hammer(urls[service], route, seconds, steady);
           errors += r.errors;
           fives += r.status5xx;
           requests += r.requests;
@@ -211,7 +220,7 @@ export async function runLoad(service: Service): Promise<void> {
       const warm = samples[Math.max(1, Math.floor(samples.length / 4))] ?? samples[0] ?? 0;
       const last = samples.at(-1) ?? 0;
       console.log(
-        `\nsoak ${SOAK} s: ${requests} requests, errors ${errors}, 5xx ${fives}; RSS MB every 10 s: ${samples.join(' ')}; ` +
+        `\nsoak ${SOAK} s${SOAK_RATE > 0 ? ` at ${SOAK_RATE} req/s` : ''}: ${requests} requests, errors ${errors}, 5xx ${fives}; RSS MB every 10 s: ${samples.join(' ')}; ` +
           `after warm-up ${warm} → ${last} MB (${(((last - warm) / warm) * 100).toFixed(1)} %)`,
       );
     }

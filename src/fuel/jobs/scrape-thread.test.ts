@@ -1,6 +1,6 @@
 // The scrape thread: scheduled runs happen off the server's thread, over the same database, with their
 // log lines brought back; a stopped run leaves the thread usable; closing it ends it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -68,6 +68,23 @@ describe('the scrape thread', () => {
       await store.close();
     });
   }
+
+  it('runs at a lower priority than the thread that answers HTTP', async () => {
+    const niced = () =>
+      readdirSync(`/proc/${process.pid}/task`).filter((tid) => {
+        const fields = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8')
+          .split(') ')[1]
+          ?.split(' ');
+        return fields?.[16] === '10';
+      });
+    const before = niced();
+    const database: DatabaseLocation = { kind: 'sqlite', path: path.join(dir, 'nice.db') };
+    await migrateDatabase(database);
+    const thread = new ScrapeThread({ config: config(), database }, capturingLogger().logger);
+    await thread.start();
+    expect(niced().length).toBe(before.length + 1);
+    await thread.close();
+  });
 
   it('stops a run when asked and runs the next one; a closed thread starts again', async () => {
     const database: DatabaseLocation = { kind: 'sqlite', path: path.join(dir, 'stop.db') };

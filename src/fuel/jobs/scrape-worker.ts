@@ -10,6 +10,8 @@
  * `{failed: {id, message}}`; `{abort: {id, reason}}` asks a run to stop between steps; `{close: true}`
  * closes the store and ends the thread.
  */
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ScraperConfig } from '../scrapers/config';
 import { runScraper } from '../scrapers/pipeline';
@@ -35,9 +37,24 @@ export type FromScrapeWorker =
   | { failed: { id: number; message: string } }
   | { closed: true };
 
+/**
+ * Background work: on Linux this thread asks the kernel for a lower priority (nice 10) than the thread that
+ * answers HTTP, so that on a busy machine a scrape waits for requests rather than the other way round.
+ * Elsewhere, or when the kernel refuses, it runs at the process's priority.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
+  } catch {
+    // Not Linux, or not allowed: the same priority as the server.
+  }
+}
+
 async function serve(data: ScrapeWorkerData): Promise<void> {
   const port = parentPort;
   if (!port) return;
+  lowerThreadPriority();
   const send = (message: FromScrapeWorker) => port.postMessage(message);
   // The main thread migrated the database before starting the scheduler.
   const store = await openFuelStore(data.database, { migrate: false });

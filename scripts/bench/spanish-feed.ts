@@ -1,0 +1,41 @@
+/**
+ * A synthetic Spanish fuel feed for the load benchmark: `count` stations in the feed's own JSON form (each a
+ * copy of the fixture's first station with its own id, place and four prices), served on 127.0.0.1.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ROOT } from '../../src/common/services';
+
+/** The feed's answer with `count` stations, each a copy of the fixture's first with its own id, place and prices. */
+function spanishFeed(count: number): Buffer {
+  const fixture = JSON.parse(
+    readFileSync(path.join(ROOT, 'src/fuel/scrapers/fixtures/es-estaciones-terrestres.json'), 'utf8'),
+  ) as { Fecha: string; ListaEESSPrecio: Record<string, string>[] };
+  const template = fixture.ListaEESSPrecio[0] as Record<string, string>;
+  const comma = (value: number, digits: number) => value.toFixed(digits).replace('.', ',');
+  const list = Array.from({ length: count }, (_, i) => ({
+    ...template,
+    IDEESS: String(100_000 + i),
+    Rótulo: `BENCH ${i % 50}`,
+    Latitud: comma(36 + ((i * 7919) % 7000) / 1000, 6),
+    'Longitud (WGS84)': comma(-9 + ((i * 104729) % 12000) / 1000, 6),
+    'Precio Gasoleo A': comma(1.4 + (i % 100) / 1000, 3),
+    'Precio Gasolina 95 E5': comma(1.5 + (i % 100) / 1000, 3),
+    'Precio Gasolina 98 E5': comma(1.6 + (i % 100) / 1000, 3),
+    'Precio Gasoleo Premium': comma(1.45 + (i % 100) / 1000, 3),
+  }));
+  return Buffer.from(JSON.stringify({ ...fixture, ListaEESSPrecio: list }));
+}
+
+export async function startSpanishFeed(count: number): Promise<{ url: string; close(): void }> {
+  const body = spanishFeed(count);
+  const feed = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+  const { port } = feed.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => feed.close() };
+}
