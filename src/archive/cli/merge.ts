@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chatFolder } from '../domain/media-layout';
 import { MediaCopier } from '../importers/media-files';
 import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 import { listMigrations } from '../store/migrate';
@@ -33,7 +34,14 @@ const sameDatabase = (a: DatabaseConfig, b: DatabaseConfig) =>
 
 const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** Copies media files next to the rows; a name taken by different content gets the account suffix. */
+/**
+ * Copies each file a merged row names into the target's media folder, where the layout
+ * (domain/media-layout.ts) puts it for the new account: a message's file into that account's own chat
+ * folder (`<chat id>_account_<n>`), a shared file and a chat photo under the same name (their names
+ * come from their content and the platform's photo id). A name already taken by other content gets the
+ * account suffix `_m<n>`; the same content is not copied twice. A file missing from the source keeps the
+ * row's path and is counted. In a dry run nothing is copied.
+ */
 function mediaHook(
   sourceMedia: string | null,
   targetMedia: string,
@@ -49,12 +57,15 @@ function mediaHook(
       counts.missing++;
       return relative;
     }
-    let target = relative;
-    const existing = path.join(targetMedia, relative);
+    const sharedName = row.kind === 'avatar' || relative.startsWith('media/_shared/');
+    let target = sharedName
+      ? relative
+      : path.posix.join(chatFolder(accountId, row.chat_id), path.posix.basename(relative));
+    const existing = path.join(targetMedia, target);
     if (existsSync(existing)) {
-      if (fileHash(existing) === fileHash(from)) return relative;
-      const ext = path.posix.extname(relative);
-      target = `${relative.slice(0, relative.length - ext.length)}_m${accountId}${ext}`;
+      if (fileHash(existing) === fileHash(from)) return target;
+      const ext = path.posix.extname(target);
+      target = `${target.slice(0, target.length - ext.length)}_m${accountId}${ext}`;
     }
     if (!dryRun) copier.copy(from, target);
     counts.copied++;

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
+import { login, MASTER, PASSWORD_ENV, startViewerOn } from '../http/test-viewer';
 import { FIXTURE_FILES } from '../store/fixture-files';
+import { FIXTURE } from '../store/fixtures';
 import { BACKUP_KEYS } from '../store/metadata-keys';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
@@ -23,6 +25,17 @@ const cleanup: string[] = [];
 afterAll(() => {
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 });
+/** Every file under a folder, as paths relative to it. */
+const files = (root: string): string[] =>
+  existsSync(root)
+    ? readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) =>
+          path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+        )
+        .sort()
+    : [];
+
 const temp = () => {
   const dir = tempDir();
   cleanup.push(dir);
@@ -142,10 +155,23 @@ describe('archive-cli status without a database', () => {
     });
   });
 
-  it('fails when PostgreSQL is unreachable', async () => {
-    const result = await cli(['status'], { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Status failed: (database unreachable|connect ECONNREFUSED)/);
+  it('says the database is unreachable, without the driver’s words, on either backend', async () => {
+    const notADatabase = path.join(temp(), 'not-a-database.db');
+    writeFileSync(notADatabase, 'this file holds text, not an SQLite database, and is long enough to tell');
+    const aFile = path.join(temp(), 'a-file');
+    writeFileSync(aFile, '');
+    for (const env of [
+      { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' },
+      { DATABASE_PATH: notADatabase },
+      { DATABASE_PATH: path.join(aFile, 'archive.db') },
+    ]) {
+      for (const args of [['status'], ['status', '--json']]) {
+        const result = await cli(args, env);
+        expect(result.code, JSON.stringify(env)).toBe(1);
+        expect(result.stdout, JSON.stringify(env)).toBe('');
+        expect(result.stderr, JSON.stringify(env)).toBe('Status failed: database unreachable\n');
+      }
+    }
   });
 });
 
@@ -229,8 +255,8 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
     expect(code).toBe(1);
     expect(c.errors).toEqual(['Merge failed: Error. Nothing was committed to the target database.']);
     expect(await counts(target.db)).toEqual(before);
-    const copied = path.join(String(env.BACKUP_PATH), '-1001234567890');
-    expect(existsSync(copied) ? readdirSync(copied) : []).toEqual([]);
+    // The files it had copied are gone with it.
+    expect(files(String(env.BACKUP_PATH))).toEqual([]);
   });
 
   it('a dry run counts and writes nothing', async () => {
@@ -267,11 +293,101 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
     // Users are global and the same in both; viewer accounts are never merged.
     expect(after.users).toBe(before.users);
     expect(after.viewer_accounts).toBe(before.viewer_accounts);
-    const photo = path.join(String(env.BACKUP_PATH), '-1001234567890');
-    expect(readdirSync(photo)).toEqual([path.basename(FIXTURE_FILES.photo.path)]);
+    // The photo now lives in the merged account's own chat folder, as the media layout puts it; the
+    // source's file is untouched.
+    const folder = `-1001234567890_account_${first}`;
+    expect(files(String(env.BACKUP_PATH))).toEqual([`${folder}/${path.basename(FIXTURE_FILES.photo.path)}`]);
+    expect(files(sourceMedia)).toEqual([FIXTURE_FILES.photo.path]);
     // The original account's chats keep their refs; the merged copies got new ones (the fixture's are taken).
     const merged = await target.db.listAccounts({ accounts: null, chatRefs: null, displayChatIds: null });
     expect(merged.map((a) => a.id)).toEqual([1, 2, first, second]);
+    // The viewer serves the merged file from its new place.
+    const [key] = await target.db.chatKeysOf(-1001234567890, first);
+    const viewer = await startViewerOn(target.config, {
+      ...PASSWORD_ENV,
+      BACKUP_PATH: String(env.BACKUP_PATH),
+    });
+    try {
+      const cookie = await login(viewer.url, MASTER.username, MASTER.password);
+      const res = await fetch(`${viewer.url}/media/${key?.ref}/4182_photo`, {
+        headers: { cookie: `viewer_auth=${cookie}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('photo bytes of the source');
+    } finally {
+      await viewer.close();
+    }
+  });
+
+  it('refuses orphaned source rows unless --add-missing-parents, which adds placeholders for them', async () => {
+    // A source whose chat row of one chat, and one message holding a photo, were lost (foreign keys off).
+    const orphaned = await openTestStore(other(backend));
+    try {
+      const driver = (
+        orphaned.db as unknown as {
+          driver: { run(q: unknown): Promise<unknown>; get(q: unknown): Promise<{ n: number } | undefined> };
+        }
+      ).driver;
+      const { raw, sql } = await import('../store/sql');
+      const withoutForeignKeys = async (statements: ReturnType<typeof sql>[]) => {
+        if (orphaned.config.backend === 'sqlite') {
+          await driver.run(sql`PRAGMA foreign_keys = OFF`);
+          for (const statement of statements) await driver.run(statement);
+          await driver.run(sql`PRAGMA foreign_keys = ON`);
+        } else {
+          for (const table of ['chats', 'messages', 'media'])
+            await driver.run(raw(`ALTER TABLE ${table} DISABLE TRIGGER ALL`));
+          for (const statement of statements) await driver.run(statement);
+          for (const table of ['chats', 'messages', 'media'])
+            await driver.run(raw(`ALTER TABLE ${table} ENABLE TRIGGER ALL`));
+        }
+      };
+      const family = FIXTURE.family.id;
+      const rc = FIXTURE.releaseCrew.id;
+      const familyMessages = await orphaned.db.countChatMessages({ accountId: 1, chatId: family });
+      expect(familyMessages).toBeGreaterThan(0);
+      await withoutForeignKeys([
+        sql`DELETE FROM chats WHERE account_id = 1 AND id = ${family}`,
+        sql`DELETE FROM messages WHERE account_id = 1 AND chat_id = ${rc} AND id = 4182`,
+      ]);
+      const url = orphaned.config.backend === 'sqlite' ? orphaned.config.path : orphaned.config.url;
+      const before = await counts(target.db);
+
+      const refused = ctx();
+      expect(await runMerge(refused, { source: url, account: '1' })).toBe(1);
+      expect(refused.errors).toEqual([
+        `Merge refused: ${familyMessages + 5} source rows reference chats or messages missing from the source archive ` +
+          `(messages: ${familyMessages}, media: 1, message_versions: 1, reactions: 2, sync_status: 1); pass --add-missing-parents to add placeholders for them`,
+      ]);
+      expect(await counts(target.db)).toEqual(before);
+
+      const dry = ctx();
+      expect(
+        await runMerge(dry, { source: url, account: '1', 'add-missing-parents': true, 'dry-run': true }),
+        dry.errors.join('\n'),
+      ).toBe(0);
+      expect(dry.out.join('\n')).toMatch(/^\[DRY RUN\] Merge complete:/);
+      expect(await counts(target.db)).toEqual(before);
+
+      const done = ctx();
+      expect(await runMerge(done, { source: url, account: '1', 'add-missing-parents': true })).toBe(0);
+      const id = Number(/^ {2}Account 1 -> account (\d+)$/m.exec(done.out.join('\n'))?.[1]);
+      expect(id).toBeGreaterThan(2);
+      // The lost chat is back as a placeholder holding every one of its messages; the lost message is a
+      // placeholder holding its photo, its earlier version and its reactions.
+      expect(await target.db.chatKeysOf(family, id)).toHaveLength(1);
+      expect(await target.db.countChatMessages({ accountId: id, chatId: family })).toBe(familyMessages);
+      const ids = await target.db.existingMessageIds({ accountId: id, chatId: rc }, [4182]);
+      expect([...ids]).toEqual([4182]);
+      // Every chat of the account, and one placeholder.
+      const accountChats = Number(
+        (await driver.get(sql`SELECT count(*) AS n FROM chats WHERE account_id = 1`))?.n,
+      );
+      expect((await counts(target.db)).chats).toBe((before.chats ?? 0) + accountChats + 1);
+      expect(done.out.join('\n')).toMatch(/placeholders: 2$/m);
+    } finally {
+      await orphaned.close();
+    }
   });
 
   it('merges one account chosen by label, and refuses an unknown one', async () => {

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError, type Env, intVar, scopedEnv, stringVar } from '../../common/env';
-import type { ArchiveStatus } from '../store/store';
+import { type ArchiveStatus, DatabaseUnavailableError } from '../store/store';
 import { type Command, errorText } from './command';
 import { databaseConfig, openDatabase } from './context';
 
@@ -129,7 +129,11 @@ export const status: Command = {
       const problems = judge(current, schedule, now, tz);
       report = { ...current, healthy: problems.length === 0, problems };
     } catch (error) {
-      ctx.io.err(`Status failed: ${errorText(error)}`);
+      // The driver's own words (host, port, file) go to the debug log, not into the status line.
+      if (error instanceof DatabaseUnavailableError) ctx.logger.debug({ err: error }, 'database unreachable');
+      ctx.io.err(
+        `Status failed: ${error instanceof DatabaseUnavailableError ? 'database unreachable' : errorText(error)}`,
+      );
       return 1;
     }
     if (values.json) {

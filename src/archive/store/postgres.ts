@@ -138,12 +138,12 @@ export class PostgresDriver implements Driver {
   }
 
   async hasTable(name: string): Promise<boolean> {
-    const rows = await this.pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
+    const rows = await this.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
     return rows.rows[0]?.present === true;
   }
 
   async hasColumn(table: string, column: string): Promise<boolean> {
-    const rows = await this.pool.query(
+    const rows = await this.query(
       `SELECT 1 FROM information_schema.columns
         WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2`,
       [table, column],
@@ -152,11 +152,20 @@ export class PostgresDriver implements Driver {
   }
 
   async sizeBytes(): Promise<number> {
-    const rows = await this.pool.query('SELECT pg_database_size(current_database()) AS size');
+    const rows = await this.query('SELECT pg_database_size(current_database()) AS size');
     return Number(rows.rows[0]?.size ?? 0);
   }
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  /** A statement outside the query modules, with the same error translation. */
+  private async query(text: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    try {
+      return await this.pool.query(text, params);
+    } catch (err) {
+      throw translate(err);
+    }
   }
 }

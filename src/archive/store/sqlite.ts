@@ -15,6 +15,8 @@ export interface SqliteOptions {
 }
 
 const UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB']);
+/** Why a database file or its folder cannot be opened or created. */
+const CANNOT_OPEN = new Set(['ENOTDIR', 'EEXIST', 'EACCES', 'EPERM', 'EROFS', 'ENOENT']);
 
 function translate(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
@@ -41,6 +43,10 @@ export class SqliteDriver implements Driver {
         readonly: options.readonly ?? false,
       });
     } catch (err) {
+      const code = (err as { code?: unknown })?.code;
+      if (typeof code === 'string' && CANNOT_OPEN.has(code)) {
+        throw new DatabaseUnavailableError(`cannot open ${options.path}`, { cause: err });
+      }
       throw translate(err);
     }
     // SQLite's lower() folds ASCII only; PostgreSQL's folds every letter. Search both the same way.

@@ -39,9 +39,12 @@ export interface SourceAccount {
 export interface MergeHooks {
   /** Called after each table of each account is copied (tests inject failures here). */
   afterTable?(table: string): void | Promise<void>;
-  /** A media row about to be written: returns its file_path in the target (copying the file). */
+  /**
+   * A media or chat-photo row about to be written under target account `accountId`: returns its
+   * file_path in the target (copying the file).
+   */
   mediaFile?(
-    row: { file_path: string | null; content_hash: string | null },
+    row: { kind: 'media' | 'avatar'; file_path: string | null; chat_id: number },
     accountId: number,
   ): Promise<string | null>;
 }
@@ -99,30 +102,40 @@ async function insertRows(tx: Db, table: string, columns: string[], rows: Sql[][
   }
 }
 
+/** Tables whose rows belong to one message, and the time each row gives its placeholder message. */
+const MESSAGE_CHILDREN = [
+  { table: 'media', date: 'created_at' },
+  { table: 'message_versions', date: 'date' },
+  { table: 'reactions', date: 'created_at' },
+] as const;
+
 /** Orphans the source holds (rows whose chat or message is missing), by kind. */
 export async function countOrphans(source: Queryable, accountIds: number[]): Promise<Record<string, number>> {
   const ids = list(accountIds);
   const messages = await source.get(sql`SELECT count(*) AS n FROM messages m WHERE m.account_id IN ${ids}
     AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.account_id = m.account_id AND c.id = m.chat_id)`);
-  const media = await source.get(sql`SELECT count(*) AS n FROM media d WHERE d.account_id IN ${ids}
-    AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.account_id = d.account_id AND m.chat_id = d.chat_id
-                    AND m.id = d.message_id)`);
+  const counts: Record<string, number> = { messages: Number(messages?.n ?? 0) };
+  for (const { table } of MESSAGE_CHILDREN) {
+    const row = await source.get(sql`SELECT count(*) AS n FROM ${raw(table)} d WHERE d.account_id IN ${ids}
+      AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.account_id = d.account_id AND m.chat_id = d.chat_id
+                      AND m.id = d.message_id)`);
+    counts[table] = Number(row?.n ?? 0);
+  }
   const sync = await source.get(sql`SELECT count(*) AS n FROM sync_status s WHERE s.account_id IN ${ids}
     AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.account_id = s.account_id AND c.id = s.chat_id)`);
-  return {
-    messages: Number(messages?.n ?? 0),
-    media: Number(media?.n ?? 0),
-    sync_status: Number(sync?.n ?? 0),
-  };
+  counts.sync_status = Number(sync?.n ?? 0);
+  return counts;
 }
 
-/** Placeholder chats and messages for the orphans of an account, so their rows can be kept. */
-async function addMissingParents(source: Queryable, tx: Db, sid: number, tid: number): Promise<number> {
-  let added = 0;
+/** Placeholder chats for the orphans of an account (before its chats are copied). */
+async function addMissingChats(source: Queryable, tx: Db, sid: number, tid: number): Promise<number> {
+  const children = MESSAGE_CHILDREN.map(
+    ({ table }) => sql`UNION SELECT chat_id FROM ${raw(table)} WHERE account_id = ${sid}`,
+  );
   const chats = await source.all(sql`SELECT DISTINCT chat_id FROM (
       SELECT chat_id FROM messages WHERE account_id = ${sid}
       UNION SELECT chat_id FROM sync_status WHERE account_id = ${sid}
-      UNION SELECT chat_id FROM media WHERE account_id = ${sid}) x
+      ${join(children, ' ')}) x
     WHERE NOT EXISTS (SELECT 1 FROM chats c WHERE c.account_id = ${sid} AND c.id = x.chat_id)`);
   for (const r of chats) {
     const chatId = Number(r.chat_id);
@@ -130,19 +143,36 @@ async function addMissingParents(source: Queryable, tx: Db, sid: number, tid: nu
     await tx.run(sql`INSERT INTO chat_refs (ref, account_id, chat_id) VALUES (${ref}, ${tid}, ${chatId})`);
     await tx.run(sql`INSERT INTO chats (account_id, id, ref, type)
       VALUES (${tid}, ${chatId}, ${ref}, ${chatId > 0 ? 'private' : chatId > -1_000_000_000_000 ? 'group' : 'supergroup'})`);
-    added++;
   }
-  const messages = await source.all(sql`SELECT d.chat_id, d.message_id, d.created_at FROM media d
-    WHERE d.account_id = ${sid} AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.account_id = d.account_id
-      AND m.chat_id = d.chat_id AND m.id = d.message_id)`);
-  for (const [n, r] of messages.entries()) {
-    const date = r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at));
+  return chats.length;
+}
+
+/**
+ * Placeholder messages for the rows of an account that belong to a missing message (after its messages
+ * are copied, before those rows): dated by the earliest such row.
+ */
+async function addMissingMessages(source: Queryable, tx: Db, sid: number, tid: number): Promise<number> {
+  const missing = new Map<string, { chatId: number; messageId: number; date: Date }>();
+  for (const { table, date } of MESSAGE_CHILDREN) {
+    const rows = await source.all(sql`SELECT d.chat_id, d.message_id, min(d.${raw(date)}) AS date
+      FROM ${raw(table)} d WHERE d.account_id = ${sid} AND NOT EXISTS (SELECT 1 FROM messages m
+        WHERE m.account_id = d.account_id AND m.chat_id = d.chat_id AND m.id = d.message_id)
+      GROUP BY d.chat_id, d.message_id`);
+    for (const r of rows) {
+      const at = r.date instanceof Date ? r.date : new Date(String(r.date));
+      const key = `${r.chat_id}:${r.message_id}`;
+      const seen = missing.get(key);
+      if (!seen || at < seen.date) {
+        missing.set(key, { chatId: Number(r.chat_id), messageId: Number(r.message_id), date: at });
+      }
+    }
+  }
+  for (const [n, m] of [...missing.values()].entries()) {
     await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, date, raw_data)
-      VALUES (${orderKey(date, n)}, ${tid}, ${Number(r.chat_id)}, ${Number(r.message_id)}, ${date},
+      VALUES (${orderKey(m.date, n)}, ${tid}, ${m.chatId}, ${m.messageId}, ${m.date},
         ${JSON.stringify({ placeholder: true })})`);
-    added++;
   }
-  return added;
+  return missing.size;
 }
 
 /** The source's ref when the target has never minted it, else a new one. */
@@ -186,7 +216,7 @@ export async function copyAccount(
   const bump = (table: string, n: number) => {
     rows[table] = (rows[table] ?? 0) + n;
   };
-  if (options.addMissingParents) bump('placeholders', await addMissingParents(source, tx, account.id, tid));
+  if (options.addMissingParents) bump('placeholders', await addMissingChats(source, tx, account.id, tid));
   await options.hooks.afterTable?.('accounts');
 
   for (const { table, key, serial } of OWNED_TABLES) {
@@ -204,9 +234,13 @@ export async function copyAccount(
           );
         }
         if (table === 'media_transcripts') values.copied_from_id = null;
-        if (table === 'media' && options.hooks.mediaFile) {
+        if ((table === 'media' || table === 'avatar_history') && options.hooks.mediaFile) {
           values.file_path = await options.hooks.mediaFile(
-            { file_path: str(row.file_path), content_hash: str(row.content_hash) },
+            {
+              kind: table === 'media' ? 'media' : 'avatar',
+              file_path: str(row.file_path),
+              chat_id: Number(row.chat_id),
+            },
             tid,
           );
         }
@@ -225,6 +259,9 @@ export async function copyAccount(
       }
       await insertRows(tx, table, columns, cells);
       bump(table, page.length);
+    }
+    if (table === 'messages' && options.addMissingParents) {
+      bump('placeholders', await addMissingMessages(source, tx, account.id, tid));
     }
     await options.hooks.afterTable?.(table);
   }
