@@ -5,6 +5,8 @@
  * the cursor, jumping to a date, search and tags, the master's administration with a share link that
  * then signs a second browser in with a no-download scope; accessibility and the page's policy checked.
  */
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/archive/types';
@@ -223,6 +225,67 @@ describe('the archive viewer', () => {
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('shows what the backup pushes through the real WebSocket while the chat is open, also after a drop', async () => {
+    // The real path: the backup's POST /internal/push → the viewer's bus → /ws/updates → the page.
+    const push = async (type: string, data: Record<string, unknown>) => {
+      const res = await fetch(`${viewer.url}/internal/push`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${viewer.deps.live.pushSecret}`,
+        },
+        body: JSON.stringify({ type, chat_id: FIXTURE.releaseCrew.id, account_id: 1, data }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const { page, errors, context } = await openPage(browser);
+    await signIn(page);
+    await page.getByRole('link', { name: /Release Crew/ }).click();
+    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+    // The server has the page's subscription once it answers; wait for the socket to be counted.
+    while (viewer.deps.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
+
+    const latest = (await page.evaluate(
+      (ref) => fetch(`/api/chats/${ref}/messages?limit=1`).then((r) => r.json()),
+      FIXTURE.releaseCrew.ref,
+    )) as components['schemas']['Message'][];
+    const base = latest[0] as components['schemas']['Message'];
+    const id = base.id + 100;
+    await push('new_message', {
+      message: {
+        ...base,
+        id,
+        text: 'Pushed live by the backup',
+        date: new Date().toISOString(),
+        reactions: [],
+      },
+    });
+    const fresh = page.locator(`[data-message="${id}"]`);
+    await fresh.getByText('Pushed live by the backup').waitFor();
+    await push('edit', { message_id: id, new_text: 'Edited live', edit_date: new Date().toISOString() });
+    await fresh.getByText('Edited live').waitFor();
+    await push('delete', { message_id: id, deletion_mode: 'soft', deleted_at: new Date().toISOString() });
+    await fresh.locator('.deleted-mark').waitFor();
+
+    // The connection drops under the page (as a proxy or a network would): it says so, connects again,
+    // subscribes again, and the next event arrives.
+    const hub = viewer.deps.live.hub as unknown as { wss: { clients: Set<{ terminate(): void }> } };
+    for (const socket of hub.wss.clients) socket.terminate();
+    await page.getByTestId('live-state').filter({ hasText: 'Reconnecting' }).waitFor();
+    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+    while (viewer.deps.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
+    await push('new_message', {
+      message: { ...base, id: id + 1, text: 'After the drop', date: new Date().toISOString(), reactions: [] },
+    });
+    await page
+      .locator(`[data-message="${id + 1}"]`)
+      .getByText('After the drop')
+      .waitFor();
+    await page.screenshot({ path: path.join(os.tmpdir(), 'archive-live-real.png') });
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
 
   it('applies live updates of the open chat and reconnects after a drop', async () => {
     // The page's socket is answered here with frames of the AsyncAPI document: the viewer's client is
