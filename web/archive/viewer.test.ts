@@ -3,8 +3,11 @@
  * explained, password login, the chat list and its filters, the message view (date separators, pinned
  * banner, replies, reactions, edits with their versions, deletions, forum topics), scrolling back through
  * the cursor, jumping to a date, search and tags, the master's administration with a share link that
- * then signs a second browser in with a no-download scope; accessibility and the page's policy checked.
+ * then signs a second browser in with a no-download scope, the gallery with its lightbox, the export of a
+ * date range, live updates through the real push route and WebSocket (and the page's own reconnect and
+ * revocation handling against scripted frames); accessibility and the page's policy checked.
  */
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
@@ -225,6 +228,64 @@ describe('the archive viewer', () => {
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('shows a chat’s media in the gallery with a lightbox, and exports a date range as a JSON file', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await signIn(page);
+    await page.getByRole('link', { name: /Release Crew/ }).click();
+    await page.getByRole('button', { name: 'Media', exact: true }).click();
+    const gallery = page.getByRole('region', { name: 'Media of this chat' });
+    const thumbs = gallery.locator('button.thumb img');
+    await thumbs.first().waitFor();
+    // Every thumbnail the server hands out loads as a picture.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.gallery button.thumb img')].every(
+        (img) => img.complete && img.naturalWidth > 0,
+      ),
+    );
+    const counts = (await page.evaluate(
+      (ref) => fetch(`/api/chats/${ref}/media/counts`).then((r) => r.json()),
+      FIXTURE.releaseCrew.ref,
+    )) as Record<string, number>;
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    await expect(gallery.locator('li').count()).resolves.toBe(total);
+    await gallery.getByRole('combobox', { name: 'Type' }).selectOption('photo');
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.gallery li').length === n,
+      counts.photo ?? 0,
+    );
+    await thumbs.first().click();
+    const lightbox = page.locator('dialog.lightbox');
+    await lightbox.locator('img').waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('dialog.lightbox img');
+      return !!img && img.complete && img.naturalWidth > 0;
+    });
+    await page.screenshot({ path: path.join(os.tmpdir(), 'archive-gallery.png') });
+    await page.keyboard.press('Escape');
+    await expect(lightbox.count()).resolves.toBe(0);
+
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByLabel('From').fill('2026-03-14');
+    await page.getByLabel('To (whole day)').fill('2026-03-14');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Release Crew_export.json');
+    const exported = JSON.parse(await readFile(String(await download.path()), 'utf8')) as {
+      chat: { ref: string };
+      filters: { from: string; to: string };
+      messages: { date: string }[];
+    };
+    expect(exported.chat.ref).toBe(FIXTURE.releaseCrew.ref);
+    expect(exported.filters).toMatchObject({ from: '2026-03-14', to: '2026-03-14' });
+    expect(exported.messages.length).toBeGreaterThan(0);
+    for (const m of exported.messages) expect(m.date.slice(0, 10)).toBe('2026-03-14');
+    await page.getByRole('status').filter({ hasText: 'Export downloaded.' }).waitFor();
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
 
   it('shows what the backup pushes through the real WebSocket while the chat is open, also after a drop', async () => {
     // The real path: the backup's POST /internal/push → the viewer's bus → /ws/updates → the page.
