@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MASTER, startTestViewer } from '../src/archive/http/test-viewer';
 import { openSqliteStore } from '../src/fuel/store/sqlite';
 import type { PriceInput, StationInput } from '../src/fuel/store/store';
-import { startTestFuel } from '../src/fuel/testing/server';
+import { BLANK_STYLE, startTestFuel } from '../src/fuel/testing/server';
 import { makeFixture, startServer } from '../src/subtitles/test-support';
 import { distOf, type WebService } from './build-config';
 import { ensureBuilt, launchBrowser, openPage } from './test/browser';
@@ -110,8 +110,8 @@ function syntheticStations(count: number): { stations: StationInput[]; prices: P
 }
 
 async function fuel(browser: Browser) {
-  process.env.APP_MAP_STYLE_URL = './static/blank-style.json';
-  const demo = await startTestFuel();
+  const env = { APP_MAP_STYLE_URL: BLANK_STYLE };
+  const demo = await startTestFuel({ env });
   let first: number[];
   try {
     first = await renderTime(browser, `${demo.url}/`, '[data-testid="stations-in-view"] button');
@@ -122,7 +122,7 @@ async function fuel(browser: Browser) {
   const { stations, prices } = syntheticStations(20_000);
   await store.upsertStations(stations);
   await store.replacePrices('bench-es', 'ES', prices);
-  const big = await startTestFuel({ store, seed: false });
+  const big = await startTestFuel({ store, seed: false, env });
   try {
     const { page, context } = await openPage(browser);
     await page.goto(`${big.url}/`, { waitUntil: 'commit' });
@@ -163,7 +163,6 @@ async function fuel(browser: Browser) {
     console.log(`fuel: JavaScript ${kb(size.raw)}, gzip ${kb(size.gzip)} (MapLibre and its worker)`);
   } finally {
     await big.close();
-    delete process.env.APP_MAP_STYLE_URL;
   }
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildStale } from '../scripts/web/build';
 import { FIXTURE, MASTER, startTestViewer } from '../src/archive/http/test-viewer';
-import { startTestFuel } from '../src/fuel/testing/server';
+import { BLANK_STYLE, startTestFuel } from '../src/fuel/testing/server';
 import {
   makeFixture,
   makeMedia,
@@ -76,8 +76,7 @@ async function main(): Promise<void> {
   }
 
   // Fuel map.
-  process.env.APP_MAP_STYLE_URL = './static/blank-style.json';
-  const fuel = await startTestFuel();
+  const fuel = await startTestFuel({ env: { APP_MAP_STYLE_URL: BLANK_STYLE } });
   try {
     let { page, context } = await open();
     await page.goto(`${fuel.url}/`);

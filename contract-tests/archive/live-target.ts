@@ -15,6 +15,7 @@ import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openArchiveStore } from '../../src/archive/store/open';
 import { createTestDatabase } from '../../src/archive/store/test-databases';
 import { silentLogger } from '../../src/common/logger';
+import { writeExamplePages } from '../../src/common/testing/example-pages';
 import type { Target } from '../lib/target';
 
 export const LIVE_MASTER = { username: 'admin', password: 'master-secret-42' };
@@ -33,6 +34,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
   }
   const backups = await mkdtemp(path.join(tmpdir(), 'archive-live-backups-'));
   await installFixtureFiles(backups);
+  const pages = await writeExamplePages('archive');
   const viewer = await start(
     {
       DATABASE_PATH: database.config.path,
@@ -44,7 +46,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
       VALIDATE_RESPONSES: 'true',
       INTERNAL_PUSH_SECRET: LIVE_PUSH_SECRET,
     },
-    { port: 0, logger: silentLogger(), passwordIterations: 1000 },
+    { port: 0, logger: silentLogger(), passwordIterations: 1000, webDist: pages.distRoot },
   );
   return {
     kind: 'live',
@@ -54,6 +56,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
       await viewer.close();
       await database.drop();
       await rm(backups, { recursive: true, force: true });
+      await pages.remove();
     },
   };
 }

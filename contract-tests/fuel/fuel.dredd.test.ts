@@ -1,23 +1,27 @@
 // Dredd against the live fuel server (in process, port 0, demo dataset, fake upstreams): every documented
 // example, 0 failing. The same configuration and hooks CI uses (contract-tests/dredd/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ExamplePages, writeExamplePages } from '../../src/common/testing/example-pages';
 import { startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
 import { runDredd } from '../lib/dredd';
 
 describe('Dredd on the live fuel server', () => {
   let fuel: TestFuel;
+  let pages: ExamplePages;
   beforeAll(async () => {
-    fuel = await startTestFuel();
+    pages = await writeExamplePages('fuel');
+    fuel = await startTestFuel({ webDist: pages.distRoot });
   });
   afterAll(async () => {
-    await fuel.close();
+    await fuel?.close();
+    await pages?.remove();
   });
 
   it('passes every documented example', async () => {
     const { code, output } = await runDredd('fuel', fuel.url, {});
     const summary = output.match(/complete: (\d+) passing, (\d+) failing, (\d+) errors/);
     expect(summary, output).not.toBeNull();
-    expect(Number(summary?.[1]), output).toBe(11);
+    expect(Number(summary?.[1]), output).toBe(13);
     expect({ failing: summary?.[2], errors: summary?.[3], code }, output).toEqual({
       failing: '0',
       errors: '0',

@@ -2,14 +2,24 @@
 // SQLite store, the fake routing engine, geocoder and rate feed. Every answer is checked against the document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFuelClient } from '../../generated/fuel/client';
+import { type ExamplePages, writeExamplePages } from '../../src/common/testing/example-pages';
 import { startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
 import { itSendsEveryDocumentedExample, useContract } from '../lib/suite';
 
 let fuel: TestFuel;
+let pages: ExamplePages;
 
 async function startLive() {
-  fuel = await startTestFuel();
-  return { kind: 'live' as const, url: fuel.url, stop: () => fuel.close() };
+  pages = await writeExamplePages('fuel');
+  fuel = await startTestFuel({ webDist: pages.distRoot });
+  return {
+    kind: 'live' as const,
+    url: fuel.url,
+    stop: async () => {
+      await fuel.close();
+      await pages.remove();
+    },
+  };
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({

@@ -1052,6 +1052,41 @@ export const commands: Record<string, ApiCommand> = {
     ],
     "body": "required"
   },
+  "getWebPage": {
+    "method": "get",
+    "path": "/",
+    "summary": "The web viewer",
+    "parameters": [],
+    "body": "none"
+  },
+  "getWebAsset": {
+    "method": "get",
+    "path": "/static/{file}",
+    "summary": "A built file of the web viewer",
+    "parameters": [
+      {
+        "name": "file",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
+  "getDocsAsset": {
+    "method": "get",
+    "path": "/static/docs/{file}",
+    "summary": "A file of the API reference pages",
+    "parameters": [
+      {
+        "name": "file",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
   "getServiceWorker": {
     "method": "get",
     "path": "/sw.js",

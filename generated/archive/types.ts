@@ -1265,6 +1265,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web viewer
+         * @description Public. The viewer's single page: it logs in (password, a share link `/#token=<token>`, proxy or
+         *     anonymous mode) and then reads everything through this API with the session cookie. The page itself
+         *     carries nothing private; its scripts and styles are the built files under `/static/`. Sent with
+         *     `Cache-Control: no-cache` (a rebuilt page is picked up at once, its files have new names) and the
+         *     viewer's same-origin Content-Security-Policy. 503 with a plain-text hint while the page is not built
+         *     (`npm run build:web`; `npm start` builds it).
+         */
+        get: operations["getWebPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/static/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A built file of the web viewer
+         * @description Public. A script, style sheet or other file of the built page, by the name the page's HTML gives it.
+         *     The names carry a hash of the content, so each answer may be kept for a year
+         *     (`Cache-Control: public, max-age=31536000, immutable`). 404 for any other name, including names with
+         *     a path or starting with a dot.
+         */
+        get: operations["getWebAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/static/docs/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the API reference pages
+         * @description Public. The renderer of `/docs` and `/redoc` and the two small scripts that start it, served by the
+         *     viewer itself so those pages work under its same-origin Content-Security-Policy. Cached for a day.
+         */
+        get: operations["getDocsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sw.js": {
         parameters: {
             query?: never;
@@ -3379,6 +3448,20 @@ export interface components {
                 /**
                  * @example {
                  *       "detail": "Downloads disabled for this account"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
+        /** @description The addressed item does not exist or is not visible to the caller. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Not found"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorDetail"];
@@ -7805,6 +7888,122 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    getWebPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's HTML; its script and style are files under `/static/`. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `no-cache`.
+                     * @example no-cache
+                     */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *       <head>
+                     *         <meta charset="utf-8" />
+                     *         <meta name="viewport" content="width=device-width, initial-scale=1" />
+                     *         <title>Chat archive</title>
+                     *         <script type="module" crossorigin src="./static/index-Ab12Cd34.js"></script>
+                     *       </head>
+                     *       <body>
+                     *         <div id="app"></div>
+                     *       </body>
+                     *     </html>
+                     */
+                    "text/html": string;
+                };
+            };
+            /** @description The web page is not built on this server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example The archive web page is not built yet: run `npm run build:web`. */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getWebAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's name, as the built page refers to it.
+                 * @example index-Ab12Cd34.js
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its own `Content-Type` (`text/javascript`, `text/css`, …). */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a year; the name changes with the content.
+                     * @example public, max-age=31536000, immutable
+                     */
+                    "Cache-Control": "public, max-age=31536000, immutable";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example document.getElementById('app').textContent = 'Chat archive'; */
+                    "text/javascript": string;
+                    "*/*": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDocsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's name: `swagger-ui.js`, `swagger-ui.css`, `docs-init.js` or `reference-init.js`.
+                 * @example swagger-ui.css
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a day.
+                     * @example public, max-age=86400
+                     */
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
     getServiceWorker: {

@@ -294,5 +294,26 @@ export const commands: Record<string, ApiCommand> = {
     "summary": "Stream detour times for stations along a route",
     "parameters": [],
     "body": "required"
+  },
+  "getWebPage": {
+    "method": "get",
+    "path": "/",
+    "summary": "The web map",
+    "parameters": [],
+    "body": "none"
+  },
+  "getWebAsset": {
+    "method": "get",
+    "path": "/static/{file}",
+    "summary": "A built file of the web map",
+    "parameters": [
+      {
+        "name": "file",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "none"
   }
 };

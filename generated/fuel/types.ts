@@ -224,6 +224,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web map
+         * @description The map people open in a browser: stations of the visible box for the chosen fuel, place search and
+         *     the route planner, all through this API. Its scripts and styles are the built files under `/static/`.
+         *     The base map style's address (`APP_MAP_STYLE_URL`) is written into the page as
+         *     `<meta name="map-style">`, and the style's origin is allowed by the page's Content-Security-Policy
+         *     (otherwise same-origin only). Sent with `Cache-Control: no-cache`. 503 with a plain-text hint while
+         *     the page is not built (`npm run build:web`; `npm start` builds it).
+         */
+        get: operations["getWebPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/static/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A built file of the web map
+         * @description A script, style sheet, worker or map style of the built page, by the name the page gives it. Names
+         *     carrying a hash of the content may be kept for a year
+         *     (`Cache-Control: public, max-age=31536000, immutable`); so is every other file of the build, which
+         *     changes only with a new release. 404 `Not found` for any other name, including names with a path
+         *     or starting with a dot.
+         */
+        get: operations["getWebAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2104,6 +2153,103 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequestBody"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's HTML; its script and style are files under `/static/`. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `no-cache`.
+                     * @example no-cache
+                     */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *       <head>
+                     *         <meta charset="utf-8" />
+                     *         <meta name="viewport" content="width=device-width, initial-scale=1" />
+                     *         <meta name="map-style" content="https://tiles.openfreemap.org/styles/liberty">
+                     *         <title>Fuel and charging prices</title>
+                     *         <script type="module" crossorigin src="./static/index-Ef56Gh78.js"></script>
+                     *       </head>
+                     *       <body>
+                     *         <div id="app"></div>
+                     *       </body>
+                     *     </html>
+                     */
+                    "text/html": string;
+                };
+            };
+            /** @description The web page is not built on this server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example The fuel web page is not built yet: run `npm run build:web`. */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getWebAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's name, as the built page refers to it.
+                 * @example index-Ef56Gh78.js
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its own `Content-Type` (`text/javascript`, `text/css`, `application/json`, …). */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a year.
+                     * @example public, max-age=31536000, immutable
+                     */
+                    "Cache-Control": "public, max-age=31536000, immutable";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example document.getElementById('app').textContent = 'Fuel and charging prices'; */
+                    "text/javascript": string;
+                    "*/*": string;
+                };
+            };
+            /** @description `Not found`: the build has no file of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -4,8 +4,19 @@
  * written beside the last build, so `npm start` and the browser tests rebuild only what changed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'vite';
 import { distOf, viteConfig, type WebService, webRoot } from '../../web/build-config';
 
@@ -54,13 +65,47 @@ export async function buildPage(service: WebService): Promise<void> {
   writeFileSync(path.join(distOf(service), STAMP), `${print}\n`);
 }
 
+/** A lock older than this was left by a build that died; it is taken over. */
+const ABANDONED_LOCK_MS = 5 * 60_000;
+
+/**
+ * Runs `work` holding a lock file beside the built pages, so that processes starting at once (the browser
+ * test files run in parallel workers) do not build the same page together: a build empties the page's
+ * folder, which would pull files from under a page another process is already showing.
+ */
+export async function withLockFile<T>(lock: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > ABANDONED_LOCK_MS) rmSync(lock, { force: true });
+      else await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /** Builds each page whose inputs changed since its last build; answers the ones it built. */
 export async function buildStale(services: readonly WebService[]): Promise<WebService[]> {
   const built: WebService[] = [];
   for (const service of services) {
     if (!isStale(service)) continue;
-    await buildPage(service);
-    built.push(service);
+    // Another process may have built it while this one waited for the lock.
+    const lock = path.join(path.dirname(distOf(service)), `.${service}.lock`);
+    const rebuilt = await withLockFile(lock, async () => {
+      if (!isStale(service)) return false;
+      await buildPage(service);
+      return true;
+    });
+    if (rebuilt) built.push(service);
   }
   return built;
 }

@@ -18,6 +18,8 @@ export interface StartOptions {
   sessionCacheMs?: number;
   /** Port 0 picks a free one (tests). */
   port?: number;
+  /** Where the built web page is (default `web/dist`). */
+  webDist?: string;
 }
 
 export interface RunningViewer {
@@ -42,6 +44,7 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
     logger,
     ...(options.passwordIterations !== undefined && { passwordIterations: options.passwordIterations }),
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
+    ...(options.webDist !== undefined && { webDist: options.webDist }),
   });
   await live.start();
   const server = await listen(app, options.port ?? config.port, config.host);

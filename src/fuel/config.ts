@@ -41,7 +41,12 @@ export interface MapConfig {
   enabledCountries: CountrySettings[];
   /** Every enabled country code, with or without map settings (`US`). */
   enabledCodes: string[];
+  /** The web map's base style (`APP_MAP_STYLE_URL`): an address, or a path on the fuel server itself. */
+  styleUrl: string;
 }
+
+/** An OpenStreetMap-based vector style whose tiles, glyphs and sprites come from the style's own host. */
+export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 
 export interface RoutingConfig {
   /** Base address of the OSRM-compatible engine; undefined when unset (routing answers 502 / -1). */
@@ -170,6 +175,7 @@ export function parseMapConfig(env: Env): MapConfig {
     center: settings.center,
     zoom: settings.zoom,
     enabledCodes,
+    styleUrl: stringVar(env, 'APP_MAP_STYLE_URL') ?? DEFAULT_MAP_STYLE_URL,
     enabledCountries: enabledCodes.flatMap((code) => {
       const s = COUNTRY_SETTINGS[code];
       if (!s) return [];

@@ -131,6 +131,56 @@ function useAdminChats(): AdminChat[] {
   return chats;
 }
 
+/** A chat's title by ref, from the administration's chat list (the ref while the list loads). */
+function chatTitleOf(chats: AdminChat[]): (ref: string) => string {
+  return (ref) => {
+    const chat = chats.find((c) => c.ref === ref);
+    return chat ? chatTitle(chat) : ref;
+  };
+}
+
+type Message = { kind: 'ok' | 'error'; text: string } | null;
+
+/** The outcome of an administration call: `ok` on success, the server's `detail` otherwise. */
+const outcome = (r: { data?: unknown; error?: unknown; response: Response }, ok: string): Message =>
+  r.data ? { kind: 'ok', text: ok } : { kind: 'error', text: detail(r) };
+
+function Notice(props: { message: Message }) {
+  if (!props.message) return null;
+  return (
+    <p class={`notice ${props.message.kind}`} role="status">
+      {props.message.text}
+    </p>
+  );
+}
+
+/** The actions of a viewer or share-link row: switch it on or off, delete it. */
+function RowActions(props: { toggle: string; onToggle: () => void; onDelete: () => void }) {
+  return (
+    <td class="actions">
+      <button type="button" onClick={props.onToggle}>
+        {props.toggle}
+      </button>
+      <button type="button" onClick={props.onDelete}>
+        Delete
+      </button>
+    </td>
+  );
+}
+
+function NoDownloadChoice(props: { checked: boolean; onChange: (on: boolean) => void; label: string }) {
+  return (
+    <label class="choice">
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.currentTarget.checked)}
+      />
+      {props.label}
+    </label>
+  );
+}
+
 function ChatPicker(props: {
   chats: AdminChat[];
   value: string[];
@@ -168,7 +218,7 @@ function ViewersTab() {
   const [allChats, setAllChats] = useState(true);
   const [refs, setRefs] = useState<string[]>([]);
   const [noDownload, setNoDownload] = useState(false);
-  const [message, setMessage] = useState<{ kind: string; text: string } | null>(null);
+  const [message, setMessage] = useState<Message>(null);
   const load = () => api.GET('/api/admin/viewers').then((r) => setViewers(r.data?.viewers ?? []));
   useEffect(() => void load(), []);
   const create = async (event: Event) => {
@@ -190,29 +240,18 @@ function ViewersTab() {
   };
   const update = async (id: number, body: Schemas['ViewerAccountUpdate']) => {
     const r = await api.PUT('/api/admin/viewers/{id}', { params: { path: { id } }, body });
-    setMessage(
-      r.data
-        ? { kind: 'ok', text: 'Saved; the viewer’s sessions were ended.' }
-        : { kind: 'error', text: detail(r) },
-    );
+    setMessage(outcome(r, 'Saved; the viewer’s sessions were ended.'));
     void load();
   };
   const remove = async (id: number) => {
     const r = await api.DELETE('/api/admin/viewers/{id}', { params: { path: { id } } });
-    setMessage(r.data ? { kind: 'ok', text: 'Viewer deleted.' } : { kind: 'error', text: detail(r) });
+    setMessage(outcome(r, 'Viewer deleted.'));
     void load();
   };
-  const titleOf = (ref: string) => {
-    const chat = chats.find((c) => c.ref === ref);
-    return chat ? chatTitle(chat) : ref;
-  };
+  const titleOf = chatTitleOf(chats);
   return (
     <div>
-      {message && (
-        <p class={`notice ${message.kind}`} role="status">
-          {message.text}
-        </p>
-      )}
+      <Notice message={message} />
       <table class="admin-table">
         <caption>Viewer accounts</caption>
         <thead>
@@ -233,14 +272,11 @@ function ViewersTab() {
               </td>
               <td>{v.no_download ? 'off' : 'on'}</td>
               <td>{v.is_active ? 'yes' : 'no'}</td>
-              <td class="actions">
-                <button type="button" onClick={() => void update(v.id, { is_active: !v.is_active })}>
-                  {v.is_active ? 'Disable' : 'Enable'}
-                </button>
-                <button type="button" onClick={() => void remove(v.id)}>
-                  Delete
-                </button>
-              </td>
+              <RowActions
+                toggle={v.is_active ? 'Disable' : 'Enable'}
+                onToggle={() => void update(v.id, { is_active: !v.is_active })}
+                onDelete={() => void remove(v.id)}
+              />
             </tr>
           ))}
         </tbody>
@@ -278,14 +314,11 @@ function ViewersTab() {
         {!allChats && (
           <ChatPicker chats={chats} value={refs} onChange={setRefs} legend="Chats this viewer may see" />
         )}
-        <label class="choice">
-          <input
-            type="checkbox"
-            checked={noDownload}
-            onChange={(e) => setNoDownload(e.currentTarget.checked)}
-          />
-          No downloads (no media, transcripts or export)
-        </label>
+        <NoDownloadChoice
+          checked={noDownload}
+          onChange={setNoDownload}
+          label="No downloads (no media, transcripts or export)"
+        />
         <button type="submit" class="primary">
           Create viewer
         </button>
@@ -303,7 +336,7 @@ function TokensTab() {
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const [message, setMessage] = useState<{ kind: string; text: string } | null>(null);
+  const [message, setMessage] = useState<Message>(null);
   const load = () => api.GET('/api/admin/tokens').then((r) => setTokens(r.data?.tokens ?? []));
   useEffect(() => void load(), []);
   const create = async (event: Event) => {
@@ -326,25 +359,18 @@ function TokensTab() {
   };
   const update = async (id: number, body: Schemas['ShareTokenUpdate']) => {
     const r = await api.PUT('/api/admin/tokens/{id}', { params: { path: { id } }, body });
-    setMessage(r.data ? { kind: 'ok', text: 'Saved.' } : { kind: 'error', text: detail(r) });
+    setMessage(outcome(r, 'Saved.'));
     void load();
   };
   const remove = async (id: number) => {
     const r = await api.DELETE('/api/admin/tokens/{id}', { params: { path: { id } } });
-    setMessage(r.data ? { kind: 'ok', text: 'Share link deleted.' } : { kind: 'error', text: detail(r) });
+    setMessage(outcome(r, 'Share link deleted.'));
     void load();
   };
-  const titleOf = (ref: string) => {
-    const chat = chats.find((c) => c.ref === ref);
-    return chat ? chatTitle(chat) : ref;
-  };
+  const titleOf = chatTitleOf(chats);
   return (
     <div>
-      {message && (
-        <p class={`notice ${message.kind}`} role="status">
-          {message.text}
-        </p>
-      )}
+      <Notice message={message} />
       {created && (
         <div class="notice ok">
           <label for="created-link">
@@ -394,14 +420,11 @@ function TokensTab() {
               </td>
               <td>{formatDateTime(t.expires_at)}</td>
               <td>{t.is_revoked ? 'revoked' : 'active'}</td>
-              <td class="actions">
-                <button type="button" onClick={() => void update(t.id, { is_revoked: !t.is_revoked })}>
-                  {t.is_revoked ? 'Restore' : 'Revoke'}
-                </button>
-                <button type="button" onClick={() => void remove(t.id)}>
-                  Delete
-                </button>
-              </td>
+              <RowActions
+                toggle={t.is_revoked ? 'Restore' : 'Revoke'}
+                onToggle={() => void update(t.id, { is_revoked: !t.is_revoked })}
+                onDelete={() => void remove(t.id)}
+              />
             </tr>
           ))}
         </tbody>
@@ -424,14 +447,7 @@ function TokensTab() {
           </div>
         </div>
         <ChatPicker chats={chats} value={refs} onChange={setRefs} legend="Chats the link opens" />
-        <label class="choice">
-          <input
-            type="checkbox"
-            checked={noDownload}
-            onChange={(e) => setNoDownload(e.currentTarget.checked)}
-          />
-          No downloads
-        </label>
+        <NoDownloadChoice checked={noDownload} onChange={setNoDownload} label="No downloads" />
         <button type="submit" class="primary" disabled={refs.length === 0}>
           Create share link
         </button>

@@ -5,7 +5,7 @@ import { api, type Chat, chatTitle, detail, type Message, type Schemas, type Top
 import { Avatar } from './chats';
 import { type LiveState, useLiveUpdates } from './live';
 import { Lightbox, MediaView, Transcripts } from './media';
-import { PushToggle } from './push';
+import { notifyInTab, PushToggle } from './push';
 import { RichText } from './text';
 import { dayOf, formatDateTime, formatDay, formatTime, timeZone } from './time';
 
@@ -152,6 +152,7 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
       (event: ServerMessage) => {
         switch (event.type) {
           case 'new_message':
+            void notifyInTab(chat ? chatTitle(chat) : 'New message', event.message);
             if (!hasNewer) {
               const el = scroller.current;
               keepBottom.current = el ? el.scrollHeight - el.scrollTop - el.clientHeight < 80 : true;
@@ -199,7 +200,7 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
             break;
         }
       },
-      [hasNewer, ref],
+      [hasNewer, ref, chat],
     ),
   );
 

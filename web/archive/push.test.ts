@@ -133,6 +133,68 @@ describe('push opt-in in the archive viewer', () => {
     await context.close();
   });
 
+  it('in basic mode, notifies a new message of the open chat from the page while its tab is hidden', async () => {
+    const basic = await startTestViewer({ ...PASSWORD_ENV, PUSH_NOTIFICATIONS: 'basic' });
+    try {
+      const { page, errors, context } = await openChatInfo(basic);
+      // The tab is in the background, and each notification the page shows is recorded.
+      await page.addInitScript(() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        const Real = window.Notification;
+        const shown: unknown[] = [];
+        (window as unknown as { shown: unknown[] }).shown = shown;
+        class Recording {
+          static get permission() {
+            return Real.permission;
+          }
+          static requestPermission() {
+            return Real.requestPermission();
+          }
+          onclick: unknown = null;
+          constructor(title: string, options: NotificationOptions) {
+            shown.push({ title, body: options.body, tag: options.tag });
+          }
+          close() {}
+        }
+        window.Notification = Recording as unknown as typeof Notification;
+      });
+      await page.reload();
+      await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+      await page.getByRole('button', { name: 'Info', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'while this tab is in the background' }).waitFor();
+      await expect(page.getByRole('button', { name: 'Notify me of new messages' }).count()).resolves.toBe(0);
+      expect(await basic.db.pushSubscriptionsFor({ accountId: 1, chatId: RC.id, ref: RC.ref })).toEqual([]);
+
+      const res = await fetch(`${basic.url}/internal/push`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${basic.deps.live.pushSecret}`,
+        },
+        body: JSON.stringify({
+          type: 'new_message',
+          chat_id: RC.id,
+          account_id: 1,
+          data: { message: { id: FIXTURE.photoMessageId } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      await page.waitForFunction(() => (window as unknown as { shown: unknown[] }).shown.length > 0);
+      const shown = await page.evaluate(() => (window as unknown as { shown: unknown[] }).shown);
+      expect(shown).toEqual([
+        {
+          title: 'Release Crew',
+          body: expect.stringMatching(/^[^:]+: .+/),
+          tag: `message-${FIXTURE.photoMessageId}`,
+        },
+      ]);
+      expect(policyViolations(errors)).toEqual([]);
+      await context.close();
+    } finally {
+      await basic.close();
+    }
+  });
+
   it('says so when push is off', async () => {
     const off = await startTestViewer();
     try {

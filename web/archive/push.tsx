@@ -1,9 +1,63 @@
 /**
- * Push opt-in for one chat: the service worker `/sw.js` is registered and subscribed with the viewer's
- * public key, and the subscription is sent to `/api/push/subscribe`. Shown only in `full` push mode.
+ * Notifications. `full` push mode: opt-in per chat, the service worker `/sw.js` is registered and
+ * subscribed with the viewer's public key, and the subscription is sent to `/api/push/subscribe`. `basic`
+ * mode: no Web Push; once allowed, the page itself shows a notification for each new message of the open
+ * chat that arrives over its live connection while its tab is in the background.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, detail, type Schemas } from './api';
+
+let pushConfig: Promise<Schemas['PushConfig'] | null> | undefined;
+/** The viewer's push settings, asked for once per page. */
+const loadPushConfig = () => {
+  pushConfig ??= api.GET('/api/push/config').then((r) => r.data ?? null);
+  return pushConfig;
+};
+
+const canNotify = () => typeof Notification !== 'undefined' && Notification.permission === 'granted';
+
+/**
+ * `basic` mode: a notification for a new message of the open chat, shown only while the tab is hidden
+ * (a visible tab shows the message itself) and only once notifications are allowed.
+ */
+export async function notifyInTab(chatTitle: string, message: Schemas['Message']): Promise<void> {
+  if (!document.hidden || !canNotify()) return;
+  const config = await loadPushConfig();
+  if (config?.mode !== 'basic') return;
+  const what = message.text?.trim() || (message.media ? `[${message.media.type}]` : 'New message');
+  const notification = new Notification(chatTitle, {
+    body: message.sender_name ? `${message.sender_name}: ${what}` : what,
+    tag: `message-${message.id}`,
+  });
+  notification.onclick = () => {
+    window.focus();
+    notification.close();
+  };
+}
+
+function BasicNotifications() {
+  const [permission, setPermission] = useState(
+    typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
+  );
+  if (permission === 'unsupported') return <p class="muted small">This browser cannot show notifications.</p>;
+  if (permission === 'granted')
+    return (
+      <p class="muted small" role="status">
+        New messages of the open chat are notified while this tab is in the background.
+      </p>
+    );
+  if (permission === 'denied') return <p class="muted small">Notifications are blocked for this site.</p>;
+  return (
+    <div class="push">
+      <button
+        type="button"
+        onClick={() => void Notification.requestPermission().then((answer) => setPermission(answer))}
+      >
+        Notify me in this tab
+      </button>
+    </div>
+  );
+}
 
 const base64ToBytes = (value: string) => {
   const padded = `${value}${'='.repeat((4 - (value.length % 4)) % 4)}`.replace(/-/g, '+').replace(/_/g, '/');
@@ -15,7 +69,7 @@ export function PushToggle(props: { chatRef: string }) {
   const [subscribed, setSubscribed] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   useEffect(() => {
-    api.GET('/api/push/config').then((r) => setConfig(r.data ?? null));
+    void loadPushConfig().then(setConfig);
     navigator.serviceWorker
       ?.getRegistration('/')
       .then((reg) => reg?.pushManager.getSubscription())
@@ -23,14 +77,9 @@ export function PushToggle(props: { chatRef: string }) {
       .catch(() => undefined);
   }, []);
   if (!config) return null;
+  if (config.mode === 'basic') return <BasicNotifications />;
   if (!config.enabled || config.mode !== 'full' || !config.vapid_public_key)
-    return (
-      <p class="muted small">
-        {config.mode === 'basic'
-          ? 'Notifications appear for the open chat while its tab is in the background.'
-          : 'Push notifications are off on this viewer.'}
-      </p>
-    );
+    return <p class="muted small">Push notifications are off on this viewer.</p>;
   if (!('serviceWorker' in navigator) || !('PushManager' in window))
     return <p class="muted small">This browser cannot receive push notifications.</p>;
   const key = config.vapid_public_key;

@@ -229,6 +229,60 @@ describe('the archive viewer', () => {
     await context.close();
   }, 60_000);
 
+  it('lets the master create a viewer with one chat, see it used, disable it and revoke a share link', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await signIn(page);
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('link', { name: 'Viewers' }).click();
+    await page.getByLabel('User name').fill('grandpa');
+    await page.getByLabel('Password').fill('long-enough-pass');
+    await page.getByRole('checkbox', { name: 'All chats' }).uncheck();
+    await page
+      .getByRole('group', { name: 'Chats this viewer may see' })
+      .getByLabel(/Release Crew/)
+      .check();
+    await page.getByLabel(/No downloads/).check();
+    await page.getByRole('button', { name: 'Create viewer' }).click();
+    await page.getByRole('status').filter({ hasText: 'Viewer grandpa created.' }).waitFor();
+    const row = page.getByRole('table', { name: 'Viewer accounts' }).getByRole('row', { name: /grandpa/ });
+    await expect(row.getByRole('cell').nth(1).textContent()).resolves.toContain('Release Crew');
+    await expect(row.getByRole('cell').nth(2).textContent()).resolves.toBe('off');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The new viewer sees the one chat and no download controls.
+    const other = await openPage(browser);
+    await signIn(other.page, 'grandpa', 'long-enough-pass');
+    const chats = other.page.getByRole('list', { name: 'Chats' }).getByRole('link');
+    await chats.first().waitFor();
+    await expect(chats.count()).resolves.toBe(1);
+    await expect(chats.first().textContent()).resolves.toContain('Release Crew');
+
+    // Disabling the account ends its sessions: the other browser is back at the sign-in form.
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('status').filter({ hasText: 'sessions were ended' }).waitFor();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    await expect(row.getByRole('cell').nth(3).textContent()).resolves.toBe('no');
+    await other.page.reload();
+    await other.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await other.context.close();
+
+    // A share link is revoked and restored from its row.
+    await page.getByRole('link', { name: 'Share links' }).click();
+    await page.getByLabel('Label').fill('to revoke');
+    await page
+      .getByRole('group', { name: 'Chats the link opens' })
+      .getByLabel(/Release Crew/)
+      .check();
+    await page.getByRole('button', { name: 'Create share link' }).click();
+    const link = page.getByRole('table', { name: 'Share links' }).getByRole('row', { name: /to revoke/ });
+    await link.getByRole('button', { name: 'Revoke' }).click();
+    await link.getByRole('cell', { name: 'revoked' }).waitFor();
+    await link.getByRole('button', { name: 'Restore' }).click();
+    await link.getByRole('cell', { name: 'active' }).waitFor();
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('shows a chat’s media in the gallery with a lightbox, and exports a date range as a JSON file', async () => {
     const { page, errors, context } = await openPage(browser);
     await signIn(page);
@@ -263,6 +317,8 @@ describe('the archive viewer', () => {
     });
     await page.screenshot({ path: path.join(os.tmpdir(), 'archive-gallery.png') });
     await page.keyboard.press('Escape');
+    // The dialog closes on the next render: wait for it to go (throws after the default time-out).
+    await lightbox.waitFor({ state: 'detached' });
     await expect(lightbox.count()).resolves.toBe(0);
 
     await page.getByRole('button', { name: 'Export', exact: true }).click();

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { greatCircleKm } from '../../src/fuel/geo/sphere';
 import type { LonLat } from '../../src/fuel/store/store';
-import { startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
+import { BLANK_STYLE, startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
 import { ensureBuilt, launchBrowser, openPage, policyViolations, seriousViolations } from '../test/browser';
 
 let fuel: TestFuel;
@@ -18,15 +18,13 @@ const offsite: string[] = [];
 beforeAll(async () => {
   await ensureBuilt('fuel');
   // A blank style served by the fuel server itself: the tests never reach a tile server.
-  process.env.APP_MAP_STYLE_URL = './static/blank-style.json';
-  fuel = await startTestFuel();
+  fuel = await startTestFuel({ env: { APP_MAP_STYLE_URL: BLANK_STYLE } });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await fuel?.close();
-  delete process.env.APP_MAP_STYLE_URL;
 });
 
 const MADRID = '-3.70, 40.42';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../common/documents';
 import { documentedOperations } from '../../common/http/operations';
 import { silentLogger } from '../../common/logger';
+import { type ExamplePages, writeExamplePages } from '../../common/testing/example-pages';
 import { loadConfig } from '../config';
 import { accessGuards, accessLevels } from './access';
 import { createArchiveApp } from './app';
@@ -56,6 +57,9 @@ const SEED_ACCESS: Record<string, 'public' | 'login' | 'chat' | 'master' | 'inte
   'GET /redoc': 'public',
   'GET /openapi.json': 'public',
   'GET /sw.js': 'public',
+  'GET /': 'public',
+  'GET /static/{file}': 'public',
+  'GET /static/docs/{file}': 'public',
   'GET /api/accounts': 'login',
   'GET /api/chats': 'login',
   'GET /api/archived/count': 'login',
@@ -188,16 +192,20 @@ describe('access matrix', () => {
   let main: TestViewer;
   let anonymous: TestViewer;
   let unconfigured: TestViewer;
+  let pages: ExamplePages;
   const cookies: Partial<Record<Caller, string>> = {};
   const targets = { viewerToUpdate: 0, viewerToDelete: 0, tokenToUpdate: 0, tokenToDelete: 0 };
   let address = 0;
   const nextAddress = () => `198.51.100.${(address++ % 250) + 1}`;
 
   beforeAll(async () => {
+    // The page and its file are the document's examples, whatever web/dist holds.
+    pages = await writeExamplePages('archive');
+    const options = { webDist: pages.distRoot };
     [main, anonymous, unconfigured] = await Promise.all([
-      startTestViewer(PROXY_ENV),
-      startTestViewer({ ALLOW_ANONYMOUS_VIEWER: 'true', TRUST_PROXY_HEADERS: 'true' }),
-      startTestViewer({ TRUST_PROXY_HEADERS: 'true' }),
+      startTestViewer(PROXY_ENV, options),
+      startTestViewer({ ALLOW_ANONYMOUS_VIEWER: 'true', TRUST_PROXY_HEADERS: 'true' }, options),
+      startTestViewer({ TRUST_PROXY_HEADERS: 'true' }, options),
     ]);
     const master = await login(main.url, MASTER.username, MASTER.password);
     cookies.master = master;
@@ -232,6 +240,7 @@ describe('access matrix', () => {
   });
   afterAll(async () => {
     await Promise.all([main?.close(), anonymous?.close(), unconfigured?.close()]);
+    await pages?.remove();
   });
 
   function request(operationId: string, caller: Caller) {
@@ -247,6 +256,7 @@ describe('access matrix', () => {
       key: 'theme',
       tag: '#release',
       size: 200,
+      file: operationId === 'getDocsAsset' ? 'swagger-ui.css' : pages.asset.file,
       id: !admin
         ? 1
         : operationId === 'updateViewer'

@@ -3,7 +3,6 @@ import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
-import { webPage } from '../../common/http/web-page';
 import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
@@ -18,8 +17,7 @@ import { errorMapper, notFoundHandler } from './errors';
 import { handlers } from './handlers';
 import { internalPushAhead } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
-import { CONTENT_SECURITY_POLICY, cors, securityHeaders } from './security';
-import { docsAssets } from './static';
+import { cors, securityHeaders } from './security';
 import { transcriptionCallbackBody } from './transcription-callback';
 
 export interface ArchiveAppOptions {
@@ -36,6 +34,8 @@ export interface ArchiveAppOptions {
   document?: any;
   /** WebSocket heartbeat, session check and Web Push knobs (tests, benchmarks). */
   live?: LiveOptions;
+  /** Where the built web page is (default `web/dist`; tests serve pages made from the document's examples). */
+  webDist?: string;
 }
 
 export interface ArchiveApp {
@@ -76,6 +76,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
     thumbnails: new Thumbnailer(),
+    webDist: options.webDist,
     now,
     logger,
   };
@@ -90,8 +91,6 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       securityHeaders,
       cors(config.corsOrigins),
       internalPushAhead(),
-      docsAssets(),
-      webPage({ service: 'archive', contentSecurityPolicy: CONTENT_SECURITY_POLICY }),
       accessGuards(options.document ?? loadBundledDocument('archive')),
       exactJsonAnswers,
       transcriptionCallbackBody,

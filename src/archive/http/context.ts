@@ -28,6 +28,8 @@ export interface ArchiveDeps {
   chatStats: TtlCache<ChatStats>;
   passwordIterations: number;
   thumbnails: Thumbnailer;
+  /** The folder of the built web pages (undefined: `web/dist`). */
+  webDist: string | undefined;
   now: () => number;
   logger: Logger;
 }
@@ -37,7 +39,8 @@ type AnyRequest = Request<any, any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 type AnyResponse = Response<any>;
 
-export const deps = (req: AnyRequest): ArchiveDeps => req.app.locals.archive as ArchiveDeps;
+export const deps = (req: { app: { locals: Record<string, unknown> } }): ArchiveDeps =>
+  req.app.locals.archive as ArchiveDeps;
 
 /** What the access guard learned about one request (kept off `res.locals`, which other code types). */
 export interface RequestState {

@@ -40,6 +40,8 @@ export interface TestViewerOptions {
   sessionCacheMs?: number;
   now?: () => number;
   live?: LiveOptions;
+  /** Where the built web page is (default `web/dist`). */
+  webDist?: string;
 }
 
 async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, options: TestViewerOptions) {
@@ -52,6 +54,7 @@ async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, op
     ...(options.sessionCacheMs !== undefined && { sessionCacheMs: options.sessionCacheMs }),
     ...(options.now && { now: options.now }),
     ...(options.live && { live: options.live }),
+    ...(options.webDist !== undefined && { webDist: options.webDist }),
   });
   await live.start();
   const server = await listen(app, 0);

@@ -1,29 +1,26 @@
 /**
- * The built web page of a service (`web/dist/<service>/`, made by `npm run build:web` or `npm start`):
- * `GET {base}/` answers its `index.html`, `{base}/static/*` its files, and any `rootFiles` (the archive's
- * service worker) sit beside the page. Each answer carries the service's same-origin Content-Security-Policy.
- * `meta` values are written into the page's `<meta name=…>` tags at serve time (settings a page needs
- * before its first request, without an inline script). While the page is not built, `/` says so (503).
+ * The built web page of a service (`web/dist/<service>/`, made by `npm run build:web` or `npm start`), for
+ * the handlers of the documented `GET /` and `GET /static/{file}`: the page's `index.html` with `meta`
+ * values written into its `<meta name=…>` tags at serve time (settings a page needs before its first
+ * request, without an inline script), and the files of its `static/` folder. While the page is not built,
+ * `/` says so (503).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type RequestHandler, Router } from 'express';
+import type { Response } from 'express';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST = path.resolve(here, '../../../web/dist');
 
-export interface WebPageOptions {
-  service: 'archive' | 'fuel' | 'subtitles';
-  /** The policy sent with the page and its files. */
-  contentSecurityPolicy: string;
-  /** A path prefix the page is served under ('' or '/prefix'). */
-  basePath?: string;
-  /** Files of the build's root served at `{base}/<name>`. */
-  rootFiles?: string[];
-  meta?: Record<string, string>;
-  /** Where the built pages are (tests of this module only). */
-  distRoot?: string;
+export type WebService = 'archive' | 'fuel' | 'subtitles';
+
+/** Where a service's page is: the build (`web/dist`) unless a test serves pages of its own. */
+export interface BuiltPage {
+  service: WebService;
+  /** The folder holding `<service>/index.html` and `<service>/static/` (default `web/dist`). */
+  distRoot?: string | undefined;
 }
 
 /** The strict policy of the fuel and subtitles pages: everything from the page's own origin. */
@@ -56,50 +53,68 @@ export function withMeta(html: string, meta: Record<string, string>): string {
   return out;
 }
 
-export function webPage(options: WebPageOptions): RequestHandler {
-  const dist = path.join(options.distRoot ?? WEB_DIST, options.service);
-  const base = options.basePath ?? '';
-  const policy: RequestHandler = (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', options.contentSecurityPolicy);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  };
-  // Read at each request (a few hundred bytes), so a rebuilt page is picked up without a restart.
-  const page = (): string | undefined => {
-    const file = path.join(dist, 'index.html');
-    return existsSync(file) ? withMeta(readFileSync(file, 'utf8'), options.meta ?? {}) : undefined;
-  };
-  const router = Router({ caseSensitive: true, strict: true });
-  router.get(`${base}/`, policy, (_req, res) => {
-    const html = page();
-    if (html === undefined) {
-      res
-        .status(503)
-        .type('text/plain')
-        .send(`The ${options.service} web page is not built yet: run \`npm run build:web\`.\n`);
-      return;
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(html);
-  });
-  router.use(
-    `${base}/static`,
-    policy,
-    express.static(path.join(dist, 'static'), { immutable: true, maxAge: '365d', index: false }),
-  );
-  for (const name of options.rootFiles ?? []) {
-    router.get(`${base}/${name}`, policy, (_req, res, next) => {
-      const file = path.join(dist, name);
-      if (!existsSync(file)) return next();
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(file);
-    });
-  }
-  return router;
+const folderOf = (page: BuiltPage) => path.join(page.distRoot ?? WEB_DIST, page.service);
+
+/** A file of a built page (`relative` inside its folder), or undefined while it is not built. */
+export function builtFile(page: BuiltPage, relative: string): string | undefined {
+  const file = path.join(folderOf(page), relative);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-/** A file of a built page (`relative` inside `web/dist/<service>/`), or undefined while it is not built. */
-export function builtFile(service: WebPageOptions['service'], relative: string): string | undefined {
-  const file = path.join(WEB_DIST, service, relative);
-  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+/**
+ * Answers `GET /`: the page (read at each request, a few hundred bytes, so a rebuilt page is picked up
+ * without a restart) with `no-cache` and the page's policy, or 503 with a hint while it is not built.
+ */
+export function sendWebPage(
+  res: Response,
+  page: BuiltPage & { contentSecurityPolicy: string; meta?: Record<string, string> },
+): void {
+  res.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
+  const html = builtFile(page, 'index.html');
+  if (html === undefined) {
+    res
+      .status(503)
+      .type('text/plain')
+      .send(`The ${page.service} web page is not built yet: run \`npm run build:web\`.\n`);
+    return;
+  }
+  res.setHeader('Cache-Control', 'no-cache');
+  res.type('html').send(withMeta(html, page.meta ?? {}));
+}
+
+/** A plain file name: no folder, not hidden. */
+const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/**
+ * Answers `GET /static/{file}` with a file of the build's `static/` folder, kept for a year (the build
+ * names its files by their content). Resolves false, having sent nothing, when there is no such file.
+ */
+export async function sendWebAsset(
+  res: Response,
+  asset: BuiltPage & { file: string; contentSecurityPolicy: string },
+): Promise<boolean> {
+  if (!PLAIN_NAME.test(asset.file)) return false;
+  const file = path.join(folderOf(asset), 'static', asset.file);
+  const found = await stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!found) return false;
+  res.setHeader('Content-Security-Policy', asset.contentSecurityPolicy);
+  await sendFile(res, file, { maxAge: '365d', immutable: true });
+  return true;
+}
+
+/** `res.sendFile` as a promise; a client that went away is not an error. */
+export function sendFile(
+  res: Response,
+  file: string,
+  options: { maxAge: string; immutable?: boolean },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.sendFile(file, options, (error) => {
+      if (error && !res.headersSent) reject(error);
+      else resolve();
+    });
+  });
 }

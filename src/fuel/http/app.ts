@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { operations } from '../../../generated/fuel/types';
 import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
-import { sameOriginPolicy, webPage } from '../../common/http/web-page';
 import type { FuelConfig } from '../config';
 import { Semaphore } from '../domain/semaphore';
 import type { FuelStore } from '../store/store';
@@ -17,6 +16,7 @@ import * as history from './handlers/history';
 import * as meta from './handlers/meta';
 import * as routing from './handlers/routing';
 import * as stations from './handlers/stations';
+import * as web from './handlers/web';
 import { rateLimits } from './rate-limit';
 
 export interface FuelAppOptions {
@@ -27,26 +27,8 @@ export interface FuelAppOptions {
   fetchImpl?: typeof fetch;
   /** Clock of the rate limits and the rate cache. */
   now?: () => number;
-  /** The web map's base style (`APP_MAP_STYLE_URL`); its origin is let through the page's policy. */
-  mapStyleUrl?: string;
-}
-
-/** An OpenStreetMap-based vector style whose tiles, glyphs and sprites come from the style's own host. */
-export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
-
-function mapPage(styleUrl: string) {
-  let origin: string[] = [];
-  try {
-    const parsed = new URL(styleUrl);
-    if (parsed.protocol === 'https:' || parsed.protocol === 'http:') origin = [parsed.origin];
-  } catch {
-    // A path on the fuel server itself: the policy's 'self'.
-  }
-  return webPage({
-    service: 'fuel',
-    contentSecurityPolicy: sameOriginPolicy({ connect: origin, img: origin }),
-    meta: { 'map-style': styleUrl },
-  });
+  /** Where the built web page is (default `web/dist`; tests serve pages made from the document's examples). */
+  webDist?: string;
 }
 
 export const fuelHandlers = {
@@ -56,6 +38,7 @@ export const fuelHandlers = {
   ...geocoding,
   ...exchangeRates,
   ...routing,
+  ...web,
 } satisfies Handlers<operations>;
 
 export function createFuelApp(options: FuelAppOptions): Express {
@@ -69,6 +52,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
     inflight: new Semaphore(config.routing.maxInflight),
     rates: new ExchangeRates(config.exchangeRates, fetchImpl, now),
     fetchImpl,
+    webDist: options.webDist,
   };
   const app = createServiceApp({
     service: 'fuel',
@@ -77,10 +61,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
     errorMapper: fuelErrorMapper,
     notFound: fuelNotFound,
     validateResponses: config.validateResponses,
-    before: [
-      mapPage(options.mapStyleUrl ?? process.env.APP_MAP_STYLE_URL ?? DEFAULT_MAP_STYLE_URL),
-      rateLimits(config.rateLimits, now),
-    ],
+    before: [rateLimits(config.rateLimits, now)],
     // As the original service: parameters a route does not know are ignored, not refused.
     allowUnknownQueryParameters: true,
   });

@@ -13,6 +13,8 @@ export interface FuelContext {
   inflight: Semaphore;
   rates: ExchangeRates;
   fetchImpl: typeof fetch;
+  /** The folder of the built web pages (undefined: `web/dist`). */
+  webDist: string | undefined;
 }
 
 export function contextOf(req: { app: { locals: Record<string, unknown> } }): FuelContext {

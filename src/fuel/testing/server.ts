@@ -41,7 +41,12 @@ export interface TestFuelOptions {
   store?: FuelStore;
   /** Seed the demo dataset (default true when no store is given). */
   seed?: boolean;
+  /** Where the built web page is (default `web/dist`). */
+  webDist?: string;
 }
+
+/** The blank map style the built page carries (`web/fuel/public/`): page tests never reach a tile server. */
+export const BLANK_STYLE = './static/blank-style.json';
 
 /** Timeouts short enough that a test of the "no answer" case takes well under a second. */
 export const TEST_TIMEOUT_MS = 600;
@@ -78,7 +83,13 @@ export async function startTestFuel(options: TestFuelOptions = {}): Promise<Test
     },
   });
   let offset = 0;
-  const app = createFuelApp({ config, store, logger, now: () => Date.now() + offset });
+  const app = createFuelApp({
+    config,
+    store,
+    logger,
+    now: () => Date.now() + offset,
+    ...(options.webDist !== undefined && { webDist: options.webDist }),
+  });
   const server = await listen(app, 0);
   return {
     url: server.url,

@@ -12,6 +12,7 @@ import * as messages from './messages';
 import * as push from './push';
 import * as search from './search';
 import * as transcripts from './transcripts';
+import * as web from './web';
 
 /** Every handler by operationId; createServiceApp refuses to start when this and the document differ. */
 export const handlers = {
@@ -27,4 +28,5 @@ export const handlers = {
   ...admin,
   ...internal,
   ...docs,
+  ...web,
 } satisfies Handlers<operations>;

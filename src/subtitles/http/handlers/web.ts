@@ -31,7 +31,7 @@ export const getConfigurationPage: Handler<'getConfigurationPage'> = (req, res) 
   }
   // The settings page and its two files, built from web/subtitles/ (npm run build:web).
   const [relative, type] = SETTINGS_FILES[name];
-  const body = builtFile('subtitles', relative);
+  const body = builtFile({ service: 'subtitles' }, relative);
   res.set('Content-Security-Policy', sameOriginPolicy()).set('Cache-Control', 'no-cache');
   if (body === undefined) {
     res.status(503).end();

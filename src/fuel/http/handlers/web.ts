@@ -1,0 +1,42 @@
+/**
+ * The web map (`GET /`) and its built files (`GET /static/{file}`). The base style's address goes into the
+ * page as `<meta name="map-style">` and its origin through the page's policy (tiles, glyphs and sprites
+ * come from the style's host); a style on the fuel server itself needs nothing beyond 'self'.
+ */
+import type { Response } from 'express';
+import { sameOriginPolicy, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
+import { NotFound } from '../../domain/errors';
+import { contextOf } from '../context';
+import type { Handler } from '../handler';
+
+function mapPagePolicy(styleUrl: string): string {
+  let origin: string[] = [];
+  try {
+    const parsed = new URL(styleUrl);
+    if (parsed.protocol === 'https:' || parsed.protocol === 'http:') origin = [parsed.origin];
+  } catch {
+    // A path on the fuel server itself: the policy's 'self'.
+  }
+  return sameOriginPolicy({ connect: origin, img: origin });
+}
+
+export const getWebPage: Handler<'getWebPage'> = async (req, res) => {
+  const { config, webDist } = contextOf(req);
+  sendWebPage(res as Response, {
+    service: 'fuel',
+    distRoot: webDist,
+    contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
+    meta: { 'map-style': config.map.styleUrl },
+  });
+};
+
+export const getWebAsset: Handler<'getWebAsset'> = async (req, res) => {
+  const { config, webDist } = contextOf(req);
+  const sent = await sendWebAsset(res as Response, {
+    service: 'fuel',
+    distRoot: webDist,
+    file: req.params.file,
+    contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
+  });
+  if (!sent) throw new NotFound('Not found');
+};
