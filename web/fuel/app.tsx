@@ -109,8 +109,12 @@ function FuelMap({ config }: { config: Config }) {
         });
         map.selectHandler = (id) => select(byId.current.get(id));
         map.map.on('error', (e) => {
-          if (String(e.error?.message ?? '').includes('style'))
-            setMapError('The base map could not be loaded.');
+          if (!String(e.error?.message ?? '').includes('style')) return;
+          setMapError(
+            map.useBlankStyle()
+              ? 'The base map could not be loaded; stations are drawn on a plain background.'
+              : 'The base map could not be loaded.',
+          );
         });
         mapRef.current = map;
         setBbox(map.bbox());
@@ -236,7 +240,11 @@ function FuelMap({ config }: { config: Config }) {
           </div>
         </div>
         <PlaceSearch near={bbox} onShow={(place) => goTo(place.coordinates)} />
-        {mapError && <p class="notice warning">{mapError}</p>}
+        {mapError && (
+          <p class="notice warning" role="status">
+            {mapError}
+          </p>
+        )}
         {selected && (
           <section class="selected" aria-labelledby="selected-title">
             <h2 id="selected-title" class="visually-hidden">

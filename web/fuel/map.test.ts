@@ -173,4 +173,25 @@ describe('the fuel map', () => {
     fuel.osrm.reset();
     await context.close();
   });
+
+  it('draws the stations on a plain background when the base map cannot be loaded', async () => {
+    // A style address nothing answers on: the page falls back to the build's blank style.
+    const unreachable = await startTestFuel({
+      env: { APP_MAP_STYLE_URL: 'http://127.0.0.1:9/styles/street.json' },
+    });
+    try {
+      const { page, context } = await openPage(browser, { offsite });
+      await page.goto(`${unreachable.url}/`);
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'stations are drawn on a plain background' })
+        .waitFor();
+      // A popup opens only on a loaded map: the blank style took the failed one's place.
+      await page.getByTestId('stations-in-view').getByRole('button').first().click();
+      await page.locator('.maplibregl-popup').getByTestId('station-card').waitFor();
+      await context.close();
+    } finally {
+      await unreachable.close();
+    }
+  });
 });

@@ -33,6 +33,9 @@ export interface MapEvents {
   onSelect(id: string): void;
 }
 
+/** The plain style the build carries (web/fuel/public/static/). */
+export const BLANK_STYLE = './static/blank-style.json';
+
 export class StationMap {
   readonly map: MapLibre;
   private ready: Promise<void>;
@@ -79,6 +82,19 @@ export class StationMap {
 
   whenReady(): Promise<void> {
     return this.ready;
+  }
+
+  private blank = false;
+
+  /**
+   * Replaces a base style that could not be loaded with the build's own blank style, so the stations and
+   * routes are still drawn (on a plain background). Answers false when the blank style is already in use.
+   */
+  useBlankStyle(): boolean {
+    if (this.blank) return false;
+    this.blank = true;
+    this.map.setStyle(new URL(BLANK_STYLE, window.location.href).href);
+    return true;
   }
 
   bbox(): Bbox {
