@@ -156,7 +156,10 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
             if (!hasNewer) {
               const el = scroller.current;
               keepBottom.current = el ? el.scrollHeight - el.scrollTop - el.clientHeight < 80 : true;
-              setMessages((current) => merge(current, [event.message]));
+              // A message the backup pushed before storing it may come without its reactions.
+              setMessages((current) =>
+                merge(current, [{ ...event.message, reactions: event.message.reactions ?? [] }]),
+              );
             }
             break;
           case 'edit':
