@@ -50,6 +50,17 @@ describe('the app on SQLite and on PostgreSQL', () => {
     );
   });
 
+  it('take a fractional radius (0.5 km is the least the document allows)', async () => {
+    const [a, b] = (await both(
+      '/api/stations/nearest?lat=38.7223&lon=-9.1393&radius_km=0.5&fuel=B7&limit=5',
+    )) as [Collection, Collection];
+    expect(ids(b)).toEqual(ids(a));
+    const [wide] = (await both(
+      '/api/stations/nearest?lat=38.7223&lon=-9.1393&radius_km=20.5&fuel=B7&limit=5',
+    )) as [Collection];
+    expect(wide.features.length).toBeGreaterThan(0);
+  });
+
   it('find the same stations along a route, in the same order', async () => {
     const body = JSON.stringify({
       geometry: {

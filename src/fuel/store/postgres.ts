@@ -157,7 +157,7 @@ class PostgresFuelStore implements FuelStore {
       `WITH here AS (SELECT ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography AS g)
        SELECT ${columns}, ST_Distance(s.geom::geography, here.g, false) / 1000 AS distance_km
        FROM here, stations s ${join}
-       WHERE ST_DWithin(s.geom::geography, here.g, $3 * 1000, false) AND ${where}
+       WHERE ST_DWithin(s.geom::geography, here.g, $3::float8 * 1000, false) AND ${where}
        ORDER BY distance_km, s.country, s.external_id LIMIT $4`,
       [lon, lat, radiusKm, limit, fuel === EV_FUEL ? null : fuel],
     );

@@ -23,6 +23,7 @@ import {
   type FailedBatch,
   type FuelStore,
   type HistoryQuery,
+  type LonLat,
   type NearestQuery,
   type NearestRow,
   type PriceChangeRow,
@@ -120,6 +121,12 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** A box with this many times more stations than asked for is walked in sample-key order. */
 const CROWDED_FACTOR = 2;
 
+/**
+ * How far the R*Tree's float32 copy of a point can lie from the stored point, with room to spare: one
+ * float32 step at 180° is about 1.7 m.
+ */
+const FLOAT32_SLACK_KM = 0.01;
+
 /** A box no station is in (points lie within ±180, ±90). */
 const NOWHERE: BBox = [1000, 1000, 1000, 1000];
 
@@ -142,9 +149,6 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     db.close();
     throw error;
   }
-  db.function('gc_km', { deterministic: true }, (lon1, lat1, lon2, lat2) =>
-    greatCircleKm([Number(lon1), Number(lat1)], [Number(lon2), Number(lat2)]),
-  );
   return new SqliteFuelStore(db);
 }
 
@@ -199,23 +203,60 @@ class SqliteFuelStore implements FuelStore {
     return { stations: raw.slice(0, limit).map(toRow), truncated: raw.length > limit };
   }
 
+  /**
+   * The nearest stations with a price for the fuel. Candidates come from the R*Tree alone (its float32
+   * coordinates), ordered by their distance in process; stations are then read nearest first, a batch at a
+   * time, until `limit` have the fuel, plus every candidate that could still tie or beat the last of them
+   * once measured on the stored coordinates. Only those few rows are joined to their price, instead of every
+   * station of the radius's box.
+   */
   async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
-    const { columns, join, where } = selection(fuel);
-    const statement = this.prepare(
-      `SELECT ${columns}, gc_km(@lon, @lat, s.lon, s.lat) AS distance_km
-       FROM stations_rtree r JOIN stations s ON s.seq = r.seq ${join}
-       WHERE ${IN_BOX} AND ${where} AND distance_km <= @radiusKm
-       ORDER BY distance_km, s.country, s.external_id LIMIT @limit`,
+    const centre: LonLat = [lon, lat];
+    const inBox = this.prepare(
+      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2 FROM stations_rtree
+       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat`,
     ).raw();
-    const rows = radiusBoxes([lon, lat], radiusKm).flatMap(
-      (box) => statement.all({ ...boxParams(box), lon, lat, radiusKm, fuel, limit }) as RawRow[],
-    );
     const seen = new Set<number>();
-    return rows
-      .filter((row) => !seen.has(row[0]) && seen.add(row[0]))
-      .sort((a, b) => (a[15] ?? 0) - (b[15] ?? 0) || compare(a[3], b[3]) || compare(a[2], b[2]))
-      .slice(0, limit)
-      .map((row) => ({ ...toRow(row), distanceKm: row[15] ?? 0 }));
+    const candidates: { seq: number; km: number }[] = [];
+    for (const box of radiusBoxes(centre, radiusKm)) {
+      for (const [seq, cLon, cLat] of inBox.all(boxParams(box)) as [number, number, number][]) {
+        if (seen.has(seq)) continue;
+        seen.add(seq);
+        const km = greatCircleKm(centre, [cLon, cLat]);
+        if (km <= radiusKm + FLOAT32_SLACK_KM) candidates.push({ seq, km });
+      }
+    }
+    candidates.sort((a, b) => a.km - b.km);
+    const { columns, join, where } = selection(fuel);
+    const details = this.prepare(
+      `SELECT ${columns} FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
+    ).raw();
+    const found: NearestRow[] = [];
+    const compareFound = (a: NearestRow, b: NearestRow) =>
+      a.distanceKm - b.distanceKm || compare(a.country, b.country) || compare(a.externalId, b.externalId);
+    let next = 0;
+    const batch = Math.max(32, limit * 2);
+    while (next < candidates.length) {
+      // Once `limit` are found, only candidates that could still come before the last of them are read.
+      const bound =
+        found.length >= limit
+          ? (found.sort(compareFound)[limit - 1]?.distanceKm ?? Number.POSITIVE_INFINITY) + FLOAT32_SLACK_KM
+          : Number.POSITIVE_INFINITY;
+      const seqs: number[] = [];
+      while (next < candidates.length && seqs.length < batch) {
+        const candidate = candidates[next] as { seq: number; km: number };
+        if (candidate.km > bound) break;
+        seqs.push(candidate.seq);
+        next++;
+      }
+      if (seqs.length === 0) break;
+      for (const raw of details.all({ seqs: JSON.stringify(seqs), fuel }) as RawRow[]) {
+        const row = toRow(raw);
+        const distanceKm = greatCircleKm(centre, [row.lon, row.lat]);
+        if (distanceKm <= radiusKm) found.push({ ...row, distanceKm });
+      }
+    }
+    return found.sort(compareFound).slice(0, limit);
   }
 
   /**

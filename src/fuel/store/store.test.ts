@@ -366,6 +366,60 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       );
     });
 
+    it('answers nearest as a scan of every station would: the fuel, the radius, ties, the antimeridian', async () => {
+      // 400 stations around a point; only every fifth has B7, so most of the closest lack it; pairs share
+      // a point (ties broken by country, then external id); some lie across the antimeridian.
+      const next = (() => {
+        let a = 7;
+        return () => {
+          a = (a * 1103515245 + 12345) % 2147483648;
+          return a / 2147483648;
+        };
+      })();
+      const around = (centre: LonLat, count: number, prefix: string) =>
+        Array.from({ length: count }, (_, i) => ({
+          id: `${prefix}${String(i).padStart(3, '0')}`,
+          at: destination(centre, next() * 360, next() * 12),
+        }));
+      const points = [...around([-3.7, 40.4], 300, 'm'), ...around([179.99, -16.5], 100, 'f')];
+      const twin = points[10] as { id: string; at: LonLat };
+      points.push({ id: 'm010b', at: twin.at }, { id: 'm009z', at: twin.at });
+      await store.upsertStations(points.map((p) => station(p.id, p.at)));
+      const priced = points.filter((_, i) => i % 5 === 0 || i >= 400);
+      await store.replacePrices('miteco', 'ES', [
+        ...priced.map((p, i) => price(p.id, 'B7', 1.3 + (i % 7) / 100)),
+        ...points.map((p) => price(p.id, 'E5', 1.5)),
+      ]);
+      const expected = (centre: LonLat, radiusKm: number, limit: number) =>
+        priced
+          .map((p) => ({ id: p.id, km: greatCircleKm(centre, p.at) }))
+          .filter((p) => p.km <= radiusKm)
+          .sort((a, b) => a.km - b.km || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .slice(0, limit)
+          .map((p) => p.id);
+      for (const [centre, radiusKm, limit] of [
+        [[-3.7, 40.4], 5, 10],
+        [[-3.7, 40.4], 12, 50],
+        [[-3.65, 40.45], 3, 1],
+        [twin.at, 0.5, 3],
+        [[-179.995, -16.5], 10, 20],
+        [[179.99, -16.5], 20, 100],
+      ] as [LonLat, number, number][]) {
+        const found = await store.nearestStations({
+          lon: centre[0],
+          lat: centre[1],
+          radiusKm,
+          fuel: 'B7',
+          limit,
+        });
+        expect(
+          found.map((s) => s.externalId),
+          `${centre} ${radiusKm} km`,
+        ).toEqual(expected(centre, radiusKm, limit));
+        expect(found.every((s) => s.price !== null)).toBe(true);
+      }
+    });
+
     it('finds stations within the corridor of a line on the globe, ordered along it', async () => {
       // Oslo to Stockholm: long segments at high latitude, where degrees of longitude are short.
       const line: LonLat[] = [
