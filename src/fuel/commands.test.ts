@@ -18,6 +18,7 @@ describe('fuel migrate', () => {
     expect(lines).toEqual([
       `fuel: applied migration 001_initial to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 002_price_history to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 003_latest_prices to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });

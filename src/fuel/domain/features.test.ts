@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { StationRow } from '../store/store';
-import { featureCollection, featureCollectionJson, stationFeature } from './features';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StationRow, StoreBackend } from '../store/store';
+import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { featureTextCollection, stationFeature, stationFeatureJson } from './features';
 
 const row = (overrides: Partial<StationRow> = {}): StationRow => ({
   id: '0d4f8a62-91b7-4c3e-a5d8-6e2b7c1f9a34',
@@ -20,22 +21,131 @@ const row = (overrides: Partial<StationRow> = {}): StationRow => ({
   ...overrides,
 });
 
-describe('a FeatureCollection written in pieces', () => {
-  it.each([0, 1, 499, 500, 501, 1201])('parses to the same collection (%i features)', (count) => {
-    const features = Array.from({ length: count }, (_, i) =>
-      stationFeature(row({ externalId: String(i), price: i % 3 === 0 ? null : 1.4 }), 'B7', {
-        routeFraction: i / 7,
-      }),
+describe('a feature written as text', () => {
+  const asJsonRow = (r: StationRow) => ({
+    fieldsJson: JSON.stringify({
+      id: r.id,
+      externalId: r.externalId,
+      country: r.country,
+      name: r.name,
+      brand: r.brand,
+      address: r.address,
+      city: r.city,
+    }),
+    lon: r.lon,
+    lat: r.lat,
+    powerKw: r.powerKw,
+    price: r.price,
+    currency: r.currency,
+    reportedAt: r.reportedAt?.getTime() ?? null,
+  });
+
+  it.each([
+    ['a priced station', row(), 'B7', {}],
+    ['no price', row({ price: null, reportedAt: null, currency: null }), 'B7', {}],
+    ['a charger', row({ type: 'ev_charger', powerKw: 22.5, price: null, currency: null }), 'EV', {}],
+    ['along a route', row({ brand: null }), 'E5', { routeFraction: 1 / 3 }],
+  ] as const)('parses to stationFeature: %s', (_name, r, fuel, extras) => {
+    expect(JSON.parse(stationFeatureJson(asJsonRow(r), fuel, extras))).toEqual(
+      stationFeature(r, fuel, extras),
     );
-    const pieces = [...featureCollectionJson(features, 500)];
-    expect(pieces).toHaveLength(Math.ceil(count / 500) + 1);
-    expect(JSON.parse(pieces.join(''))).toEqual(featureCollection(features));
   });
 
   it('keeps the text of awkward strings intact', () => {
-    const feature = stationFeature(row(), 'B7');
-    expect(JSON.parse([...featureCollectionJson([feature])].join('')).features[0].properties.name).toBe(
-      'GALP "Toledo" \\ Ñ \u0001 ☃',
+    const text = [...featureTextCollection([stationFeatureJson(asJsonRow(row()), 'B7')])].join('');
+    expect(JSON.parse(text).features[0].properties.name).toBe('GALP "Toledo" \\ Ñ \u0001 ☃');
+  });
+});
+
+describe('features written from the store’s JSON rows', () => {
+  it.each([0, 1, 499, 500, 501, 1201])('make one valid collection (%i features)', (count) => {
+    const texts = Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'Feature', i }));
+    const parsed = JSON.parse([...featureTextCollection(texts, 500)].join(''));
+    expect(parsed).toEqual({ type: 'FeatureCollection', features: texts.map((t) => JSON.parse(t)) });
+  });
+
+  describe.each(Object.keys(TEST_BACKENDS) as StoreBackend[])('on %s', (backend) => {
+    let opened: OpenedTestStore;
+    beforeAll(async () => {
+      opened = await TEST_BACKENDS[backend]();
+      const odd = [
+        'GALP "Toledo" \\ Ñ',
+        'tab\there\nnewline \u0001 \u001f',
+        'emoji ⛽ 🚗 </script>',
+        "l'Aïgo",
+      ];
+      await opened.store.upsertStations(
+        Array.from({ length: 40 }, (_, i) => ({
+          externalId: `x${i}`,
+          country: 'ES',
+          type: i % 10 === 0 ? 'ev_charger' : i % 10 === 1 ? 'both' : 'fuel',
+          name: `${odd[i % odd.length]} ${i}`,
+          brand: i % 3 === 0 ? null : (odd[(i + 1) % odd.length] as string),
+          address: odd[(i + 2) % odd.length] as string,
+          city: odd[(i + 3) % odd.length] as string,
+          lon: -3.7 + i * 0.001,
+          lat: 40.4 + (i % 7) * 0.0013,
+          powerKw: i % 10 === 0 ? 22.5 : i % 10 === 1 ? 150 : null,
+          source: 'miteco',
+        })),
+      );
+      await opened.store.replacePrices('miteco', 'ES', [
+        ...Array.from({ length: 40 }, (_, i) => ({
+          externalId: `x${i}`,
+          country: 'ES',
+          fuel: 'B7',
+          price: 1.3 + i / 997,
+          currency: i % 4 === 0 ? 'USD' : 'EUR',
+          reportedAt: new Date(Date.UTC(2026, 4, 12, 6, 30, i % 3, i * 7)),
+        })),
+      ]);
+    });
+    afterAll(() => opened?.dispose());
+
+    it.each([
+      ['B7', 100],
+      ['EV', 100],
+      ['B7', 5],
+      ['E5', 10],
+    ] as const)('parse to the features of stationFeature (%s, limit %i)', async (fuel, limit) => {
+      const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit };
+      const objects = await opened.store.stationsInBox(query);
+      const json = await opened.store.stationsInBoxJson(query);
+      expect(json.truncated).toBe(objects.truncated);
+      expect(json.stations.map((row) => JSON.parse(stationFeatureJson(row, fuel)))).toEqual(
+        objects.stations.map((row) => stationFeature(row, fuel)),
+      );
+      if (fuel === 'B7') expect(json.stations.length).toBe(Math.min(limit, 40));
+    });
+
+    it.each([
+      ['B7', 100],
+      ['EV', 100],
+      ['B7', 7],
+    ] as const)(
+      'along a line, parse to the features of stationFeature (%s, limit %i)',
+      async (fuel, limit) => {
+        const query = {
+          line: [
+            [-3.71, 40.399],
+            [-3.65, 40.41],
+          ] as [number, number][],
+          fuel,
+          corridorKm: 2,
+          limit,
+        };
+        const objects = await opened.store.stationsAlongLine(query);
+        const json = await opened.store.stationsAlongLineJson(query);
+        expect(objects.stations.length).toBeGreaterThan(3);
+        expect(json.truncated).toBe(objects.truncated);
+        expect(
+          json.stations.map((row) =>
+            JSON.parse(stationFeatureJson(row, fuel, { routeFraction: row.routeFraction })),
+          ),
+        ).toEqual(
+          objects.stations.map((row) => stationFeature(row, fuel, { routeFraction: row.routeFraction })),
+        );
+      },
     );
   });
 });

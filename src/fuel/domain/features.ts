@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/fuel/types';
 import type { FuelCode } from '../config';
-import { EV_FUEL, type StationRow } from '../store/store';
+import { EV_FUEL, type StationJsonRow, type StationRow } from '../store/store';
 
 export type StationFeature = components['schemas']['StationFeature'];
 export type StationFeatureCollection = components['schemas']['StationFeatureCollection'];
@@ -38,33 +38,60 @@ export function stationFeature(row: StationRow, fuel: FuelCode, extras: FeatureE
   return { type: 'Feature', geometry: { type: 'Point', coordinates: [row.lon, row.lat] }, properties };
 }
 
-export function featureCollection(features: StationFeature[]): StationFeatureCollection {
-  return { type: 'FeatureCollection', features };
+/** Each `reportedAt` of an answer is usually the same few instants: their ISO text, kept. */
+const isoTexts = new Map<number, string>();
+function isoText(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    if (isoTexts.size >= 1024) isoTexts.clear();
+    text = new Date(ms).toISOString();
+    isoTexts.set(ms, text);
+  }
+  return text;
 }
 
 /**
- * A FeatureCollection as pieces of JSON text, `featuresPerPiece` features each, so a 20,000-feature answer
- * is sent as it is written instead of built whole first. Each piece is one `JSON.stringify` of a batch of
- * Feature objects: V8's serialiser beat writing each feature's text by hand 2–3 times over (measured in
- * scripts/bench/fuel.ts).
+ * `stationFeature` written directly as JSON text, from a row whose own fields the store wrote as JSON
+ * already: the same Feature once parsed (`features.test.ts` holds the two together on both backends).
+ * Numbers are written as JSON.stringify writes them (`String` of a finite number).
  */
-export function* featureCollectionJson(
-  features: Iterable<StationFeature>,
+export function stationFeatureJson(
+  row: StationJsonRow,
+  fuel: FuelCode,
+  extras: Pick<FeatureExtras, 'routeFraction'> = {},
+): string {
+  const ev = fuel === EV_FUEL;
+  const fields = row.fieldsJson.slice(0, row.fieldsJson.lastIndexOf('}'));
+  let extra = `,"fuelType":${JSON.stringify(fuel)},"currency":${ev || row.currency === null ? '"EUR"' : JSON.stringify(row.currency)}`;
+  if (!ev && row.price !== null) extra += `,"price":${row.price}`;
+  if (!ev && row.reportedAt !== null) extra += `,"reportedAt":"${isoText(row.reportedAt)}"`;
+  if (ev && row.powerKw !== null) extra += `,"powerKw":${row.powerKw}`;
+  if (extras.routeFraction !== undefined) extra += `,"routeFraction":${round(extras.routeFraction, 6)}`;
+  return `{"type":"Feature","geometry":{"type":"Point","coordinates":[${row.lon},${row.lat}]},"properties":${fields}${extra}}}`;
+}
+
+/** Feature texts as the pieces of one FeatureCollection, `featuresPerPiece` features each. */
+export function* featureTextCollection(
+  features: Iterable<string>,
   featuresPerPiece = 500,
 ): Generator<string> {
-  let batch: StationFeature[] = [];
   let head = '{"type":"FeatureCollection","features":[';
-  const piece = () => {
-    const text = JSON.stringify(batch);
-    batch = [];
-    const out = head + text.slice(1, -1);
-    head = ',';
-    return out;
-  };
+  let batch: string[] = [];
   for (const feature of features) {
     batch.push(feature);
-    if (batch.length === featuresPerPiece) yield piece();
+    if (batch.length === featuresPerPiece) {
+      yield head + batch.join(',');
+      head = ',';
+      batch = [];
+    }
   }
-  if (batch.length > 0) yield piece();
+  if (batch.length > 0) {
+    yield head + batch.join(',');
+    head = ',';
+  }
   yield head === ',' ? ']}' : `${head}]}`;
+}
+
+export function featureCollection(features: StationFeature[]): StationFeatureCollection {
+  return { type: 'FeatureCollection', features };
 }

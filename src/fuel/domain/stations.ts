@@ -4,9 +4,10 @@ import type { FuelStore, LonLat } from '../store/store';
 import { checkLatitudes, parseBbox } from './coordinates';
 import {
   featureCollection,
-  featureCollectionJson,
+  featureTextCollection,
   type StationFeatureCollection,
   stationFeature,
+  stationFeatureJson,
 } from './features';
 
 export const STATIONS_LIMIT = 20_000;
@@ -19,22 +20,22 @@ export interface StationsDeps {
   log: Logger;
 }
 
-/** The box's stations as pieces of GeoJSON text, written as they are produced (see featureCollectionJson). */
+/** The box's stations as pieces of GeoJSON text, written as they are produced (see featureTextCollection). */
 export async function listStationsInBox(
   { store, log }: StationsDeps,
   query: { bbox: string; fuel: FuelCode },
 ): Promise<{ body: Iterable<string>; truncated: boolean }> {
   const bbox = parseBbox(query.bbox);
-  const { stations, truncated } = await store.stationsInBox({
+  const { stations, truncated } = await store.stationsInBoxJson({
     bbox,
     fuel: query.fuel,
     limit: STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[stations] result truncated at ${STATIONS_LIMIT}`);
   const features = (function* () {
-    for (const s of stations) yield stationFeature(s, query.fuel);
+    for (const s of stations) yield stationFeatureJson(s, query.fuel);
   })();
-  return { body: featureCollectionJson(features), truncated };
+  return { body: featureTextCollection(features), truncated };
 }
 
 export async function nearestStations(
@@ -57,16 +58,16 @@ export async function routeStations(
 ): Promise<Iterable<string>> {
   const line = body.geometry.coordinates as LonLat[];
   checkLatitudes(line.map((value, i) => ({ path: `/body/geometry/coordinates/${i}`, value })));
-  const { stations, truncated } = await store.stationsAlongLine({
+  const { stations, truncated } = await store.stationsAlongLineJson({
     line,
     fuel: body.fuel,
     corridorKm: body.corridorKm ?? DEFAULT_CORRIDOR_KM,
     limit: ROUTE_STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[route-stations] result hit LIMIT ${ROUTE_STATIONS_LIMIT} (may be truncated)`);
-  return featureCollectionJson(
+  return featureTextCollection(
     (function* () {
-      for (const s of stations) yield stationFeature(s, body.fuel, { routeFraction: s.routeFraction });
+      for (const s of stations) yield stationFeatureJson(s, body.fuel, { routeFraction: s.routeFraction });
     })(),
   );
 }

@@ -12,14 +12,15 @@
  */
 import { corridorChunks } from '../geo/boxes';
 import { type Nearest, nearestOnLineAt, prepareLine } from '../geo/line';
-import {
-  type BBox,
-  byRouteOrder,
-  type CorridorQuery,
-  type CorridorResult,
-  type CorridorRow,
-  type StationRow,
-} from './store';
+import { type BBox, byRouteOrder, type CorridorQuery, type StationRow } from './store';
+
+/** What the search needs of a station it reads: its place, and its identity to order ties. */
+export interface Placed {
+  lon: number;
+  lat: number;
+  country: string;
+  externalId: string;
+}
 
 /** A candidate: the backend's key of the station, its position, and the chunk whose box held it. */
 export type Candidate<K> = [key: K, lon: number, lat: number, chunk: number];
@@ -34,14 +35,14 @@ export interface CorridorPiece {
   skip?: BBox;
 }
 
-export interface CorridorSource<K> {
+export interface CorridorSource<K, R extends Placed = StationRow> {
   /**
    * Stations inside any of the boxes (a station may come once per box), in any order; EV selection applied
    * if asked.
    */
   candidates(pieces: CorridorPiece[]): Promise<Iterable<Candidate<K>>>;
   /** The stations among `keys` that the fuel selects, with their latest price. */
-  rows(keys: K[]): Promise<Map<K, StationRow>>;
+  rows(keys: K[]): Promise<Map<K, R>>;
 }
 
 /** Index coordinates may be rounded (float32 in the SQLite R*Tree); the exact check settles the edge. */
@@ -111,10 +112,10 @@ function flatBoxes(chunks: { boxes: BBox[] }[]): FlatBoxes {
   return { edges, owner, cells };
 }
 
-export async function searchCorridor<K>(
-  source: CorridorSource<K>,
+export async function searchCorridor<K, R extends Placed = StationRow>(
+  source: CorridorSource<K, R>,
   { line, corridorKm, limit }: CorridorQuery,
-): Promise<CorridorResult> {
+): Promise<{ stations: (R & { routeFraction: number })[]; truncated: boolean }> {
   const prepared = prepareLine(line, corridorKm + SLACK_KM);
   const totalKm = prepared.cum.at(-1) ?? 0;
   const chunks = corridorChunks(line, corridorKm);
@@ -127,7 +128,7 @@ export async function searchCorridor<K>(
   /** The settled prefix of the order along the line; `fetched` of them have been read. */
   const ordered: Hit<K>[] = [];
   let fetched = 0;
-  const stations: CorridorRow[] = [];
+  const stations: (R & { routeFraction: number })[] = [];
 
   const scratch: Nearest = { distanceKm: 0, alongKm: 0 };
   const measure = (hit: Hit<K>, index: number) => {
@@ -143,7 +144,7 @@ export async function searchCorridor<K>(
   const read = async (batch: Hit<K>[]) => {
     const rows = await source.rows(batch.map((hit) => hit.key));
     for (const hit of batch) {
-      const row = rows.get(hit.key) as CorridorRow | undefined;
+      const row = rows.get(hit.key) as (R & { routeFraction: number }) | undefined;
       const chunk = chunks[hit.chunk];
       if (!row || !chunk) continue;
       const exact = nearestOnLineAt(prepared, row.lon, row.lat, chunk.first, chunk.last);

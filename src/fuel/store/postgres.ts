@@ -4,14 +4,17 @@
  */
 import type pg from 'pg';
 import { createPgPool } from '../../common/databases';
-import { type Candidate, searchCorridor } from './corridor';
+import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
+  type BoxJsonResult,
   type BoxQuery,
   type BoxResult,
+  type CorridorJsonResult,
+  type CorridorJsonRow,
   type CorridorQuery,
   type CorridorResult,
   type DeleteBySourceOptions,
@@ -40,6 +43,9 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
+/** fieldsJson, lon, lat, power_kw, price, currency, reported_at (ms): a row read in array mode. */
+type StationJsonRaw = [string, number, number, number | null, number | null, string | null, number | null];
+
 interface RawRow {
   id: string;
   external_id: string;
@@ -60,18 +66,26 @@ interface RawRow {
 const COLUMNS = `s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
   ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, s.power_kw`;
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
+/** A station's own fields as one JSON object (strings only: no number formatting). */
+const FIELDS_JSON = `json_build_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
+  'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)::text`;
 
 /** Columns, join and filter of the fuel selection; `$fuel` is the placeholder of the fuel code. */
-function selection(fuel: string, fuelParam: string): { columns: string; join: string; where: string } {
+function selection(
+  fuel: string,
+  fuelParam: string,
+): { columns: string; prices: string; join: string; where: string } {
   return fuel === EV_FUEL
     ? {
         columns: `${COLUMNS}, NULL::float8 AS price, NULL::text AS currency, NULL::timestamptz AS reported_at`,
+        prices: 'NULL::float8, NULL::text, NULL::float8',
         join: '',
         // The fuel parameter is sent either way; naming it here gives it a type.
         where: `${EV_TYPES} AND ${fuelParam}::text IS NULL`,
       }
     : {
         columns: `${COLUMNS}, p.price, p.currency, p.reported_at`,
+        prices: 'p.price, p.currency, (extract(epoch FROM p.reported_at) * 1000)::float8',
         join: `JOIN LATERAL (
             SELECT q.price, q.currency, q.reported_at FROM prices q
             WHERE q.station_id = s.id AND q.fuel = ${fuelParam}
@@ -151,6 +165,30 @@ class PostgresFuelStore implements FuelStore {
     return { stations: rows.slice(0, limit).map(toRow), truncated: rows.length > limit };
   }
 
+  async stationsInBoxJson({ bbox, fuel, limit }: BoxQuery): Promise<BoxJsonResult> {
+    const { prices, join, where } = selection(fuel, '$5');
+    const { rows } = await this.pool.query<StationJsonRaw>({
+      text: `SELECT ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom), s.power_kw, ${prices}
+        FROM stations s ${join}
+        WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
+        ORDER BY s.sample_key, s.country, s.external_id LIMIT $6`,
+      values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
+      rowMode: 'array',
+    });
+    return {
+      stations: rows.slice(0, limit).map((r) => ({
+        fieldsJson: r[0],
+        lon: r[1],
+        lat: r[2],
+        powerKw: r[3],
+        price: r[4],
+        currency: r[5],
+        reportedAt: r[6],
+      })),
+      truncated: rows.length > limit,
+    };
+  }
+
   async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
     const { columns, join, where } = selection(fuel, '$5');
     const { rows } = await this.pool.query<RawRow & { distance_km: number }>(
@@ -172,32 +210,9 @@ class PostgresFuelStore implements FuelStore {
    */
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
     const { columns, join, where } = selection(query.fuel, '$2');
-    return searchCorridor<string>(
+    return searchCorridor<string, StationRow>(
       {
-        candidates: async (pieces) => {
-          const { rows } = await this.pool.query<{ id: string; lon: number; lat: number; chunk: number }>(
-            `SELECT s.id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, u.chunk
-             FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[],
-                         $7::float8[], $8::float8[], $9::float8[], $10::float8[])
-               AS u(chunk, x1, y1, x2, y2, sx1, sy1, sx2, sy2)
-             JOIN stations s ON s.geom && ST_MakeEnvelope(u.x1, u.y1, u.x2, u.y2, 4326)
-               AND NOT (s.geom && ST_MakeEnvelope(u.sx1, u.sy1, u.sx2, u.sy2, 4326))
-             WHERE $6 = false OR ${EV_TYPES}`,
-            [
-              pieces.map((p) => p.chunk),
-              pieces.map((p) => p.box[0]),
-              pieces.map((p) => p.box[1]),
-              pieces.map((p) => p.box[2]),
-              pieces.map((p) => p.box[3]),
-              query.fuel === EV_FUEL,
-              pieces.map((p) => (p.skip ?? NOWHERE)[0]),
-              pieces.map((p) => (p.skip ?? NOWHERE)[1]),
-              pieces.map((p) => (p.skip ?? NOWHERE)[2]),
-              pieces.map((p) => (p.skip ?? NOWHERE)[3]),
-            ],
-          );
-          return rows.map((r): Candidate<string> => [r.id, r.lon, r.lat, r.chunk]);
-        },
+        candidates: this.corridorCandidates(query.fuel),
         rows: async (ids) => {
           const { rows } = await this.pool.query<RawRow>(
             `SELECT ${columns} FROM unnest($1::uuid[]) AS k(id) JOIN stations s ON s.id = k.id ${join}
@@ -209,6 +224,70 @@ class PostgresFuelStore implements FuelStore {
       },
       query,
     );
+  }
+
+  async stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult> {
+    const { prices, join, where } = selection(query.fuel, '$2');
+    type Raw = [string, string, string, ...StationJsonRaw];
+    return searchCorridor<string, Omit<CorridorJsonRow, 'routeFraction'>>(
+      {
+        candidates: this.corridorCandidates(query.fuel),
+        rows: async (ids) => {
+          const { rows } = await this.pool.query<Raw>({
+            text: `SELECT s.id::text, s.country, s.external_id, ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom),
+                s.power_kw, ${prices}
+              FROM unnest($1::uuid[]) AS k(id) JOIN stations s ON s.id = k.id ${join}
+              WHERE ${where}`,
+            values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
+            rowMode: 'array',
+          });
+          return new Map(
+            rows.map((r) => [
+              r[0],
+              {
+                country: r[1],
+                externalId: r[2],
+                fieldsJson: r[3],
+                lon: r[4],
+                lat: r[5],
+                powerKw: r[6],
+                price: r[7],
+                currency: r[8],
+                reportedAt: r[9],
+              },
+            ]),
+          );
+        },
+      },
+      query,
+    );
+  }
+  /** Candidates from the GiST index on the points, one box per piece (see corridor.ts). */
+  private corridorCandidates(fuel: string): (pieces: CorridorPiece[]) => Promise<Candidate<string>[]> {
+    return async (pieces: CorridorPiece[]) => {
+      const { rows } = await this.pool.query<{ id: string; lon: number; lat: number; chunk: number }>(
+        `SELECT s.id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, u.chunk
+         FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[],
+                     $7::float8[], $8::float8[], $9::float8[], $10::float8[])
+           AS u(chunk, x1, y1, x2, y2, sx1, sy1, sx2, sy2)
+         JOIN stations s ON s.geom && ST_MakeEnvelope(u.x1, u.y1, u.x2, u.y2, 4326)
+           AND NOT (s.geom && ST_MakeEnvelope(u.sx1, u.sy1, u.sx2, u.sy2, 4326))
+         WHERE $6 = false OR ${EV_TYPES}`,
+        [
+          pieces.map((p) => p.chunk),
+          pieces.map((p) => p.box[0]),
+          pieces.map((p) => p.box[1]),
+          pieces.map((p) => p.box[2]),
+          pieces.map((p) => p.box[3]),
+          fuel === EV_FUEL,
+          pieces.map((p) => (p.skip ?? NOWHERE)[0]),
+          pieces.map((p) => (p.skip ?? NOWHERE)[1]),
+          pieces.map((p) => (p.skip ?? NOWHERE)[2]),
+          pieces.map((p) => (p.skip ?? NOWHERE)[3]),
+        ],
+      );
+      return rows.map((r): Candidate<string> => [r.id, r.lon, r.lat, r.chunk]);
+    };
   }
 
   async stats(): Promise<StoreStats> {

@@ -8,14 +8,17 @@ import { openSqlite } from '../../common/databases';
 import { FUEL_CODES } from '../fuels';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
-import { type Candidate, searchCorridor } from './corridor';
+import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
+  type BoxJsonResult,
   type BoxQuery,
   type BoxResult,
+  type CorridorJsonResult,
+  type CorridorJsonRow,
   type CorridorQuery,
   type CorridorResult,
   type DeleteBySourceOptions,
@@ -83,19 +86,32 @@ const COLUMNS = `s.seq, s.id, s.external_id, s.country, s.station_type, s.name, 
 const IN_BOX = `r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @minLat AND r.min_lat <= @maxLat
   AND s.lon BETWEEN @minLon AND @maxLon AND s.lat BETWEEN @minLat AND @maxLat`;
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
-const LATEST_PRICE = `JOIN prices p ON p.rowid = (
-    SELECT q.rowid FROM prices q WHERE q.station_seq = s.seq AND q.fuel = @fuel
-    ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)`;
+/** The station's newest price for the fuel (kept by replacePrices, see migration 003). */
+const LATEST_PRICE = 'JOIN latest_prices p ON p.station_seq = s.seq AND p.fuel = @fuel';
 
-function selection(fuel: string): { columns: string; join: string; where: string } {
+function selection(fuel: string): { columns: string; prices: string; join: string; where: string } {
+  const prices =
+    fuel === EV_FUEL
+      ? 'NULL AS price, NULL AS currency, NULL AS reported_at'
+      : 'p.price, p.currency, p.reported_at';
   return fuel === EV_FUEL
-    ? {
-        columns: `${COLUMNS}, NULL AS price, NULL AS currency, NULL AS reported_at`,
-        join: '',
-        where: EV_TYPES,
-      }
-    : { columns: `${COLUMNS}, p.price, p.currency, p.reported_at`, join: LATEST_PRICE, where: '1' };
+    ? { columns: `${COLUMNS}, ${prices}`, prices, join: '', where: EV_TYPES }
+    : { columns: `${COLUMNS}, ${prices}`, prices, join: LATEST_PRICE, where: '1' };
 }
+
+/** A station's own fields as one JSON object, written by SQLite (strings only: no number formatting). */
+const FIELDS_JSON = `json_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
+  'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)`;
+
+type StationJsonRaw = [
+  fieldsJson: string,
+  lon: number,
+  lat: number,
+  powerKw: number | null,
+  price: number | null,
+  currency: string | null,
+  reportedAt: number | null,
+];
 
 function toRow(r: RawRow): StationRow {
   return {
@@ -183,8 +199,40 @@ class SqliteFuelStore implements FuelStore {
    * sorted; a box holding many more than `limit` is answered by walking the stations in sample-key order
    * and keeping those inside it, which stops after about `limit` rows instead of sorting them all.
    */
-  async stationsInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxResult> {
-    const { columns, join, where } = selection(fuel);
+  async stationsInBox(query: BoxQuery): Promise<BoxResult> {
+    const { columns } = selection(query.fuel);
+    const raw = this.boxRows(query, columns) as RawRow[];
+    return { stations: raw.slice(0, query.limit).map(toRow), truncated: raw.length > query.limit };
+  }
+
+  async stationsInBoxJson(query: BoxQuery): Promise<BoxJsonResult> {
+    const { prices } = selection(query.fuel);
+    const raw = this.boxRows(
+      query,
+      `${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}`,
+    ) as StationJsonRaw[];
+    return {
+      stations: raw.slice(0, query.limit).map((r) => ({
+        fieldsJson: r[0],
+        lon: r[1],
+        lat: r[2],
+        powerKw: r[3],
+        price: r[4],
+        currency: r[5],
+        reportedAt: r[6],
+      })),
+      truncated: raw.length > query.limit,
+    };
+  }
+
+  /**
+   * The box's rows (`columns` of stations `s` and their latest price), up to `limit + 1`, with the smallest
+   * sample keys. A box holding few stations is searched through the R*Tree and sorted; a box holding many
+   * more than `limit` is answered by walking the stations in sample-key order and keeping those inside it,
+   * which stops after about `limit` rows instead of sorting them all.
+   */
+  private boxRows({ bbox, fuel, limit }: BoxQuery, columns: string): unknown[][] {
+    const { join, where } = selection(fuel);
     const wanted = limit + 1;
     const cap = CROWDED_FACTOR * wanted;
     const crowded = this.pointsInBox(bbox, cap) >= cap;
@@ -194,13 +242,12 @@ class SqliteFuelStore implements FuelStore {
     const inBox = crowded
       ? 's.lon BETWEEN @minLon AND @maxLon AND s.lat BETWEEN @minLat AND @maxLat'
       : IN_BOX;
-    const raw = this.prepare(
+    return this.prepare(
       `SELECT ${columns} FROM ${source} ${join} WHERE ${inBox} AND ${where}
        ORDER BY s.sample_key, s.country, s.external_id LIMIT @limit`,
     )
       .raw()
-      .all({ ...boxParams(bbox), fuel, limit: wanted }) as RawRow[];
-    return { stations: raw.slice(0, limit).map(toRow), truncated: raw.length > limit };
+      .all({ ...boxParams(bbox), fuel, limit: wanted }) as unknown[][];
   }
 
   /**
@@ -259,39 +306,14 @@ class SqliteFuelStore implements FuelStore {
     return found.sort(compareFound).slice(0, limit);
   }
 
-  /**
-   * Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. A
-   * piece's `skip` box is tested on the same coordinates as its own query, so what it leaves out is exactly
-   * what that query returned.
-   */
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
-    const candidates = this.prepare(
-      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2, @chunk FROM stations_rtree
-       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat
-         AND NOT (max_lon >= @skipMinLon AND min_lon <= @skipMaxLon AND max_lat >= @skipMinLat
-           AND min_lat <= @skipMaxLat)`,
-    ).raw();
     const { columns, join, where } = selection(query.fuel);
     const details = this.prepare(
       `SELECT ${columns} FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
     ).raw();
-    return searchCorridor<number>(
+    return searchCorridor<number, StationRow>(
       {
-        candidates: async (pieces) => {
-          const found: Candidate<number>[] = [];
-          for (const { chunk, box, skip = NOWHERE } of pieces) {
-            const params = {
-              ...boxParams(box),
-              chunk,
-              skipMinLon: skip[0],
-              skipMinLat: skip[1],
-              skipMaxLon: skip[2],
-              skipMaxLat: skip[3],
-            };
-            for (const row of candidates.all(params) as Candidate<number>[]) found.push(row);
-          }
-          return found;
-        },
+        candidates: this.corridorCandidates(),
         rows: async (seqs) => {
           const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as RawRow[];
           return new Map(rows.map((row) => [row[0], toRow(row)]));
@@ -299,6 +321,69 @@ class SqliteFuelStore implements FuelStore {
       },
       query,
     );
+  }
+
+  async stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult> {
+    const { prices, join, where } = selection(query.fuel);
+    const details = this.prepare(
+      `SELECT s.seq, s.country, s.external_id, ${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}
+       FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
+    ).raw();
+    type Raw = [number, string, string, ...StationJsonRaw];
+    return searchCorridor<number, Omit<CorridorJsonRow, 'routeFraction'>>(
+      {
+        candidates: this.corridorCandidates(),
+        rows: async (seqs) => {
+          const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as Raw[];
+          return new Map(
+            rows.map((r) => [
+              r[0],
+              {
+                country: r[1],
+                externalId: r[2],
+                fieldsJson: r[3],
+                lon: r[4],
+                lat: r[5],
+                powerKw: r[6],
+                price: r[7],
+                currency: r[8],
+                reportedAt: r[9],
+              },
+            ]),
+          );
+        },
+      },
+      query,
+    );
+  }
+
+  /**
+   * Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. A
+   * piece's `skip` box is tested on the same coordinates as its own query, so what it leaves out is exactly
+   * what that query returned.
+   */
+  private corridorCandidates(): (pieces: CorridorPiece[]) => Promise<Candidate<number>[]> {
+    const candidates = this.prepare(
+      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2, @chunk FROM stations_rtree
+       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat
+         AND NOT (max_lon >= @skipMinLon AND min_lon <= @skipMaxLon AND max_lat >= @skipMinLat
+           AND min_lat <= @skipMaxLat)`,
+    ).raw();
+    return async (pieces) => {
+      const found: Candidate<number>[] = [];
+      for (const { chunk, box, skip = NOWHERE } of pieces) {
+        const params = {
+          ...boxParams(box),
+          chunk,
+          skipMinLon: skip[0],
+          skipMinLat: skip[1],
+          skipMaxLon: skip[2],
+          skipMaxLat: skip[3],
+        };
+        for (const row of candidates.all(params) as Candidate<number>[]) found.push(row);
+      }
+      return found;
+    };
   }
 
   async stats(): Promise<StoreStats> {
@@ -427,9 +512,28 @@ class SqliteFuelStore implements FuelStore {
           remember.run(country, price.externalId, price.fuel, price.price, price.currency, source, at);
         }
       }
+      this.refreshLatestPrices(country);
       return { inserted, skipped: prices.length - inserted, deleted };
     });
     return replace.immediate();
+  }
+
+  /**
+   * The country's newest price per station and fuel, taken again from `prices` (other sources' prices for
+   * the same station count too): newest first, the last written among equal times.
+   */
+  private refreshLatestPrices(country: string): void {
+    this.prepare(
+      'DELETE FROM latest_prices WHERE station_seq IN (SELECT seq FROM stations WHERE country = ?)',
+    ).run(country);
+    this.prepare(
+      `INSERT INTO latest_prices (station_seq, fuel, price, currency, reported_at)
+       SELECT p.station_seq, p.fuel, p.price, p.currency, p.reported_at
+       FROM stations s JOIN prices p ON p.station_seq = s.seq
+       WHERE s.country = ? AND p.rowid = (
+         SELECT q.rowid FROM prices q WHERE q.station_seq = p.station_seq AND q.fuel = p.fuel
+         ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)`,
+    ).run(country);
   }
 
   async deleteOrphanFuelStations(country: string): Promise<number> {

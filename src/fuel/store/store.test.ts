@@ -366,6 +366,40 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       );
     });
 
+    it('reads the newest price after every replace: another source newer, withdrawn, a lower price', async () => {
+      await store.upsertStations([station('one', MADRID), station('two', [-3.7, 40.42])]);
+      const t = (h: number) => at(`2026-05-0${h}T06:00:00Z`);
+      const read = async () => {
+        const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        const near = await store.nearestStations({
+          lon: MADRID[0],
+          lat: MADRID[1],
+          radiusKm: 5,
+          fuel: 'B7',
+          limit: 5,
+        });
+        const json = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        const byBox = Object.fromEntries(box.stations.map((s) => [s.externalId, s.price]));
+        expect(Object.fromEntries(near.map((s) => [s.externalId, s.price]))).toEqual(byBox);
+        expect(json.stations.map((s) => s.price).sort()).toEqual(Object.values(byBox).sort());
+        return byBox;
+      };
+      await store.replacePrices('miteco', 'ES', [
+        price('one', 'B7', 1.5, { reportedAt: t(1) }),
+        price('two', 'B7', 1.6, { reportedAt: t(1) }),
+      ]);
+      expect(await read()).toEqual({ one: 1.5, two: 1.6 });
+      await store.replacePrices('other', 'ES', [price('one', 'B7', 1.4, { reportedAt: t(2) })]);
+      expect(await read()).toEqual({ one: 1.4, two: 1.6 });
+      // The newer source withdraws its price: the older one is the newest again.
+      await store.replacePrices('other', 'ES', []);
+      expect(await read()).toEqual({ one: 1.5, two: 1.6 });
+      await store.replacePrices('miteco', 'ES', [price('one', 'B7', 1.3, { reportedAt: t(3) })]);
+      expect(await read()).toEqual({ one: 1.3 });
+      await store.deleteStationsBySource('miteco', 'ES', { exceptExternalIds: ['two'] });
+      expect(await read()).toEqual({});
+    });
+
     it('answers nearest as a scan of every station would: the fuel, the radius, ties, the antimeridian', async () => {
       // 400 stations around a point; only every fifth has B7, so most of the closest lack it; pairs share
       // a point (ties broken by country, then external id); some lie across the antimeridian.

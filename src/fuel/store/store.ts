@@ -119,6 +119,28 @@ export interface BoxResult {
   truncated: boolean;
 }
 
+/**
+ * One station of a box as the map's answer needs it: the station's own fields already written as one JSON
+ * object, the rest as values. A 20,000-station answer reads one string per station instead of seven, and
+ * those strings need no escaping again (see features.ts, stationFeatureJson).
+ */
+export interface StationJsonRow {
+  /** `{"id":…,"externalId":…,"country":…,"name":…,"brand":…,"address":…,"city":…}` (any JSON spacing). */
+  fieldsJson: string;
+  lon: number;
+  lat: number;
+  powerKw: number | null;
+  price: number | null;
+  currency: string | null;
+  /** Milliseconds since the epoch. */
+  reportedAt: number | null;
+}
+
+export interface BoxJsonResult {
+  stations: StationJsonRow[];
+  truncated: boolean;
+}
+
 export interface NearestQuery {
   lon: number;
   lat: number;
@@ -151,6 +173,19 @@ export interface CorridorRow extends StationRow {
 export interface CorridorResult {
   stations: CorridorRow[];
   /** More stations were in the corridor than `limit`. */
+  truncated: boolean;
+}
+
+/** A station along a line with its own fields as JSON text (see StationJsonRow). */
+export interface CorridorJsonRow extends StationJsonRow {
+  country: string;
+  externalId: string;
+  /** Position along the line, 0 (start) to 1 (end). */
+  routeFraction: number;
+}
+
+export interface CorridorJsonResult {
+  stations: CorridorJsonRow[];
   truncated: boolean;
 }
 
@@ -189,7 +224,10 @@ export interface HistoryQuery {
 export type StoreBackend = 'sqlite' | 'postgresql';
 
 /** Along the line first; stations at the same place (beyond an end) by their identity, on every backend. */
-export function byRouteOrder(a: CorridorRow, b: CorridorRow): number {
+export function byRouteOrder(
+  a: { routeFraction: number; country: string; externalId: string },
+  b: { routeFraction: number; country: string; externalId: string },
+): number {
   return (
     a.routeFraction - b.routeFraction ||
     (a.country < b.country ? -1 : a.country > b.country ? 1 : 0) ||
@@ -202,8 +240,12 @@ export interface FuelStore {
 
   // Reads for the HTTP routes.
   stationsInBox(query: BoxQuery): Promise<BoxResult>;
+  /** The same stations as `stationsInBox`, in the same order, with their own fields as JSON text. */
+  stationsInBoxJson(query: BoxQuery): Promise<BoxJsonResult>;
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
   stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
+  /** The same stations as `stationsAlongLine`, in the same order, with their own fields as JSON text. */
+  stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult>;
   stats(): Promise<StoreStats>;
   /** Whether a station with this durable identity exists. */
   hasStation(country: string, externalId: string): Promise<boolean>;
