@@ -1,5 +1,6 @@
 /**
  * `npx tsx scripts/bench/fuel-ingest.ts [--backend=sqlite|postgres|both] [--stations=100000] [--prices=4]`
+ * (`--prices=0`: a charger register, every station an EV charge point with its power and no price)
  *
  * Feeds a synthetic country (stations spread over Spain, each with `--prices` fuel prices) through the
  * scraper pipeline three times: a first run into an empty store (inserts), a second run of the same feed
@@ -64,7 +65,10 @@ function syntheticFeed(round: number): Scraper {
           city: `Municipio ${i % 8131}`,
           lat: 36 + next() * 7.8,
           lon: -9.3 + next() * 12.6,
-          type: 'fuel',
+          // Without prices the feed is a charger register (a Europe-wide one holds about 1,000,000).
+          ...(PRICES === 0
+            ? { type: 'ev_charger' as const, powerKw: [11, 22, 50, 150, 350][i % 5] ?? 22 }
+            : { type: 'fuel' as const }),
         });
         // The third run changes one station in ten; the others keep the second run's prices.
         const priceRound = round < 2 || i % 10 === 0 ? round : 1;

@@ -31,7 +31,6 @@ import {
   type StationRow,
   type StationType,
   type StoreStats,
-  stationKey,
   type UpsertOptions,
   type UpsertResult,
 } from './store';
@@ -321,13 +320,12 @@ class PostgresFuelStore implements FuelStore {
 
   async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
     const unique = dedupeStations(stations);
-    const ids = new Map<string, string>();
     const failedBatches: FailedBatch[] = [];
     let count = 0;
     for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       const s = batch.items;
       try {
-        const { rows } = await this.pool.query<{ id: string; external_id: string; country: string }>(
+        const { rowCount } = await this.pool.query(
           `INSERT INTO stations (external_id, country, station_type, name, brand, address, city, geom,
              power_kw, source, sample_key)
            SELECT u.e, u.c, u.t, u.n, u.b, u.a, u.ci, ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk,
@@ -338,8 +336,7 @@ class PostgresFuelStore implements FuelStore {
            ON CONFLICT (external_id, country) DO UPDATE SET
              station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
              address = excluded.address, city = excluded.city, geom = excluded.geom,
-             power_kw = excluded.power_kw, source = excluded.source, updated_at = now()
-           RETURNING id, external_id, country`,
+             power_kw = excluded.power_kw, source = excluded.source, updated_at = now()`,
           [
             s.map((x) => x.externalId),
             s.map((x) => x.country),
@@ -355,13 +352,12 @@ class PostgresFuelStore implements FuelStore {
             s.map((x) => sampleKey(x.country, x.externalId)),
           ],
         );
-        for (const row of rows) ids.set(stationKey(row.country, row.external_id), row.id);
-        count += rows.length;
+        count += rowCount ?? 0;
       } catch (error) {
         failedBatches.push({ offset: batch.offset, size: s.length, message: errorMessage(error) });
       }
     }
-    return { count, ids, failedBatches };
+    return { count, failedBatches };
   }
 
   async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {

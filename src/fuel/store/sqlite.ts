@@ -36,7 +36,6 @@ import {
   type StationRow,
   type StationType,
   type StoreStats,
-  stationKey,
   type UpsertOptions,
   type UpsertResult,
 } from './store';
@@ -429,20 +428,17 @@ class SqliteFuelStore implements FuelStore {
        ON CONFLICT (external_id, country) DO UPDATE SET
          station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
          address = excluded.address, city = excluded.city, lon = excluded.lon, lat = excluded.lat,
-         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at
-       RETURNING id`,
-    ).pluck();
-    const ids = new Map<string, string>();
+         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at`,
+    );
     const failedBatches: FailedBatch[] = [];
     let count = 0;
     for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       // Each batch is its own short transaction; between them the server answers its requests.
       await new Promise((resolve) => setImmediate(resolve));
       const now = Date.now();
-      const write = this.db.transaction(() =>
-        batch.items.map((s) => [
-          stationKey(s.country, s.externalId),
-          statement.get({
+      const write = this.db.transaction(() => {
+        for (const s of batch.items) {
+          statement.run({
             id: randomUUID(),
             externalId: s.externalId,
             country: s.country,
@@ -457,17 +453,17 @@ class SqliteFuelStore implements FuelStore {
             source: s.source,
             sampleKey: sampleKey(s.country, s.externalId),
             now,
-          }) as string,
-        ]),
-      );
+          });
+        }
+      });
       try {
-        for (const [key, id] of write()) ids.set(key as string, id as string);
+        write();
         count += batch.items.length;
       } catch (error) {
         failedBatches.push({ offset: batch.offset, size: batch.items.length, message: errorMessage(error) });
       }
     }
-    return { count, ids, failedBatches };
+    return { count, failedBatches };
   }
 
   async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {

@@ -40,7 +40,7 @@ export interface PriceInput {
   reportedAt?: Date;
 }
 
-/** The key of a station in `UpsertResult.ids`: see `stationKey`. */
+/** A station's durable identity (country and external id) as one string. */
 export type StationKey = string;
 
 export function stationKey(country: string, externalId: string): StationKey {
@@ -57,8 +57,6 @@ export interface FailedBatch {
 export interface UpsertResult {
   /** Stations written (inserted or updated) by the batches that succeeded. */
   count: number;
-  /** Database id of every station written, by `stationKey(country, externalId)`. */
-  ids: Map<StationKey, string>;
   /** Batches that failed; their stations were not written. Empty on full success. */
   failedBatches: FailedBatch[];
 }
