@@ -142,6 +142,9 @@ const CROWDED_FACTOR = 2;
  */
 const FLOAT32_SLACK_KM = 0.01;
 
+/** The nearest-station search's first circle (it widens from there; see nearestStations). */
+const FIRST_CIRCLE_KM = 0.25;
+
 /** A box no station is in (points lie within ±180, ±90). */
 const NOWHERE: BBox = [1000, 1000, 1000, 1000];
 
@@ -250,14 +253,23 @@ class SqliteFuelStore implements FuelStore {
   }
 
   /**
-   * The nearest stations with a price for the fuel. Candidates come from the R*Tree alone (its float32
-   * coordinates), ordered by their distance in process; stations are then read nearest first, a batch at a
-   * time, until `limit` have the fuel, plus every candidate that could still tie or beat the last of them
-   * once measured on the stored coordinates. Only those few rows are joined to their price, instead of every
-   * station of the radius's box.
+   * The nearest stations with a price for the fuel. The search starts in a small circle and widens it four
+   * times at a time up to the radius asked for, stopping as soon as `limit` stations lie inside: any station
+   * outside the circle is farther than all of them. In each circle, candidates come from the R*Tree alone
+   * (its float32 coordinates), ordered by their distance in process; stations are then read nearest first,
+   * a batch at a time, until `limit` have the fuel, plus every candidate that could still tie or beat the
+   * last of them once measured on the stored coordinates. Only those few rows are joined to their price.
    */
   async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
-    const centre: LonLat = [lon, lat];
+    let circleKm = Math.min(radiusKm, Math.max(FIRST_CIRCLE_KM, radiusKm / 16));
+    for (;;) {
+      const found = this.nearestWithin([lon, lat], circleKm, fuel, limit);
+      if (found.length >= limit || circleKm >= radiusKm) return found;
+      circleKm = Math.min(radiusKm, circleKm * 4);
+    }
+  }
+
+  private nearestWithin(centre: LonLat, radiusKm: number, fuel: string, limit: number): NearestRow[] {
     const inBox = this.prepare(
       `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2 FROM stations_rtree
        WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat`,
