@@ -38,7 +38,7 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
   // The seed's viewer always logs at INFO, whatever LOG_LEVEL says.
   const logger = options.logger ?? createLogger('archive', 'info');
   const store = await openArchiveStore(config.database, logger);
-  const { app, live } = createArchiveApp({
+  const { app, live, deps } = createArchiveApp({
     config,
     store,
     logger,
@@ -64,6 +64,8 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
     close: async () => {
       await live.close();
       await server.close();
+      // A thumbnail whose request went away is still being written: let it finish.
+      await deps.thumbnails.settled();
       await metrics?.close();
       await store.close();
     },

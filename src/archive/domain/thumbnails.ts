@@ -66,6 +66,11 @@ export class Thumbnailer {
     return job;
   }
 
+  /** Resolves once no thumbnail is being made (shutdown waits for this: no write outlives the viewer). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
   private async ensure(req: ThumbnailRequest, target: string): Promise<string> {
     const original = await stat(req.source);
     const cached = await stat(target).catch(() => null);

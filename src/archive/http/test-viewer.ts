@@ -68,6 +68,7 @@ async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, op
       close: async () => {
         await live.close();
         await server.close();
+        await deps.thumbnails.settled();
       },
     },
     deps,
