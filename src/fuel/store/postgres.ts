@@ -132,10 +132,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return new PostgresFuelStore(pool);
 }
 
-/** One price of one station as a string: what the change check compares. */
-const priceKey = (externalId: string, fuel: string, currency: string, price: number) =>
-  `${externalId}\u0000${fuel}\u0000${currency}\u0000${price}`;
-
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
@@ -378,12 +374,23 @@ class PostgresFuelStore implements FuelStore {
         values: [source, country],
         rowMode: 'array',
       });
-      const previous = new Set<string>();
-      for (const [externalId, fuel, currency, value] of deleted.rows) {
-        previous.add(priceKey(externalId, fuel, currency, value));
+      // By station, then fuel, currency and price: no string is built per price.
+      const previous = new Map<string, [string, string, number][]>();
+      for (const row of deleted.rows) {
+        const list = previous.get(row[0]);
+        const entry: [string, string, number] = [row[1], row[2], row[3]];
+        if (list) list.push(entry);
+        else previous.set(row[0], [entry]);
       }
       deleted.rows.length = 0;
-      const changed = mine.filter((p) => !previous.has(priceKey(p.externalId, p.fuel, p.currency, p.price)));
+      const changed = mine.filter(
+        (p) =>
+          !previous
+            .get(p.externalId)
+            ?.some(
+              ([fuel, currency, value]) => fuel === p.fuel && currency === p.currency && value === p.price,
+            ),
+      );
       previous.clear();
       for (const batch of batchesOf(changed, 10_000)) {
         const p = batch.items;
