@@ -3248,7 +3248,7 @@ export interface components {
             value: string;
         };
         /**
-         * @description A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently.
+         * @description A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently. For `new_message` the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole `Message` (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
          * @example {
          *       "type": "edit",
          *       "chat_id": -1001234567890,

@@ -17,7 +17,7 @@ import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
 import type { ArchiveStore, ChatKey, EndedSession, Message, Visibility } from '../store/store';
 import type { LiveEvent } from './events';
-import { withoutDownloads } from './message-view';
+import { isWholeMessage, withoutDownloads } from './message-view';
 
 export const WS_PATH = '/ws/updates';
 
@@ -269,7 +269,8 @@ export class WsHub {
       };
       return JSON.stringify({ ...base, ...pick(event.data, fields[event.type] ?? []) });
     }
-    const sent = event.data.message as Message;
+    const sent = event.data.message as Message | undefined;
+    const sentId = sent && Number.isInteger(sent.id) ? sent.id : null;
     const view = { withTranscripts: this.options.withTranscripts && !noDownload };
     let message: Message | null = null;
     if (sent && Number.isInteger(sent.id)) {
@@ -279,7 +280,17 @@ export class WsHub {
         [message = null] = await presentMessages([stored], event.chat, audience);
       }
     }
-    message ??= noDownload ? withoutDownloads(sent) : sent;
+    if (!message) {
+      // Not in the archive (yet): relayed only when it is a whole message, as the frame's schema says.
+      if (!isWholeMessage(sent)) {
+        this.options.logger.warn(
+          { chat: event.chat.ref, message: sentId },
+          'new_message not relayed: not in the archive and not a whole message',
+        );
+        return null;
+      }
+      message = noDownload ? withoutDownloads(sent) : sent;
+    }
     return JSON.stringify({ ...base, message });
   }
 

@@ -1,4 +1,22 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import { loadBundledDocument } from '../../common/documents';
 import type { Message } from '../store/store';
+
+let messageSchema: ValidateFunction<Message> | undefined;
+
+/**
+ * Whether a value is a whole `Message` as the document describes it: what a `new_message` frame must carry
+ * (the AsyncAPI document's payload), checked when the viewer cannot read the message back from its store.
+ */
+export function isWholeMessage(value: unknown): value is Message {
+  if (!messageSchema) {
+    const ajv = new Ajv({ strict: false, allErrors: false });
+    ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+    ajv.addSchema(loadBundledDocument('archive'), 'archive');
+    messageSchema = ajv.compile<Message>({ $ref: 'archive#/components/schemas/Message' });
+  }
+  return messageSchema(value);
+}
 
 /** A message as a no-download login sees it: no file paths or URLs, nothing downloaded, no transcripts. */
 export function withoutDownloads(message: Message): Message {

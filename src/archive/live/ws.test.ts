@@ -231,6 +231,21 @@ describe('/ws/updates against the AsyncAPI document', () => {
     expect(ws.frames.some((f) => f.type === 'pin')).toBe(false);
   });
 
+  it('relays a message the archive does not hold only when it is whole, as the frame schema says', async () => {
+    const ws = await open({ cookie: master });
+    await ask(ws, { action: 'subscribe', chat_ref: RC }, 'subscribed');
+    const chat = { chat_id: FIXTURE.releaseCrew.id, account_id: 1 };
+    const partial = { id: 999_002, text: 'only an id and a text' };
+    expect((await push({ type: 'new_message', ...chat, data: { message: partial } })).status).toBe(200);
+    const listed = await call(viewer.url, `/api/chats/${RC}/messages?limit=1`, { cookie: master });
+    const whole = { ...(listed.body as Json[])[0], id: 999_003, text: 'whole, not stored yet' };
+    expect((await push({ type: 'new_message', ...chat, data: { message: whole } })).status).toBe(200);
+    const frame = await ws.next((f) => f.type === 'new_message');
+    expect((frame.message as Json).id).toBe(999_003);
+    await viewer.deps.live.hub.settled();
+    expect(ws.frames.filter((f) => f.type === 'new_message')).toHaveLength(1);
+  });
+
   it('validates /internal/push bodies with its own messages', async () => {
     const bad = await push({ type: 'edit', chat_id: 'x', data: {} });
     expect(bad).toMatchObject({
