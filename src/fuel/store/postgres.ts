@@ -5,7 +5,14 @@
 import type pg from 'pg';
 import { createPgPool } from '../../common/databases';
 import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
-import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import {
+  batchesOf,
+  DEFAULT_BATCH_SIZE,
+  dedupeStations,
+  errorMessage,
+  type StationJsonColumns,
+  stationJsonRow,
+} from './input';
 import { migrateFuel } from './migrations';
 import { sampleKey } from './sample-key';
 import {
@@ -41,9 +48,6 @@ export interface PostgresStoreOptions {
   /** Largest number of pooled connections (default 10). */
   maxConnections?: number;
 }
-
-/** fieldsJson, lon, lat, power_kw, price, currency, reported_at (ms): a row read in array mode. */
-type StationJsonRaw = [string, number, number, number | null, number | null, string | null, number | null];
 
 interface RawRow {
   id: string;
@@ -166,7 +170,7 @@ class PostgresFuelStore implements FuelStore {
 
   async stationsInBoxJson({ bbox, fuel, limit }: BoxQuery): Promise<BoxJsonResult> {
     const { prices, join, where } = selection(fuel, '$5');
-    const { rows } = await this.pool.query<StationJsonRaw>({
+    const { rows } = await this.pool.query<StationJsonColumns>({
       text: `SELECT ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom), s.power_kw, ${prices}
         FROM stations s ${join}
         WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
@@ -175,15 +179,7 @@ class PostgresFuelStore implements FuelStore {
       rowMode: 'array',
     });
     return {
-      stations: rows.slice(0, limit).map((r) => ({
-        fieldsJson: r[0],
-        lon: r[1],
-        lat: r[2],
-        powerKw: r[3],
-        price: r[4],
-        currency: r[5],
-        reportedAt: r[6],
-      })),
+      stations: rows.slice(0, limit).map((r) => stationJsonRow(r)),
       truncated: rows.length > limit,
     };
   }
@@ -227,7 +223,7 @@ class PostgresFuelStore implements FuelStore {
 
   async stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult> {
     const { prices, join, where } = selection(query.fuel, '$2');
-    type Raw = [string, string, string, ...StationJsonRaw];
+    type Raw = [string, string, string, ...StationJsonColumns];
     return searchCorridor<string, Omit<CorridorJsonRow, 'routeFraction'>>(
       {
         candidates: this.corridorCandidates(query.fuel),
@@ -241,20 +237,7 @@ class PostgresFuelStore implements FuelStore {
             rowMode: 'array',
           });
           return new Map(
-            rows.map((r) => [
-              r[0],
-              {
-                country: r[1],
-                externalId: r[2],
-                fieldsJson: r[3],
-                lon: r[4],
-                lat: r[5],
-                powerKw: r[6],
-                price: r[7],
-                currency: r[8],
-                reportedAt: r[9],
-              },
-            ]),
+            rows.map((r) => [r[0], { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) }]),
           );
         },
       },

@@ -9,7 +9,14 @@ import { FUEL_CODES } from '../fuels';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
-import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import {
+  batchesOf,
+  DEFAULT_BATCH_SIZE,
+  dedupeStations,
+  errorMessage,
+  type StationJsonColumns,
+  stationJsonRow,
+} from './input';
 import { migrateFuelSqlite } from './migrations';
 import { sampleKey } from './sample-key';
 import {
@@ -101,16 +108,6 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
 /** A station's own fields as one JSON object, written by SQLite (strings only: no number formatting). */
 const FIELDS_JSON = `json_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
   'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)`;
-
-type StationJsonRaw = [
-  fieldsJson: string,
-  lon: number,
-  lat: number,
-  powerKw: number | null,
-  price: number | null,
-  currency: string | null,
-  reportedAt: number | null,
-];
 
 function toRow(r: RawRow): StationRow {
   return {
@@ -212,17 +209,9 @@ class SqliteFuelStore implements FuelStore {
     const raw = this.boxRows(
       query,
       `${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}`,
-    ) as StationJsonRaw[];
+    ) as StationJsonColumns[];
     return {
-      stations: raw.slice(0, query.limit).map((r) => ({
-        fieldsJson: r[0],
-        lon: r[1],
-        lat: r[2],
-        powerKw: r[3],
-        price: r[4],
-        currency: r[5],
-        reportedAt: r[6],
-      })),
+      stations: raw.slice(0, query.limit).map((r) => stationJsonRow(r)),
       truncated: raw.length > query.limit,
     };
   }
@@ -340,27 +329,14 @@ class SqliteFuelStore implements FuelStore {
       `SELECT s.seq, s.country, s.external_id, ${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}
        FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
     ).raw();
-    type Raw = [number, string, string, ...StationJsonRaw];
+    type Raw = [number, string, string, ...StationJsonColumns];
     return searchCorridor<number, Omit<CorridorJsonRow, 'routeFraction'>>(
       {
         candidates: this.corridorCandidates(),
         rows: async (seqs) => {
           const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as Raw[];
           return new Map(
-            rows.map((r) => [
-              r[0],
-              {
-                country: r[1],
-                externalId: r[2],
-                fieldsJson: r[3],
-                lon: r[4],
-                lat: r[5],
-                powerKw: r[6],
-                price: r[7],
-                currency: r[8],
-                reportedAt: r[9],
-              },
-            ]),
+            rows.map((r) => [r[0], { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) }]),
           );
         },
       },
