@@ -31,7 +31,8 @@ describe('fuel migrate', () => {
       await migrateCommand({ FUEL_DATABASE_URL: db.url }, (line) => lines.push(line));
       expect(lines[0]).toMatch(/^fuel: applied migration 001_initial to postgres:\/\//);
       expect(lines[1]).toMatch(/^fuel: applied migration 002_price_history to postgres:\/\//);
-      expect(lines[2]).toMatch(/is up to date$/);
+      expect(lines[2]).toMatch(/^fuel: applied migration 003_map_order to postgres:\/\//);
+      expect(lines[3]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -142,74 +142,97 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
   };
 
   const read = async (batch: Hit<K>[]) => {
-    const rows = await source.rows(batch.map((hit) => hit.key));
-    for (const hit of batch) {
-      const row = rows.get(hit.key) as (R & { routeFraction: number }) | undefined;
+    // In pieces of DETAIL_BATCH asked for at once: PostgreSQL answers them on as many connections.
+    const pieces: Promise<Map<K, R>>[] = [];
+    for (let at = 0; at < batch.length; at += DETAIL_BATCH)
+      pieces.push(source.rows(batch.slice(at, at + DETAIL_BATCH).map((hit) => hit.key)));
+    const found = await Promise.all(pieces);
+    batch.forEach((hit, index) => {
+      const row = found[Math.floor(index / DETAIL_BATCH)]?.get(hit.key) as
+        | (R & { routeFraction: number })
+        | undefined;
       const chunk = chunks[hit.chunk];
-      if (!row || !chunk) continue;
+      if (!row || !chunk) return;
       const exact = nearestOnLineAt(prepared, row.lon, row.lat, chunk.first, chunk.last);
-      if (exact.distanceKm > corridorKm) continue;
+      if (exact.distanceKm > corridorKm) return;
       row.routeFraction = totalKm > 0 ? Math.min(1, Math.max(0, exact.alongKm / totalKm)) : 0;
       stations.push(row);
-    }
+    });
   };
 
-  let firstBox = 0;
-  for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
-    const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
-    while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
+  /** The pieces of the round that starts at chunk `from`. */
+  const roundPieces = (from: number): CorridorPiece[] => {
     const pieces: CorridorPiece[] = [];
-    for (let index = from; index < to; index++) {
+    for (let index = from; index < Math.min(from + CHUNKS_PER_ROUND, chunks.length); index++) {
       const previous = chunks[index - 1]?.boxes;
       const skip = previous?.length === 1 ? previous[0] : undefined;
       for (const box of chunks[index]?.boxes ?? [])
         pieces.push(skip ? { chunk: index, box, skip } : { chunk: index, box });
     }
-    for (const [key, lon, lat, own] of await source.candidates(pieces)) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // Measured against every chunk from this round on whose box holds it, in order along the line: the
-      // same measurements, in the same order, as one candidate per box would get, so the result is final.
-      const hit: Hit<K> = { key, lon, lat, alongKm: 0, distanceKm: Infinity, chunk: -1 };
-      let last = -1;
-      for (const box of cells ? (cells.get(cellOf(lon, lat)) ?? []) : allBoxes) {
-        if (box < firstBox) continue;
-        const index = owner[box] as number;
-        if (index === last) continue;
-        const e = box * 4;
-        const inside =
-          lon >= (edges[e] as number) &&
-          lon <= (edges[e + 2] as number) &&
-          lat >= (edges[e + 1] as number) &&
-          lat <= (edges[e + 3] as number);
-        if (!inside && index !== own) continue;
-        measure(hit, index);
-        last = index;
+    return pieces;
+  };
+  /**
+   * The next round's candidates are asked for before this round's stations are read, so the two run side by
+   * side; if the reads fill the limit, that answer is waited for (a query is never left running) and dropped.
+   */
+  let nextCandidates: Promise<Iterable<Candidate<K>>> | undefined =
+    chunks.length > 0 ? source.candidates(roundPieces(0)) : undefined;
+
+  let firstBox = 0;
+  try {
+    for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
+      const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
+      while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
+      const candidates = await (nextCandidates as Promise<Iterable<Candidate<K>>>);
+      nextCandidates = to < chunks.length ? source.candidates(roundPieces(to)) : undefined;
+      for (const [key, lon, lat, own] of candidates) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // Measured against every chunk from this round on whose box holds it, in order along the line: the
+        // same measurements, in the same order, as one candidate per box would get, so the result is final.
+        const hit: Hit<K> = { key, lon, lat, alongKm: 0, distanceKm: Infinity, chunk: -1 };
+        let last = -1;
+        for (const box of cells ? (cells.get(cellOf(lon, lat)) ?? []) : allBoxes) {
+          if (box < firstBox) continue;
+          const index = owner[box] as number;
+          if (index === last) continue;
+          const e = box * 4;
+          const inside =
+            lon >= (edges[e] as number) &&
+            lon <= (edges[e + 2] as number) &&
+            lat >= (edges[e + 1] as number) &&
+            lat <= (edges[e + 3] as number);
+          if (!inside && index !== own) continue;
+          measure(hit, index);
+          last = index;
+        }
+        if (hit.chunk >= 0) open.push(hit);
       }
-      if (hit.chunk >= 0) open.push(hit);
+      // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
+      const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
+      const settled: Hit<K>[] = [];
+      const still: Hit<K>[] = [];
+      for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
+      open = still;
+      settled.sort((a, b) => a.alongKm - b.alongKm);
+      for (const hit of settled) ordered.push(hit);
+      const done = to >= chunks.length;
+      while (
+        stations.length <= limit &&
+        (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
+      ) {
+        // A batch adds at most DETAIL_BATCH stations, so the batches it surely takes to pass the limit are
+        // read in one call: the same batches as one at a time, in fewer round trips.
+        const needed = Math.max(1, Math.ceil((limit + 1 - stations.length) / DETAIL_BATCH)) * DETAIL_BATCH;
+        const waiting = ordered.length - fetched;
+        const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
+        const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
+        fetched += batch.length;
+        await read(batch);
+      }
     }
-    // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
-    const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
-    const settled: Hit<K>[] = [];
-    const still: Hit<K>[] = [];
-    for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
-    open = still;
-    settled.sort((a, b) => a.alongKm - b.alongKm);
-    for (const hit of settled) ordered.push(hit);
-    const done = to >= chunks.length;
-    while (
-      stations.length <= limit &&
-      (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
-    ) {
-      // A batch adds at most DETAIL_BATCH stations, so the batches it surely takes to pass the limit are read
-      // in one call: the same batches as one at a time, in fewer round trips.
-      const needed = Math.max(1, Math.ceil((limit + 1 - stations.length) / DETAIL_BATCH)) * DETAIL_BATCH;
-      const waiting = ordered.length - fetched;
-      const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
-      const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
-      fetched += batch.length;
-      await read(batch);
-    }
+  } finally {
+    await nextCandidates?.catch(() => undefined);
   }
   return { stations: stations.sort(byRouteOrder).slice(0, limit), truncated: stations.length > limit };
 }

@@ -69,11 +69,23 @@ interface RawRow {
 const COLUMNS = `s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
   ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, s.power_kw`;
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
-/** A station's own fields as one JSON object (strings only: no number formatting). */
-const FIELDS_JSON = `json_build_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
-  'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)::text`;
+/** A station's own fields as one JSON object, written with the row by the upsert (FIELDS_JSON_OF). */
+const FIELDS_JSON = 's.fields_json';
+/** The object of FIELDS_JSON from a row's columns; `t` names the row and `id` the station's id. */
+const fieldsJsonOf = (
+  t: string,
+  id: string,
+) => `json_build_object('id', ${id}, 'externalId', ${t}.external_id,
+  'country', ${t}.country, 'name', ${t}.name, 'brand', ${t}.brand, 'address', ${t}.address, 'city', ${t}.city)::text`;
 
-/** Columns, join and filter of the fuel selection; `$fuel` is the placeholder of the fuel code. */
+/** The newest price's columns as the JSON rows read them (the time in milliseconds). */
+const PRICE_VALUES = 'p.price, p.currency, (extract(epoch FROM p.reported_at) * 1000)::float8';
+
+/**
+ * Columns, join and filter of the fuel selection; `fuelParam` is the placeholder of the fuel code. The join
+ * finds each station's newest price for the fuel with one probe of the price index per station: the shape
+ * for a few thousand stations (nearest, corridor).
+ */
 function selection(
   fuel: string,
   fuelParam: string,
@@ -88,13 +100,37 @@ function selection(
       }
     : {
         columns: `${COLUMNS}, p.price, p.currency, p.reported_at`,
-        prices: 'p.price, p.currency, (extract(epoch FROM p.reported_at) * 1000)::float8',
+        prices: PRICE_VALUES,
         join: `JOIN LATERAL (
             SELECT q.price, q.currency, q.reported_at FROM prices q
             WHERE q.station_id = s.id AND q.fuel = ${fuelParam}
             ORDER BY q.reported_at DESC, q.id DESC LIMIT 1) p ON true`,
         where: 'true',
       };
+}
+
+/**
+ * The same selection for a box, whose answer can be 20,000 stations. A station's id begins with its sample
+ * key (migration 003), so stations by id and prices by station id are both walked in sample-key order and
+ * merged, and the first price of each station in that walk is its newest (DISTINCT ON): no station is
+ * probed. For a small box the planner probes instead, where that is cheaper.
+ */
+function boxSelection(
+  fuel: string,
+  fuelParam: string,
+): { columns: string; prices: string; distinct: string; join: string; where: string; order: string } {
+  if (fuel === EV_FUEL) {
+    const { columns, prices, where } = selection(fuel, fuelParam);
+    return { columns, prices, distinct: '', join: '', where, order: 's.id' };
+  }
+  return {
+    columns: `${COLUMNS}, p.price, p.currency, p.reported_at`,
+    prices: PRICE_VALUES,
+    distinct: 'DISTINCT ON (s.id)',
+    join: `JOIN prices p ON p.station_id = s.id AND p.fuel = ${fuelParam}`,
+    where: 'true',
+    order: 's.id, p.reported_at DESC, p.id DESC',
+  };
 }
 
 function toRow(raw: RawRow): StationRow {
@@ -158,23 +194,23 @@ class PostgresFuelStore implements FuelStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async stationsInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxResult> {
-    const { columns, join, where } = selection(fuel, '$5');
+    const { columns, distinct, join, where, order } = boxSelection(fuel, '$5');
     const { rows } = await this.pool.query<RawRow>(
-      `SELECT ${columns} FROM stations s ${join}
+      `SELECT ${distinct} ${columns} FROM stations s ${join}
        WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
-       ORDER BY s.sample_key, s.country, s.external_id LIMIT $6`,
+       ORDER BY ${order} LIMIT $6`,
       [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
     );
     return { stations: rows.slice(0, limit).map(toRow), truncated: rows.length > limit };
   }
 
   async stationsInBoxJson({ bbox, fuel, limit }: BoxQuery): Promise<BoxJsonResult> {
-    const { prices, join, where } = selection(fuel, '$5');
+    const { prices, distinct, join, where, order } = boxSelection(fuel, '$5');
     const { rows } = await this.pool.query<StationJsonColumns>({
-      text: `SELECT ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom), s.power_kw, ${prices}
+      text: `SELECT ${distinct} ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom), s.power_kw, ${prices}
         FROM stations s ${join}
         WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
-        ORDER BY s.sample_key, s.country, s.external_id LIMIT $6`,
+        ORDER BY ${order} LIMIT $6`,
       values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
       rowMode: 'array',
     });
@@ -308,18 +344,26 @@ class PostgresFuelStore implements FuelStore {
     for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       const s = batch.items;
       try {
-        const { rowCount } = await this.pool.query(
-          `INSERT INTO stations (external_id, country, station_type, name, brand, address, city, geom,
-             power_kw, source, sample_key)
-           SELECT u.e, u.c, u.t, u.n, u.b, u.a, u.ci, ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk,
-             u.so, u.sk
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::float8[], $9::float8[], $10::float8[], $11::text[], $12::int[])
-             AS u(e, c, t, n, b, a, ci, lo, la, pk, so, sk)
+        await this.pool.query(
+          `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, geom,
+             power_kw, source, sample_key, fields_json)
+           SELECT u.id, u.external_id, u.country, u.t, u.name, u.brand, u.address, u.city,
+             ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk, u.so, u.sk, ${fieldsJsonOf('u', 'u.id')}
+           FROM (SELECT fuel_station_id(v.sk, gen_random_uuid()) AS id, * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
+                   $5::text[], $6::text[], $7::text[], $8::float8[], $9::float8[], $10::float8[], $11::text[],
+                   $12::int[])
+                 AS v(external_id, country, t, name, brand, address, city, lo, la, pk, so, sk)) u
            ON CONFLICT (external_id, country) DO UPDATE SET
              station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
              address = excluded.address, city = excluded.city, geom = excluded.geom,
-             power_kw = excluded.power_kw, source = excluded.source, updated_at = now()`,
+             power_kw = excluded.power_kw, source = excluded.source, updated_at = now(),
+             fields_json = ${fieldsJsonOf('excluded', 'stations.id')}
+           -- A station the feed lists as it was is left alone: no new row version to write, index and
+           -- vacuum (most of a feed, every run); updated_at is when its fields last changed.
+           WHERE (stations.station_type, stations.name, stations.brand, stations.address, stations.city,
+                  stations.geom, stations.power_kw, stations.source)
+             IS DISTINCT FROM (excluded.station_type, excluded.name, excluded.brand, excluded.address,
+                  excluded.city, excluded.geom, excluded.power_kw, excluded.source)`,
           [
             s.map((x) => x.externalId),
             s.map((x) => x.country),
@@ -335,7 +379,8 @@ class PostgresFuelStore implements FuelStore {
             s.map((x) => sampleKey(x.country, x.externalId)),
           ],
         );
-        count += rowCount ?? 0;
+        // Inserted, changed or already as given: each station of the batch is in the store as written.
+        count += s.length;
       } catch (error) {
         failedBatches.push({ offset: batch.offset, size: s.length, message: errorMessage(error) });
       }

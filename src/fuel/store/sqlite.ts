@@ -416,7 +416,12 @@ class SqliteFuelStore implements FuelStore {
        ON CONFLICT (external_id, country) DO UPDATE SET
          station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
          address = excluded.address, city = excluded.city, lon = excluded.lon, lat = excluded.lat,
-         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at`,
+         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at
+       -- A station the feed lists as it was is left alone (most of a feed, every run); updated_at is when
+       -- its fields last changed.
+       WHERE (station_type, name, brand, address, city, lon, lat, power_kw, source)
+         IS NOT (excluded.station_type, excluded.name, excluded.brand, excluded.address, excluded.city,
+                 excluded.lon, excluded.lat, excluded.power_kw, excluded.source)`,
     );
     const failedBatches: FailedBatch[] = [];
     let count = 0;
