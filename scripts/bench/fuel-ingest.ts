@@ -91,7 +91,10 @@ const quiet: RunLog = { info: () => undefined, error: (line) => console.error(li
 /** One run in this process: prints its line and exits. */
 async function oneRun(backend: string, database: string, round: number): Promise<void> {
   const store: FuelStore =
-    backend === 'postgres' ? await openPostgresStore(database) : openSqliteStore(database);
+    // Opened as the scrape thread opens it.
+    backend === 'postgres'
+      ? await openPostgresStore(database)
+      : openSqliteStore(database, { forScrapes: true });
   try {
     const started = performance.now();
     const summary = await runScraper(syntheticFeed(round), { store, log: quiet });

@@ -57,7 +57,7 @@ async function serve(data: ScrapeWorkerData): Promise<void> {
   lowerThreadPriority();
   const send = (message: FromScrapeWorker) => port.postMessage(message);
   // The main thread migrated the database before starting the scheduler.
-  const store = await openFuelStore(data.database, { migrate: false });
+  const store = await openFuelStore(data.database, { migrate: false, forScrapes: true });
   const shared = createSharedState(data.config);
   const scrapers = new Map<string, Scraper | undefined>();
   const runs = new Map<number, AbortController>();

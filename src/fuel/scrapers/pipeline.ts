@@ -176,9 +176,10 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     }
     log.info(`${tag} Upserted ${count} stations`);
 
-    const keptIds = new Set(refreshed);
+    // A charger register has no prices: no set of its 1,000,000 ids for them.
+    const keptIds = prepared.prices.length > 0 ? new Set(refreshed) : undefined;
     let prices: PriceInput[] | undefined = onePricePerFuel(prepared.prices)
-      .filter((p) => keptIds.has(p.externalId))
+      .filter((p) => keptIds?.has(p.externalId))
       .map((p) => Object.assign(p, { country: scraper.country }));
     prepared = undefined;
     const replaced = await store.replacePrices(scraper.source, scraper.country, prices);

@@ -10,6 +10,8 @@ export type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postg
 export interface OpenOptions {
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
+  /** The scrape thread's connection (SQLite: see SqliteStoreOptions.forScrapes). */
+  forScrapes?: boolean;
 }
 
 export async function openFuelStore(

@@ -338,11 +338,10 @@ class PostgresFuelStore implements FuelStore {
   }
 
   async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
-    const unique = dedupeStations(stations);
     const failedBatches: FailedBatch[] = [];
     let count = 0;
-    for (const batch of batchesOf(unique, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
-      const s = batch.items;
+    for (const batch of batchesOf(stations, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      const s = dedupeStations(batch.items);
       try {
         await this.pool.query(
           `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, geom,
@@ -382,7 +381,7 @@ class PostgresFuelStore implements FuelStore {
         // Inserted, changed or already as given: each station of the batch is in the store as written.
         count += s.length;
       } catch (error) {
-        failedBatches.push({ offset: batch.offset, size: s.length, message: errorMessage(error) });
+        failedBatches.push({ offset: batch.offset, size: batch.items.length, message: errorMessage(error) });
       }
     }
     return { count, failedBatches };

@@ -82,6 +82,67 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       ]);
     });
 
+    it('writes a change to any one field of a station, and keeps a station given as it is', async () => {
+      const base = station('1', MADRID, { type: 'both', powerKw: 22 });
+      await store.upsertStations([base]);
+      await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4)]);
+      const read = async () => {
+        const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+        const row = stations[0];
+        return (
+          row && { ...row, source: (await store.countStationsBySource('other', 'ES')) ? 'other' : 'miteco' }
+        );
+      };
+      const before = await read();
+      expect(await store.upsertStations([base])).toEqual({ count: 1, failedBatches: [] });
+      expect(await read()).toEqual(before);
+      const changes: Partial<StationInput>[] = [
+        { name: 'New name' },
+        { brand: null },
+        { brand: 'Cepsa' },
+        { address: 'Calle Nueva 1' },
+        { city: 'Getafe' },
+        { lon: -3.75 },
+        { lat: 40.3 },
+        { powerKw: 50 },
+        { powerKw: null },
+        { type: 'ev_charger' },
+        { source: 'other' },
+      ];
+      let current = base;
+      for (const change of changes) {
+        current = { ...current, ...change };
+        expect(await store.upsertStations([current])).toEqual({ count: 1, failedBatches: [] });
+        expect(await read()).toMatchObject({
+          id: before?.id,
+          name: current.name,
+          brand: current.brand,
+          address: current.address,
+          city: current.city,
+          lon: current.lon,
+          lat: current.lat,
+          powerKw: current.powerKw ?? null,
+          type: current.type,
+          source: current.source,
+        });
+      }
+    });
+
+    it('lets the later of two listings in different batches win', async () => {
+      const result = await store.upsertStations(
+        [
+          station('7', MADRID, { name: 'first' }),
+          station('8', MADRID),
+          station('7', MADRID, { name: 'last' }),
+        ],
+        { batchSize: 1 },
+      );
+      expect(result.failedBatches).toEqual([]);
+      await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
+      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      expect(stations.map((s) => s.name)).toEqual(['last']);
+    });
+
     it('collapses duplicates in the input to their last occurrence', async () => {
       const result = await store.upsertStations([
         station('7', MADRID, { name: 'first' }),

@@ -48,14 +48,15 @@ export function stationKey(country: string, externalId: string): StationKey {
 }
 
 export interface FailedBatch {
-  /** Index in the (de-duplicated) input of the batch's first station. */
+  /** Index in the input of the batch's first station. */
   offset: number;
+  /** Stations of the input in the batch. */
   size: number;
   message: string;
 }
 
 export interface UpsertResult {
-  /** Stations written (inserted or updated) by the batches that succeeded. */
+  /** Stations written (inserted, updated or already as given) by the batches that succeeded. */
   count: number;
   /** Batches that failed; their stations were not written. Empty on full success. */
   failedBatches: FailedBatch[];
@@ -253,7 +254,9 @@ export interface FuelStore {
   // Writes for the scrapers.
   /**
    * Inserts or updates stations by externalId + country, in batches. Duplicates in the input collapse to
-   * their last occurrence. A failing batch is reported in `failedBatches` and the next batch still runs.
+   * their last occurrence (one write within a batch; across batches the later write wins). A station given
+   * as it is stored is left untouched. A failing batch is reported in `failedBatches` and the next batch
+   * still runs.
    */
   upsertStations(stations: StationInput[], options?: UpsertOptions): Promise<UpsertResult>;
   /**
