@@ -43,6 +43,12 @@ export interface CorridorSource<K, R extends Placed = StationRow> {
   candidates(pieces: CorridorPiece[]): Promise<Iterable<Candidate<K>>>;
   /** The stations among `keys` that the fuel selects, with their latest price. */
   rows(keys: K[]): Promise<Map<K, R>>;
+  /**
+   * The backend answers several queries side by side (PostgreSQL's pool): the next round's candidates are
+   * then asked for before this round's stations are read. A backend that answers one query at a time
+   * (SQLite, in process) would only do the next round early, and for nothing when the limit is reached.
+   */
+  concurrent?: boolean;
 }
 
 /** Index coordinates may be rounded (float32 in the SQLite R*Tree); the exact check settles the edge. */
@@ -172,19 +178,21 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
     return pieces;
   };
   /**
-   * The next round's candidates are asked for before this round's stations are read, so the two run side by
-   * side; if the reads fill the limit, that answer is waited for (a query is never left running) and dropped.
+   * On a concurrent backend the next round's candidates are asked for before this round's stations are
+   * read, so the two run side by side; if the reads fill the limit, that answer is waited for (a query is
+   * never left running) and dropped.
    */
   let nextCandidates: Promise<Iterable<Candidate<K>>> | undefined =
-    chunks.length > 0 ? source.candidates(roundPieces(0)) : undefined;
+    source.concurrent && chunks.length > 0 ? source.candidates(roundPieces(0)) : undefined;
 
   let firstBox = 0;
   try {
     for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
       const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
       while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
-      const candidates = await (nextCandidates as Promise<Iterable<Candidate<K>>>);
-      nextCandidates = to < chunks.length ? source.candidates(roundPieces(to)) : undefined;
+      const candidates = await (nextCandidates ?? source.candidates(roundPieces(from)));
+      nextCandidates =
+        source.concurrent && to < chunks.length ? source.candidates(roundPieces(to)) : undefined;
       for (const [key, lon, lat, own] of candidates) {
         if (seen.has(key)) continue;
         seen.add(key);
