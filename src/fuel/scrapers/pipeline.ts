@@ -177,9 +177,9 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     log.info(`${tag} Upserted ${count} stations`);
 
     // A charger register has no prices: no set of its 1,000,000 ids for them.
-    const keptIds = prepared.prices.length > 0 ? new Set(refreshed) : undefined;
+    const keptIds = new Set(prepared.prices.length > 0 ? refreshed : []);
     let prices: PriceInput[] | undefined = onePricePerFuel(prepared.prices)
-      .filter((p) => keptIds?.has(p.externalId))
+      .filter((p) => keptIds.has(p.externalId))
       .map((p) => Object.assign(p, { country: scraper.country }));
     prepared = undefined;
     const replaced = await store.replacePrices(scraper.source, scraper.country, prices);

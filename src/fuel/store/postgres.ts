@@ -69,7 +69,7 @@ interface RawRow {
 const COLUMNS = `s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
   ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, s.power_kw`;
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
-/** A station's own fields as one JSON object, written with the row by the upsert (FIELDS_JSON_OF). */
+/** A station's own fields as one JSON object, written with the row by the upsert (`fieldsJsonOf`). */
 const FIELDS_JSON = 's.fields_json';
 /** The object of FIELDS_JSON from a row's columns; `t` names the row and `id` the station's id. */
 const fieldsJsonOf = (
@@ -363,10 +363,12 @@ class PostgresFuelStore implements FuelStore {
              power_kw, source, sample_key, fields_json)
            SELECT u.id, u.external_id, u.country, u.t, u.name, u.brand, u.address, u.city,
              ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk, u.so, u.sk, ${fieldsJsonOf('u', 'u.id')}
-           FROM (SELECT fuel_station_id(v.sk, gen_random_uuid()) AS id, * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
-                   $5::text[], $6::text[], $7::text[], $8::float8[], $9::float8[], $10::float8[], $11::text[],
-                   $12::int[])
-                 AS v(external_id, country, t, name, brand, address, city, lo, la, pk, so, sk)) u
+           FROM (
+             -- A new station's id begins with its sample key (migration 003); an existing one keeps its id.
+             SELECT fuel_station_id(v.sk, gen_random_uuid()) AS id, *
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                         $8::float8[], $9::float8[], $10::float8[], $11::text[], $12::int[])
+               AS v(external_id, country, t, name, brand, address, city, lo, la, pk, so, sk)) u
            ON CONFLICT (external_id, country) DO UPDATE SET
              station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
              address = excluded.address, city = excluded.city, geom = excluded.geom,
