@@ -113,7 +113,9 @@ function selection(
  * The same selection for a box, whose answer can be 20,000 stations. A station's id begins with its sample
  * key (migration 003), so stations by id and prices by station id are both walked in sample-key order and
  * merged, and the first price of each station in that walk is its newest (DISTINCT ON): no station is
- * probed. For a small box the planner probes instead, where that is cheaper.
+ * probed. For a small box the planner probes instead, where that is cheaper. Two stations with the same
+ * sample key (31 bits: a few pairs in 200,000) are ordered by the random rest of their ids here and by
+ * their identity on SQLite: the same data still gives the same selection every time.
  */
 function boxSelection(
   fuel: string,
