@@ -708,7 +708,7 @@ export interface components {
             source: string;
         };
         /**
-         * @description The price changes of one station and fuel, oldest first: one entry each time a scraper stored a price different from the one before (a run that finds the same price adds nothing). Choice: the seed keeps no history; this is kept beside the latest prices and pruned after `APP_PRICE_HISTORY_DAYS` days (default 90).
+         * @description The price changes of one station and fuel, oldest first: one entry each time a scraper stored a price different from the one before (a run that finds the same price adds nothing). Choice: the seed keeps no history; this is kept beside the latest prices and pruned after `APP_PRICE_HISTORY_DAYS` days (default 90; 0 turns the history off, and the answer then holds no changes).
          * @example {
          *       "country": "ES",
          *       "externalId": "10542",

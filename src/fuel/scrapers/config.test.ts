@@ -103,6 +103,11 @@ describe('scraper settings', () => {
     expect(intervalHours('FR', off)).toBe(0);
   });
 
+  it('keeps 90 days of price history by default; 0 turns it off', () => {
+    expect(parseScraperConfig({}).priceHistoryDays).toBe(90);
+    expect(parseScraperConfig({ APP_PRICE_HISTORY_DAYS: '0' }).priceHistoryDays).toBe(0);
+  });
+
   it.each<[Record<string, string>, string]>([
     [
       { APP_SCRAPE_INTERVAL_HOURS: 'daily' },
@@ -127,6 +132,7 @@ describe('scraper settings', () => {
     [{ APP_FEED_URL_ES: 'ftp://x' }, 'APP_FEED_URL_ES must be an http or https URL, not "ftp://x"'],
     [{ APP_FEED_URL_GB: 'http://a/x.json,nope' }, 'APP_FEED_URL_GB must be an http or https URL, not "nope"'],
     [{ APP_FEED_URL_XX: 'http://a' }, 'APP_FEED_URL_XX names no feed'],
+    [{ APP_PRICE_HISTORY_DAYS: '-1' }, 'APP_PRICE_HISTORY_DAYS must be a whole number from 0 to 3650'],
   ])('rejects %o with a clear message', (env, text) => {
     expect(() => parseScraperConfig(env)).toThrow(ConfigError);
     expect(() => parseScraperConfig(env)).toThrow(text);

@@ -69,7 +69,10 @@ export interface ScraperConfig {
   enabledCountries: readonly string[] | null;
   priceMin: number;
   priceMax: number;
-  /** `APP_PRICE_HISTORY_DAYS` (default 90): price changes older than this are pruned after each run. */
+  /**
+   * `APP_PRICE_HISTORY_DAYS` (default 90): price changes older than this are pruned after each run; 0 turns
+   * the history off (nothing recorded, what was recorded deleted).
+   */
   priceHistoryDays: number;
   /** German fuel feed key (`APP_DE_FUEL_API_KEY`); without it that feed fails every run. */
   deFuelApiKey: string | undefined;
@@ -202,7 +205,7 @@ export function parseScraperConfig(env: Env): ScraperConfig {
     enabledCountries: parseEnabledCountries(env),
     priceMin,
     priceMax,
-    priceHistoryDays: intVar(env, 'APP_PRICE_HISTORY_DAYS', 90, { min: 1, max: 3650 }),
+    priceHistoryDays: intVar(env, 'APP_PRICE_HISTORY_DAYS', 90, { min: 0, max: 3650 }),
     deFuelApiKey: stringVar(env, 'APP_DE_FUEL_API_KEY'),
     dkFuelApiKey: stringVar(env, 'APP_DK_FUEL_API_KEY'),
     auNswApiKey,

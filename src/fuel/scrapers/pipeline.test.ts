@@ -80,7 +80,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
     afterAll(() => opened.dispose());
 
     // Each test works in a country of its own, so one database serves the whole suite.
-    const run = (scraper: Scraper, extra: { batchSize?: number } = {}) => {
+    const run = (scraper: Scraper, extra: { batchSize?: number; historyDays?: number } = {}) => {
       const log = recordingLog();
       return runScraper(scraper, { store, log, ...extra }).then((summary) => ({ summary, log }));
     };
@@ -233,6 +233,24 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
       expect(log.all).toContain('[testfeed] Cleaned up 1 stations with no prices');
       expect(await idsIn(store, 'AG')).toEqual(['ev3', 'h1']);
       expect(await pricesIn(store, 'AG', 'B7')).toMatchObject({ h1: { price: 1.3 } });
+    });
+
+    it('with APP_PRICE_HISTORY_DAYS=0 records no change and deletes what the country had recorded', async () => {
+      const since = new Date('2000-01-01T00:00:00Z');
+      const history = () => store.priceHistory({ country: 'QZ', fuel: 'B7', since });
+      await run(feed('QZ', { stations: [fuelStation('k1')], prices: [price('k1', 'B7', 1.4)] }));
+      expect((await history()).map((r) => r.price)).toEqual([1.4]);
+      const { summary, log } = await run(
+        feed('QZ', { stations: [fuelStation('k1')], prices: [price('k1', 'B7', 1.5)] }),
+        { historyDays: 0 },
+      );
+      expect(summary).toMatchObject({ prices: 1, errors: [] });
+      expect(log.all).toContain('[testfeed] Deleted 1 price changes: the price history is turned off');
+      expect(await history()).toEqual([]);
+      expect(await pricesIn(store, 'QZ', 'B7')).toMatchObject({ k1: { price: 1.5 } });
+      // Turned on again, the next change is recorded.
+      await run(feed('QZ', { stations: [fuelStation('k1')], prices: [price('k1', 'B7', 1.55)] }));
+      expect((await history()).map((r) => r.price)).toEqual([1.55]);
     });
 
     it('replaces only its own source in its own country', async () => {

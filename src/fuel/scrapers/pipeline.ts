@@ -15,7 +15,10 @@ export interface RunDeps {
   now?: () => number;
   /** Aborts the fetch step (the scheduler stopping). */
   signal?: AbortSignal;
-  /** Days of price history kept for the country after the run (`APP_PRICE_HISTORY_DAYS`, default 90). */
+  /**
+   * Days of price history kept for the country after the run (`APP_PRICE_HISTORY_DAYS`, default 90); 0
+   * turns the history off: no change is recorded and the country's recorded changes are deleted.
+   */
   historyDays?: number;
 }
 
@@ -182,16 +185,21 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
       .filter((p) => keptIds.has(p.externalId))
       .map((p) => Object.assign(p, { country: scraper.country }));
     prepared = undefined;
-    const replaced = await store.replacePrices(scraper.source, scraper.country, prices);
+    const historyDays = deps.historyDays ?? 90;
+    const replaced = await store.replacePrices(scraper.source, scraper.country, prices, {
+      history: historyDays > 0,
+    });
     prices = undefined;
     summary.prices = replaced.inserted;
     log.info(`${tag} Inserted ${replaced.inserted} prices`);
     const pruned = await store.prunePriceHistory(
       scraper.country,
-      new Date(now() - (deps.historyDays ?? 90) * DAY_MS),
+      historyDays > 0 ? new Date(now() - historyDays * DAY_MS) : null,
     );
-    if (pruned > 0)
-      log.info(`${tag} Pruned ${pruned} price changes older than ${deps.historyDays ?? 90} days`);
+    if (pruned > 0 && historyDays > 0)
+      log.info(`${tag} Pruned ${pruned} price changes older than ${historyDays} days`);
+    if (pruned > 0 && historyDays === 0)
+      log.info(`${tag} Deleted ${pruned} price changes: the price history is turned off`);
 
     if (failedBatches.length > 0) {
       const skipped = 'Skipped orphan cleanup: one or more station batches failed';

@@ -33,6 +33,7 @@ import {
   type NearestRow,
   type PriceChangeRow,
   type PriceInput,
+  type ReplacePricesOptions,
   type ReplacePricesResult,
   type StationInput,
   type StationRow,
@@ -406,79 +407,82 @@ class PostgresFuelStore implements FuelStore {
     return { count, failedBatches };
   }
 
-  async replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult> {
+  async replacePrices(
+    source: string,
+    country: string,
+    prices: PriceInput[],
+    options: ReplacePricesOptions = {},
+  ): Promise<ReplacePricesResult> {
     const mine = prices.filter((p) => p.country === country);
+    const history = options.history ?? true;
     const now = new Date();
     return inTransaction(this.pool, async (client) => {
-      // The old prices go, and come back to be compared: each new price that differs from this source's
-      // previous one is a change. Comparing here costs one pass over the deleted rows; probing the price
-      // index for each of 400,000 new prices cost as much as the rest of the replace (bench README).
-      const deleted = await client.query<[string, string, string, number]>({
-        text: `DELETE FROM prices p USING stations s
-               WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2
-               RETURNING s.external_id, p.fuel, p.currency, p.price`,
-        values: [source, country],
-        rowMode: 'array',
-      });
-      // By station, then fuel, currency and price: no string is built per price.
-      const previous = new Map<string, [string, string, number][]>();
-      for (const row of deleted.rows) {
-        const list = previous.get(row[0]);
-        const entry: [string, string, number] = [row[1], row[2], row[3]];
-        if (list) list.push(entry);
-        else previous.set(row[0], [entry]);
+      const deleteOld = `DELETE FROM prices p USING stations s
+        WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2`;
+      let deleted: number;
+      /** The prices that differ from this source's previous price for the station and fuel. */
+      let changes: PriceInput[] = [];
+      if (history) {
+        // The old prices go, and come back to be compared: each new price that differs from this source's
+        // previous one is a change. Comparing here costs one pass over the deleted rows; probing the price
+        // index for each of 400,000 new prices cost as much as the rest of the replace (bench README).
+        const old = await client.query<[string, string, string, number]>({
+          text: `${deleteOld} RETURNING s.external_id, p.fuel, p.currency, p.price`,
+          values: [source, country],
+          rowMode: 'array',
+        });
+        deleted = old.rowCount ?? 0;
+        // By station, then fuel, currency and price: no string is built per price.
+        const previous = new Map<string, [string, string, number][]>();
+        for (const row of old.rows) {
+          const list = previous.get(row[0]);
+          const entry: [string, string, number] = [row[1], row[2], row[3]];
+          if (list) list.push(entry);
+          else previous.set(row[0], [entry]);
+        }
+        old.rows.length = 0;
+        changes = mine.filter(
+          (p) =>
+            !previous
+              .get(p.externalId)
+              ?.some(
+                ([fuel, currency, value]) => fuel === p.fuel && currency === p.currency && value === p.price,
+              ),
+        );
+      } else {
+        deleted = (await client.query(deleteOld, [source, country])).rowCount ?? 0;
       }
-      deleted.rows.length = 0;
-      const changed = mine.filter(
-        (p) =>
-          !previous
-            .get(p.externalId)
-            ?.some(
-              ([fuel, currency, value]) => fuel === p.fuel && currency === p.currency && value === p.price,
-            ),
-      );
-      previous.clear();
-      for (const batch of batchesOf(changed, PRICE_BATCH)) {
-        const p = batch.items;
+      // Each statement matches its prices to the country's stations by external id, and only prices of
+      // a station in the store are written, to the history too.
+      const matched = `FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
+          AS u(e, f, p, cur, at)
+        JOIN stations s ON s.external_id = u.e AND s.country = $2`;
+      const columns = (p: PriceInput[]) => [
+        source,
+        country,
+        p.map((x) => x.externalId),
+        p.map((x) => x.fuel),
+        p.map((x) => x.price),
+        p.map((x) => x.currency),
+        p.map((x) => x.reportedAt ?? now),
+      ];
+      for (const batch of batchesOf(changes, PRICE_BATCH)) {
         await client.query(
           `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
-           SELECT $2, u.e, u.f, u.p, u.cur, $1, u.at
-           FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
-             AS u(e, f, p, cur, at)
-           JOIN stations s ON s.external_id = u.e AND s.country = $2`,
-          [
-            source,
-            country,
-            p.map((x) => x.externalId),
-            p.map((x) => x.fuel),
-            p.map((x) => x.price),
-            p.map((x) => x.currency),
-            p.map((x) => x.reportedAt ?? now),
-          ],
+           SELECT $2, u.e, u.f, u.p, u.cur, $1, u.at ${matched}`,
+          columns(batch.items),
         );
       }
       let inserted = 0;
       for (const batch of batchesOf(mine, PRICE_BATCH)) {
-        const p = batch.items;
         const result = await client.query(
           `INSERT INTO prices (station_id, fuel, price, currency, reported_at, source)
-           SELECT s.id, u.f, u.p, u.cur, u.at, $1
-           FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
-             AS u(e, f, p, cur, at)
-           JOIN stations s ON s.external_id = u.e AND s.country = $2`,
-          [
-            source,
-            country,
-            p.map((x) => x.externalId),
-            p.map((x) => x.fuel),
-            p.map((x) => x.price),
-            p.map((x) => x.currency),
-            p.map((x) => x.reportedAt ?? now),
-          ],
+           SELECT s.id, u.f, u.p, u.cur, u.at, $1 ${matched}`,
+          columns(batch.items),
         );
         inserted += result.rowCount ?? 0;
       }
-      return { inserted, skipped: prices.length - inserted, deleted: deleted.rowCount ?? 0 };
+      return { inserted, skipped: prices.length - inserted, deleted };
     });
   }
 
@@ -546,7 +550,9 @@ class PostgresFuelStore implements FuelStore {
     }));
   }
 
-  async prunePriceHistory(country: string, before: Date): Promise<number> {
+  async prunePriceHistory(country: string, before: Date | null): Promise<number> {
+    if (before === null)
+      return (await this.pool.query('DELETE FROM price_history WHERE country = $1', [country])).rowCount ?? 0;
     const result = await this.pool.query(
       `DELETE FROM price_history h
        WHERE h.country = $1 AND h.changed_at < $2 AND EXISTS (

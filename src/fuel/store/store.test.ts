@@ -318,6 +318,52 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(0);
     });
 
+    it('compares prices exactly: all 17 digits, and the currency with them', async () => {
+      await store.upsertStations([station('a', MADRID)]);
+      const odd = 0.1 + 0.2 + 1.2345678901234;
+      await run([price('a', 'B7', odd), price('a', 'E5', 1.5)], '2026-01-01T06:00:00Z');
+      await run([price('a', 'B7', odd), price('a', 'E5', 1.5)], '2026-01-02T06:00:00Z');
+      await run(
+        [price('a', 'B7', odd + 2 ** -50), price('a', 'E5', 1.5, { currency: 'GBP' })],
+        '2026-01-03T06:00:00Z',
+      );
+      const since = at('2000-01-01T00:00:00Z');
+      const b7 = await store.priceHistory({ country: 'ES', fuel: 'B7', since });
+      expect(b7.map((r) => [r.price, r.changedAt.toISOString()])).toEqual([
+        [odd, '2026-01-01T06:00:00.000Z'],
+        [odd + 2 ** -50, '2026-01-03T06:00:00.000Z'],
+      ]);
+      const e5 = await store.priceHistory({ country: 'ES', fuel: 'E5', since });
+      expect(e5.map((r) => r.currency)).toEqual(['EUR', 'GBP']);
+    });
+
+    it('records nothing with the history off, still replaces the prices, and deletes the country history', async () => {
+      await store.upsertStations([station('a', MADRID), station('p', MADRID, { country: 'PT' })]);
+      await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+      await store.replacePrices('miteco', 'PT', [
+        { ...price('p', 'B7', 1.7, { country: 'PT' }), reportedAt: at('2026-01-01T06:00:00Z') },
+      ]);
+      const result = await store.replacePrices(
+        'miteco',
+        'ES',
+        [{ ...price('a', 'B7', 1.4), reportedAt: at('2026-01-02T06:00:00Z') }],
+        { history: false },
+      );
+      expect(result).toEqual({ inserted: 1, skipped: 0, deleted: 1 });
+      const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      expect(box.stations.map((s) => [s.country, s.price]).sort()).toEqual([
+        ['ES', 1.4],
+        ['PT', 1.7],
+      ]);
+      const since = at('2000-01-01T00:00:00Z');
+      expect((await store.priceHistory({ country: 'ES', fuel: 'B7', since })).map((r) => r.price)).toEqual([
+        1.3,
+      ]);
+      expect(await store.prunePriceHistory('ES', null)).toBe(1);
+      expect(await store.priceHistory({ country: 'ES', fuel: 'B7', since })).toEqual([]);
+      expect(await store.priceHistory({ country: 'PT', fuel: 'B7', since })).toHaveLength(1);
+    });
+
     it('writes no history when the price replace fails', async () => {
       await store.upsertStations([station('a', MADRID)]);
       await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');

@@ -67,6 +67,14 @@ export interface UpsertOptions {
   batchSize?: number;
 }
 
+export interface ReplacePricesOptions {
+  /**
+   * Record each changed price in the price history (default true); false when the history is turned off
+   * (`APP_PRICE_HISTORY_DAYS=0`), which spares reading back the prices being replaced.
+   */
+  history?: boolean;
+}
+
 export interface ReplacePricesResult {
   /** Price rows inserted. */
   inserted: number;
@@ -262,10 +270,15 @@ export interface FuelStore {
   /**
    * Replaces every price of `source` for stations of `country` with `prices`, in ONE transaction: readers
    * see the old set or the new one, never a mix. Prices of other sources and countries are untouched.
-   * In the same transaction, each price that differs from this source's previous price for that station
-   * and fuel (or is new) adds a row to the price history.
+   * In the same transaction, unless `history` is false, each price that differs from this source's previous
+   * price for that station and fuel (or is new) adds a row to the price history.
    */
-  replacePrices(source: string, country: string, prices: PriceInput[]): Promise<ReplacePricesResult>;
+  replacePrices(
+    source: string,
+    country: string,
+    prices: PriceInput[],
+    options?: ReplacePricesOptions,
+  ): Promise<ReplacePricesResult>;
   /** Deletes the `fuel` stations of the country that no source prices any more; never EV chargers. */
   deleteOrphanFuelStations(country: string): Promise<number>;
   /** Deletes the stations of the country last written by `source` (with their prices), in one transaction. */
@@ -273,9 +286,10 @@ export interface FuelStore {
   countStationsBySource(source: string, country: string): Promise<number>;
   /**
    * Deletes the country's price history older than `before`, keeping for each station and fuel the last
-   * change before it (the price in force at the cut). Returns the rows deleted.
+   * change before it (the price in force at the cut); `null` deletes all of it (the history turned off).
+   * Returns the rows deleted.
    */
-  prunePriceHistory(country: string, before: Date): Promise<number>;
+  prunePriceHistory(country: string, before: Date | null): Promise<number>;
 
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
