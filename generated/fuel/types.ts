@@ -523,7 +523,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Daily price statistics of one fuel in one country, for charts: per day (UTC), the lowest, average and highest price among the stations that had a price in force at the end of that day. Built from the price history, so it reaches back at most `APP_PRICE_HISTORY_DAYS` days. Choice: the seed keeps no history.
+         * @description Daily price statistics of one fuel in one country, for charts: per day (UTC), the lowest, average and highest price among the stations that had a price in force at the end of that day. Built from the price history, so it reaches back at most `APP_PRICE_HISTORY_DAYS` days (no day when that is 0, the history turned off). Choice: the seed keeps no history.
          * @example {
          *       "country": "ES",
          *       "fuelType": "B7",

@@ -159,7 +159,7 @@ function spawnRun(
   return Number(seconds);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
 
 /**
  * The history's cost: `with` and `without` hold the first and second runs of the same feed, with the history
