@@ -14,6 +14,7 @@ import {
   stationJsonRow,
 } from './input';
 import { migrateFuel } from './migrations';
+import { currencySlots, matchPrices, newPriceKey } from './price-diff';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
@@ -420,35 +421,44 @@ class PostgresFuelStore implements FuelStore {
       const deleteOld = `DELETE FROM prices p USING stations s
         WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2`;
       let deleted: number;
-      /** The prices that differ from this source's previous price for the station and fuel. */
+      /** The prices that differ from this source's previous price for the station, fuel and currency. */
       let changes: PriceInput[] = [];
       if (history) {
-        // The old prices go, and come back to be compared: each new price that differs from this source's
-        // previous one is a change. Comparing here costs one pass over the deleted rows; probing the price
-        // index for each of 400,000 new prices cost as much as the rest of the replace (bench README).
-        const old = await client.query<[string, string, string, number]>({
-          text: `${deleteOld} RETURNING s.external_id, p.fuel, p.currency, p.price`,
+        // The old prices go, and come back to be matched with the new ones by key (price-diff.ts), as on
+        // SQLite. Probing the price index for each new price instead cost as much as the rest of the
+        // replace; updating rows in place, SQLite's way, is slower here than deleting and inserting them
+        // (an update writes a new row version and an entry in every index; bench README).
+        const old = await client.query<[string, string, string, number, number]>({
+          text: `${deleteOld} RETURNING s.external_id, p.fuel, p.currency, p.price, p.id::float8`,
           values: [source, country],
           rowMode: 'array',
         });
         deleted = old.rowCount ?? 0;
-        // By station, then fuel, currency and price: no string is built per price.
-        const previous = new Map<string, [string, string, number][]>();
-        for (const row of old.rows) {
-          const list = previous.get(row[0]);
-          const entry: [string, string, number] = [row[1], row[2], row[3]];
-          if (list) list.push(entry);
-          else previous.set(row[0], [entry]);
+        const stationNumber = new Map<string, number>();
+        const currencies = currencySlots(mine);
+        const previousKeys = new Float64Array(deleted);
+        const previousPrices = new Float64Array(deleted);
+        const previousOrder = new Float64Array(deleted);
+        for (const [i, [externalId, fuel, currency, price, id]] of old.rows.entries()) {
+          let station = stationNumber.get(externalId);
+          if (station === undefined) {
+            station = stationNumber.size;
+            stationNumber.set(externalId, station);
+          }
+          previousKeys[i] = newPriceKey(station, { fuel, currency }, currencies);
+          previousPrices[i] = price;
+          previousOrder[i] = id;
         }
         old.rows.length = 0;
-        changes = mine.filter(
-          (p) =>
-            !previous
-              .get(p.externalId)
-              ?.some(
-                ([fuel, currency, value]) => fuel === p.fuel && currency === p.currency && value === p.price,
-              ),
+        const { previousOf } = matchPrices(
+          previousKeys,
+          previousOrder,
+          mine.map((p) => newPriceKey(stationNumber.get(p.externalId), p, currencies)),
         );
+        changes = mine.filter((p, j) => {
+          const i = previousOf[j] as number;
+          return i < 0 || previousPrices[i] !== p.price;
+        });
       } else {
         deleted = (await client.query(deleteOld, [source, country])).rowCount ?? 0;
       }
@@ -473,6 +483,7 @@ class PostgresFuelStore implements FuelStore {
           columns(batch.items),
         );
       }
+      changes = [];
       let inserted = 0;
       for (const batch of batchesOf(mine, PRICE_BATCH)) {
         const result = await client.query(

@@ -18,6 +18,7 @@ import {
   stationJsonRow,
 } from './input';
 import { migrateFuelSqlite } from './migrations';
+import { CURRENCY_SLOTS, currencySlots, FUEL_SLOTS, matchPrices, newPriceKey } from './price-diff';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
@@ -48,22 +49,9 @@ import {
   type UpsertResult,
 } from './store';
 
-/**
- * The price-change check of a replace keys each price by one number: station, fuel and currency. SQLite
- * writes the same number for the previous prices, so they come back as two numbers each instead of four
- * values with two strings (400,000 prices: 0.2 against 0.7 s). Fuels by their place in the document's
- * list (any other code shares the last place); a replace's first seven currencies by their place in it,
- * any other currency in the last place, where a price always counts as changed.
- */
-const FUEL_SLOTS = 64;
-const CURRENCY_SLOTS = 8;
-const fuelSlot = new Map(FUEL_CODES.map((code, i) => [code as string, i]));
-if (FUEL_CODES.length >= FUEL_SLOTS || FUEL_CODES.some((code) => !/^[A-Z0-9_]+$/.test(code)))
-  throw new Error('The fuel list no longer fits the price-change key');
+/** price-diff.ts's fuel slots in SQL: SQLite writes the previous prices' keys itself. */
 const FUEL_SLOT_SQL = `CASE p.fuel ${FUEL_CODES.map((code, i) => `WHEN '${code}' THEN ${i}`).join(' ')}
   ELSE ${FUEL_SLOTS - 1} END`;
-const changeKey = (seq: number, fuel: number, currency: number) =>
-  (seq * FUEL_SLOTS + fuel) * CURRENCY_SLOTS + currency;
 
 export interface SqliteStoreOptions {
   /** Apply pending migrations on open (default true). */
@@ -486,42 +474,7 @@ class SqliteFuelStore implements FuelStore {
     const now = Date.now();
     const history = options.history ?? true;
     const replace = this.db.transaction(() => {
-      // This source's previous prices: a price that differs from its predecessor is a change to keep.
-      const currencySlot = new Map<string, number>();
-      for (const price of prices) {
-        if (currencySlot.size === CURRENCY_SLOTS - 1) break;
-        if (!currencySlot.has(price.currency)) currencySlot.set(price.currency, currencySlot.size);
-      }
-      const currencies = [...currencySlot.keys()];
-      const previous = new Map<number, number>();
-      // With no new price there is no change to find.
-      if (history && currencies.length > 0) {
-        const currencySql = currencies.map((_, i) => `WHEN @c${i} THEN ${i}`).join(' ');
-        // Two JSON arrays, keys and prices in the same order, parse far faster than 400,000 rows; 17
-        // significant digits give back each price exactly.
-        const [keys, values] = this.prepare(
-          `SELECT '[' || group_concat((p.station_seq * ${FUEL_SLOTS} + ${FUEL_SLOT_SQL}) * ${CURRENCY_SLOTS}
-               + CASE p.currency ${currencySql} ELSE ${CURRENCY_SLOTS - 1} END) || ']',
-             '[' || group_concat(printf('%!.17g', p.price)) || ']'
-           FROM prices p JOIN stations s ON s.seq = p.station_seq
-           WHERE p.source = @source AND s.country = @country`,
-        )
-          .raw()
-          .get({ source, country, ...Object.fromEntries(currencies.map((c, i) => [`c${i}`, c])) }) as [
-          string | null,
-          string | null,
-        ];
-        const keyList = JSON.parse(keys ?? '[]') as number[];
-        const valueList = JSON.parse(values ?? '[]') as number[];
-        for (const [i, key] of keyList.entries()) previous.set(key, valueList[i] as number);
-      }
-      const remember = this.prepare(
-        `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const deleted = this.prepare(
-        'DELETE FROM prices WHERE source = ? AND station_seq IN (SELECT seq FROM stations WHERE country = ?)',
-      ).run(source, country).changes;
+      const currencySlot = currencySlots(prices);
       // The country's stations by external id, read row by row, and not at all when no price is given (a
       // charger register of 1,000,000 stations).
       const seqs = new Map<string, number>();
@@ -531,36 +484,83 @@ class SqliteFuelStore implements FuelStore {
           .iterate(country);
         for (const [externalId, seq] of rows as Iterable<[string, number]>) seqs.set(externalId, seq);
       }
+      const seqOf = new Float64Array(prices.length);
+      const keys = new Float64Array(prices.length);
+      for (const [j, price] of prices.entries()) {
+        const seq = price.country === country ? seqs.get(price.externalId) : undefined;
+        seqOf[j] = seq ?? -1;
+        keys[j] = newPriceKey(seq, price, currencySlot);
+      }
+      seqs.clear();
+      const previous = this.previousPrices(source, country, [...currencySlot.keys()]);
+      const { previousOf, leftover } = matchPrices(previous.keys, previous.rowids, keys);
+
+      const remove = this.prepare('DELETE FROM prices WHERE rowid = ?');
+      for (const i of leftover) remove.run(previous.rowids[i]);
+      const update = this.prepare('UPDATE prices SET price = ?, reported_at = ? WHERE rowid = ?');
       const insert = this.prepare(
         `INSERT INTO prices (station_seq, fuel, price, currency, reported_at, source)
          VALUES (?, ?, ?, ?, ?, ?)`,
       );
+      const remember = this.prepare(
+        `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
       let inserted = 0;
-      for (const price of prices) {
-        const seq = price.country === country ? seqs.get(price.externalId) : undefined;
-        if (seq === undefined) continue;
-        const at = price.reportedAt?.getTime() ?? now;
-        insert.run(seq, price.fuel, price.price, price.currency, at, source);
+      let written = leftover.length;
+      for (const [j, price] of prices.entries()) {
+        const seq = seqOf[j] as number;
+        if (seq < 0) continue;
         inserted++;
-        const currency = currencySlot.get(price.currency);
-        if (
-          history &&
-          (currency === undefined ||
-            previous.get(changeKey(seq, fuelSlot.get(price.fuel) ?? FUEL_SLOTS - 1, currency)) !==
-              price.price)
-        ) {
+        const at = price.reportedAt?.getTime() ?? now;
+        const i = previousOf[j] as number;
+        const changed = i < 0 || previous.prices[i] !== price.price;
+        if (i < 0) insert.run(seq, price.fuel, price.price, price.currency, at, source);
+        else if (changed || previous.times[i] !== at) update.run(price.price, at, previous.rowids[i]);
+        else continue;
+        written++;
+        if (history && changed)
           remember.run(country, price.externalId, price.fuel, price.price, price.currency, source, at);
-        }
       }
-      this.refreshLatestPrices(country);
-      return { inserted, skipped: prices.length - inserted, deleted };
+      // A run that changed nothing (every price as stored, with its time) leaves the newest prices as they are.
+      if (written > 0) this.refreshLatestPrices(country);
+      return { inserted, skipped: prices.length - inserted, deleted: previous.rowids.length };
     });
     return replace.immediate();
   }
 
   /**
+   * This source's prices of the country (in no particular order; the row ids tell): row ids, keys (the
+   * station by its row number; see price-diff.ts), prices and times. Four JSON arrays of one row parse far
+   * faster than 400,000 rows (0.2 against 0.7 s); 17 significant digits give back each price exactly.
+   */
+  private previousPrices(
+    source: string,
+    country: string,
+    currencies: string[],
+  ): { rowids: number[]; keys: number[]; prices: number[]; times: number[] } {
+    const currencySql = currencies.map((_, i) => `WHEN @c${i} THEN ${i}`).join(' ');
+    const key = `(p.station_seq * ${FUEL_SLOTS} + ${FUEL_SLOT_SQL}) * ${CURRENCY_SLOTS}
+      + ${currencySql ? `CASE p.currency ${currencySql} ELSE ${CURRENCY_SLOTS - 1} END` : CURRENCY_SLOTS - 1}`;
+    const row = this.prepare(
+      `SELECT '[' || group_concat(p.rowid) || ']', '[' || group_concat(${key}) || ']',
+         '[' || group_concat(printf('%!.17g', p.price)) || ']', '[' || group_concat(p.reported_at) || ']'
+       FROM prices p JOIN stations s ON s.seq = p.station_seq
+       WHERE p.source = @source AND s.country = @country`,
+    )
+      .raw()
+      .get({ source, country, ...Object.fromEntries(currencies.map((c, i) => [`c${i}`, c])) }) as (
+      | string
+      | null
+    )[];
+    const [rowids, keys, values, times] = row.map((list) => JSON.parse(list ?? '[]') as number[]);
+    return { rowids: rowids ?? [], keys: keys ?? [], prices: values ?? [], times: times ?? [] };
+  }
+
+  /**
    * The country's newest price per station and fuel, taken again from `prices` (other sources' prices for
-   * the same station count too): newest first, the last written among equal times.
+   * the same station count too): newest first; among equal times, the row stored last (a price updated in
+   * place keeps its row).
    */
   private refreshLatestPrices(country: string): void {
     this.prepare(

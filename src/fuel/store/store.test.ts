@@ -202,6 +202,90 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       ]);
     });
 
+    it('replaces prices kept, retimed, changed, withdrawn and new, with a repeated key in order', async () => {
+      await store.upsertStations([station('a', MADRID), station('b', [-3.7, 40.42])]);
+      const t = (day: number) => at(`2026-06-0${day}T06:00:00Z`);
+      await store.replacePrices('miteco', 'ES', [
+        price('a', 'B7', 1.4, { reportedAt: t(1) }),
+        price('a', 'E5', 1.5, { reportedAt: t(1) }),
+        price('a', 'E10', 1.45, { reportedAt: t(1) }),
+        price('b', 'LPG', 0.9, { reportedAt: t(1) }),
+        // The same key twice at the same time: the last one given is the newest.
+        price('b', 'B7', 1.3, { reportedAt: t(1) }),
+        price('b', 'B7', 1.35, { reportedAt: t(1) }),
+      ]);
+      const second = [
+        price('a', 'B7', 1.4, { reportedAt: t(1) }),
+        price('a', 'E5', 1.5, { reportedAt: t(2) }),
+        price('a', 'E10', 1.49, { reportedAt: t(2) }),
+        price('a', 'LPG', 0.95, { reportedAt: t(2) }),
+        price('b', 'B7', 1.36, { reportedAt: t(2) }),
+        price('b', 'B7', 1.31, { reportedAt: t(2) }),
+      ];
+      const result = await store.replacePrices('miteco', 'ES', second);
+      expect(result).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
+      const read = async (fuel: string) =>
+        (await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
+          .map((s) => [s.externalId, s.price, s.reportedAt?.toISOString().slice(0, 10)])
+          .sort();
+      expect(await read('B7')).toEqual([
+        ['a', 1.4, '2026-06-01'],
+        ['b', 1.31, '2026-06-02'],
+      ]);
+      expect(await read('E5')).toEqual([['a', 1.5, '2026-06-02']]);
+      expect(await read('E10')).toEqual([['a', 1.49, '2026-06-02']]);
+      expect(await read('LPG')).toEqual([['a', 0.95, '2026-06-02']]);
+      expect((await store.stats()).totals).toEqual({ stations: 2, prices: 6 });
+      // A change of time alone is no price change; b's B7 changed (both rows of the key did).
+      const changes = async (fuel: string) =>
+        (await store.priceHistory({ country: 'ES', fuel, since: at('2000-01-01T00:00:00Z') })).map((r) => [
+          r.externalId,
+          r.price,
+        ]);
+      expect(await changes('E5')).toEqual([['a', 1.5]]);
+      expect(await changes('E10')).toEqual([
+        ['a', 1.45],
+        ['a', 1.49],
+      ]);
+      expect(await changes('LPG')).toEqual([
+        ['a', 0.95],
+        ['b', 0.9],
+      ]);
+      expect((await changes('B7')).filter(([id]) => id === 'b')).toHaveLength(4);
+      // The same answer again changes nothing, and reads the same.
+      const before = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      await store.replacePrices('miteco', 'ES', second);
+      expect(await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
+        before,
+      );
+      expect(await changes('E10')).toHaveLength(2);
+    });
+
+    it('keeps fuels and currencies apart that share no key of their own', async () => {
+      // Codes outside the document's list, and more currencies in one replace than have a key of their own.
+      const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);
+      await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.01, 40.4])));
+      const currencies = ['EUR', 'GBP', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'CHF', 'RON'];
+      const replace = (shift: number) =>
+        store.replacePrices('miteco', 'ES', [
+          ...ids.map((id, i) => price(id, 'XA', 1 + i + shift, { currency: currencies[i] as string })),
+          ...ids.map((id, i) => price(id, 'XB', 20 + i + shift, { currency: currencies[i] as string })),
+        ]);
+      await replace(0);
+      await replace(0);
+      await replace(0.5);
+      for (const [fuel, base] of [
+        ['XA', 1.5],
+        ['XB', 20.5],
+      ] as const) {
+        const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 20 });
+        expect(box.stations.map((s) => [s.externalId, s.price, s.currency]).sort()).toEqual(
+          ids.map((id, i) => [id, base + i, currencies[i]]),
+        );
+      }
+      expect((await store.stats()).totals.prices).toBe(20);
+    });
+
     it('keeps the old prices when a replace fails part-way', async () => {
       await store.upsertStations([station('1', MADRID), station('2', [-3.7, 40.42])]);
       await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4), price('2', 'B7', 1.5)]);

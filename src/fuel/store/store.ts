@@ -76,11 +76,11 @@ export interface ReplacePricesOptions {
 }
 
 export interface ReplacePricesResult {
-  /** Price rows inserted. */
+  /** Prices stored: written, or left as they were when already stored as given. */
   inserted: number;
   /** Prices left out: no station with that externalId in that country, or another country than asked. */
   skipped: number;
-  /** Price rows of this source and country that were deleted before the insert. */
+  /** Price rows this source had for the country before the replace (each kept, updated or deleted). */
   deleted: number;
 }
 
@@ -270,8 +270,11 @@ export interface FuelStore {
   /**
    * Replaces every price of `source` for stations of `country` with `prices`, in ONE transaction: readers
    * see the old set or the new one, never a mix. Prices of other sources and countries are untouched.
-   * In the same transaction, unless `history` is false, each price that differs from this source's previous
-   * price for that station and fuel (or is new) adds a row to the price history.
+   * Written as a difference (price-diff.ts): a price already stored as given is left alone, one whose value
+   * or time moved is updated in place, and only new ones are inserted and withdrawn ones deleted; prices
+   * that share station, fuel and currency are matched in the order given and stored. In the same
+   * transaction, unless `history` is false, each price that differs from this source's previous price for
+   * that station, fuel and currency (or is new) adds a row to the price history.
    */
   replacePrices(
     source: string,
