@@ -55,11 +55,16 @@ export interface PriceMatch {
   leftover: number[];
 }
 
+/** Keys of one station lie in [station × STATION_KEYS, (station + 1) × STATION_KEYS). */
+const STATION_KEYS = FUEL_SLOTS * CURRENCY_SLOTS;
+
 /**
- * Matches new prices to previous rows with the same key. Keys are whole numbers (NO_KEY never matches);
+ * Matches new prices to previous rows with the same key. Keys are whole numbers (NO_KEY never matches) made
+ * by priceKey from station numbers that lie close together (row numbers, or numbers given in turn);
  * `previousOrder` says in which order the previous rows were stored (row ids, any order of the arrays).
  * When a key repeats, the n-th new price takes the n-th previous row stored, so prices that share a key keep
- * their order of storage.
+ * their order of storage. Each station's previous rows are chained in typed arrays (a station has a few):
+ * a map of 4,000,000 keys held hundreds of megabytes.
  */
 export function matchPrices(
   previousKeys: ArrayLike<number>,
@@ -67,26 +72,39 @@ export function matchPrices(
   newKeys: ArrayLike<number>,
 ): PriceMatch {
   const count = previousKeys.length;
-  // Per key, the first previous row not taken yet; `later` chains the rows that share a key.
-  const first = new Map<number, number>();
+  const stationOf = (key: number) => Math.floor(key / STATION_KEYS);
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const key = previousKeys[i] as number;
+    if (key === NO_KEY) continue;
+    const station = stationOf(key);
+    if (station < low) low = station;
+    if (station > high) high = station;
+  }
+  // Per station, its first previous row in order of storage; `later` chains the station's other rows.
+  const first = new Int32Array(count > 0 && high >= low ? high - low + 1 : 0).fill(-1);
   const later = new Int32Array(count).fill(-1);
   /** Chains the rows from the last stored to the first: `stored[n]` is the n-th row stored (or n itself). */
   const chain = (stored: ArrayLike<number> | null) => {
-    first.clear();
+    first.fill(-1);
     for (let n = count - 1; n >= 0; n--) {
       const i = stored ? (stored[n] as number) : n;
       const key = previousKeys[i] as number;
       if (key === NO_KEY) continue;
-      later[i] = first.get(key) ?? -1;
-      first.set(key, i);
+      const at = stationOf(key) - low;
+      later[i] = first[at] as number;
+      first[at] = i;
     }
   };
   chain(null);
   // Rows of one key given out of their order of storage (the backend read them in another order): chain
-  // them again in that order. Only a repeated key is compared.
+  // them again in that order. Each row is compared with the next one of its key only: the order of a
+  // station's other rows does not matter.
   let inOrder = true;
   for (let i = 0; i < count && inOrder; i++) {
-    const next = later[i] as number;
+    let next = later[i] as number;
+    while (next >= 0 && previousKeys[next] !== previousKeys[i]) next = later[next] as number;
     if (next >= 0 && (previousOrder[i] as number) > (previousOrder[next] as number)) inOrder = false;
   }
   if (!inOrder) {
@@ -100,13 +118,17 @@ export function matchPrices(
   for (let j = 0; j < newKeys.length; j++) {
     const key = newKeys[j] as number;
     if (key === NO_KEY) continue;
-    const i = first.get(key);
-    if (i === undefined) continue;
-    previousOf[j] = i;
-    taken[i] = 1;
-    const next = later[i] as number;
-    if (next < 0) first.delete(key);
-    else first.set(key, next);
+    const at = stationOf(key) - low;
+    if (at < 0 || at >= first.length) continue;
+    // The station's first row of this key not taken yet; a row taken leaves the chain.
+    for (let i = first[at] as number, before = -1; i >= 0; before = i, i = later[i] as number) {
+      if (previousKeys[i] !== key) continue;
+      previousOf[j] = i;
+      taken[i] = 1;
+      if (before < 0) first[at] = later[i] as number;
+      else later[before] = later[i] as number;
+      break;
+    }
   }
   const leftover: number[] = [];
   for (let i = 0; i < count; i++) if (!taken[i]) leftover.push(i);
