@@ -117,12 +117,16 @@ interface Row {
 /** Upstream p50 per scenario, from the PostgreSQL pass, to compare each backend's store query with. */
 const upstreamP50: number[] = [];
 
-/** Fresh planner statistics, as autovacuum would gather soon after a bulk load. */
+/**
+ * Fresh planner statistics and visibility map, as autovacuum leaves them soon after a bulk load (a feed's
+ * replace deletes and inserts most of a country's prices, so it runs within a minute or so): the newest
+ * price is then read from the price index alone.
+ */
 async function analyze(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('ANALYZE');
+    await client.query('VACUUM ANALYZE');
   } finally {
     await client.end();
   }

@@ -142,3 +142,78 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
     }
   });
 });
+
+describe('fuel migration 004 on PostgreSQL (the newest price read from the price index)', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_migrate');
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('carries price and currency in the price index, and reads the newest price from it alone', async () => {
+    const store = await openPostgresStore(db.url);
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      await store.upsertStations([
+        {
+          externalId: 'a',
+          country: 'ES',
+          type: 'fuel',
+          name: 'A',
+          brand: null,
+          address: 'Calle 1',
+          city: 'Madrid',
+          lon: -3.7,
+          lat: 40.4,
+          source: 'miteco',
+        },
+      ]);
+      await store.replacePrices('miteco', 'ES', [
+        {
+          externalId: 'a',
+          country: 'ES',
+          fuel: 'B7',
+          price: 1.4,
+          currency: 'EUR',
+          reportedAt: new Date(1e12),
+        },
+        {
+          externalId: 'a',
+          country: 'ES',
+          fuel: 'B7',
+          price: 1.5,
+          currency: 'EUR',
+          reportedAt: new Date(2e12),
+        },
+      ]);
+      const { rows } = await pool.query<{ def: string }>(
+        "SELECT pg_get_indexdef('prices_latest_idx'::regclass) AS def",
+      );
+      expect(rows[0]?.def).toMatch(
+        /\(station_id, fuel, reported_at DESC, id DESC\) INCLUDE \(price, currency\)/,
+      );
+      await pool.query('VACUUM prices');
+      const client = await pool.connect();
+      try {
+        await client.query('SET enable_seqscan = off');
+        const plan = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT q.price, q.currency, q.reported_at FROM prices q
+           WHERE q.station_id = (SELECT id FROM stations LIMIT 1) AND q.fuel = 'B7'
+           ORDER BY q.reported_at DESC, q.id DESC LIMIT 1`,
+        );
+        expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(
+          'Index Only Scan using prices_latest_idx',
+        );
+      } finally {
+        client.release();
+      }
+      const near = await store.nearestStations({ lon: -3.7, lat: 40.4, radiusKm: 1, fuel: 'B7', limit: 1 });
+      expect(near.map((s) => s.price)).toEqual([1.5]);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
+  });
+});

@@ -70,7 +70,8 @@ export interface UpsertOptions {
 export interface ReplacePricesOptions {
   /**
    * Record each changed price in the price history (default true); false when the history is turned off
-   * (`APP_PRICE_HISTORY_DAYS=0`), which spares reading back the prices being replaced.
+   * (`APP_PRICE_HISTORY_DAYS=0`). PostgreSQL then does not read back the prices it replaces; SQLite reads
+   * them either way, to write only what changed.
    */
   history?: boolean;
 }
