@@ -14,6 +14,10 @@
  * history turned off (`APP_PRICE_HISTORY_DAYS=0`), and `--history-runs` pairs of runs where one station in
  * ten changed, alternating between the two stores so both see the same machine; it prints the medians and
  * their ratio. Not a test: the figures go to scripts/bench/README.md (fuel ingest).
+ *
+ * On PostgreSQL each run starts from vacuumed tables, as autovacuum leaves them between two runs of a feed
+ * (a replace deletes and inserts every price of the source, past autovacuum's default thresholds; the test
+ * machine's server has autovacuum turned off, and there the price table grew by a whole copy per run).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createTestDatabase } from '../../src/common/testing/postgres';
 import { runScraper } from '../../src/fuel/scrapers/pipeline';
 import type { RawPrice, RawStation, RunLog, Scraper } from '../../src/fuel/scrapers/types';
@@ -129,14 +134,27 @@ async function oneRun(backend: string, database: string, round: number, historyD
   }
 }
 
-/** One run in a process of its own; returns its seconds. */
-function spawnRun(
+/** What autovacuum does between two runs of a feed on PostgreSQL (not timed). */
+async function settle(backend: string, database: string): Promise<void> {
+  if (backend !== 'postgres') return;
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+/** One run in a process of its own, after `settle`; returns its seconds. */
+async function spawnRun(
   backend: string,
   database: string,
   round: number,
   historyDays = 90,
   historyPhase = false,
-): number {
+): Promise<number> {
+  await settle(backend, database);
   const script = fileURLToPath(import.meta.url);
   const child = spawnSync(
     process.execPath,
@@ -165,13 +183,13 @@ const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(li
  * The history's cost: `with` and `without` hold the first and second runs of the same feed, with the history
  * on and off; runs where one station in ten changed then alternate between them.
  */
-function historyCost(backend: string, withHistory: string, without: string): void {
+async function historyCost(backend: string, withHistory: string, without: string): Promise<void> {
   const on: number[] = [];
   const off: number[] = [];
   for (let i = 0; i < HISTORY_RUNS; i++) {
     for (const round of [2, 1]) {
-      on.push(spawnRun(backend, withHistory, round, 90, true));
-      off.push(spawnRun(backend, without, round, 0, true));
+      on.push(await spawnRun(backend, withHistory, round, 90, true));
+      off.push(await spawnRun(backend, without, round, 0, true));
     }
   }
   const ratio = median(on) / median(off);
@@ -183,11 +201,11 @@ function historyCost(backend: string, withHistory: string, without: string): voi
 }
 
 /** The three runs on one store, then (with prices) the history's cost against a second store. */
-function runAll(backend: string, database: string, second: string): void {
-  for (const round of [0, 1, 2]) spawnRun(backend, database, round);
+async function runAll(backend: string, database: string, second: string): Promise<void> {
+  for (const round of [0, 1, 2]) await spawnRun(backend, database, round);
   if (PRICES === 0 || HISTORY_RUNS < 1) return;
-  for (const round of [0, 1]) spawnRun(backend, second, round, 0);
-  historyCost(backend, database, second);
+  for (const round of [0, 1]) await spawnRun(backend, second, round, 0);
+  await historyCost(backend, database, second);
 }
 
 async function benchBackend(backend: string): Promise<void> {
@@ -197,7 +215,7 @@ async function benchBackend(backend: string): Promise<void> {
     try {
       // Opening once applies the migrations before the measured runs.
       for (const url of [db.url, second.url]) await (await openPostgresStore(url)).close();
-      runAll(backend, db.url, second.url);
+      await runAll(backend, db.url, second.url);
     } finally {
       await db.drop();
       await second.drop();
@@ -208,7 +226,7 @@ async function benchBackend(backend: string): Promise<void> {
   try {
     const [file, second] = [path.join(dir, 'fuel.db'), path.join(dir, 'no-history.db')];
     for (const f of [file, second]) await openSqliteStore(f).close();
-    runAll(backend, file, second);
+    await runAll(backend, file, second);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
