@@ -22,6 +22,10 @@ export const fuelSlot = new Map(FUEL_CODES.map((code, i) => [code as string, i])
 if (FUEL_CODES.length >= FUEL_SLOTS || FUEL_CODES.some((code) => !/^[A-Z0-9_]+$/.test(code)))
   throw new Error('The fuel list no longer fits the price key');
 
+/** A fuel column's slot written in SQL, for a backend that writes the previous prices' keys itself. */
+export const fuelSlotSql = (column: string) =>
+  `CASE ${column} ${FUEL_CODES.map((code, i) => `WHEN '${code}' THEN ${i}`).join(' ')} ELSE ${FUEL_SLOTS - 1} END`;
+
 export const priceKey = (station: number, fuel: number, currency: number) =>
   (station * FUEL_SLOTS + fuel) * CURRENCY_SLOTS + currency;
 

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../../common/databases';
-import { FUEL_CODES } from '../fuels';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
@@ -18,7 +17,14 @@ import {
   stationJsonRow,
 } from './input';
 import { migrateFuelSqlite } from './migrations';
-import { CURRENCY_SLOTS, currencySlots, FUEL_SLOTS, matchPrices, newPriceKey } from './price-diff';
+import {
+  CURRENCY_SLOTS,
+  currencySlots,
+  FUEL_SLOTS,
+  fuelSlotSql,
+  matchPrices,
+  newPriceKey,
+} from './price-diff';
 import { sampleKey } from './sample-key';
 import {
   type BBox,
@@ -48,10 +54,6 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from './store';
-
-/** price-diff.ts's fuel slots in SQL: SQLite writes the previous prices' keys itself. */
-const FUEL_SLOT_SQL = `CASE p.fuel ${FUEL_CODES.map((code, i) => `WHEN '${code}' THEN ${i}`).join(' ')}
-  ELSE ${FUEL_SLOTS - 1} END`;
 
 export interface SqliteStoreOptions {
   /** Apply pending migrations on open (default true). */
@@ -540,7 +542,7 @@ class SqliteFuelStore implements FuelStore {
     currencies: string[],
   ): { rowids: number[]; keys: number[]; prices: number[]; times: number[] } {
     const currencySql = currencies.map((_, i) => `WHEN @c${i} THEN ${i}`).join(' ');
-    const key = `(p.station_seq * ${FUEL_SLOTS} + ${FUEL_SLOT_SQL}) * ${CURRENCY_SLOTS}
+    const key = `(p.station_seq * ${FUEL_SLOTS} + ${fuelSlotSql('p.fuel')}) * ${CURRENCY_SLOTS}
       + ${currencySql ? `CASE p.currency ${currencySql} ELSE ${CURRENCY_SLOTS - 1} END` : CURRENCY_SLOTS - 1}`;
     const row = this.prepare(
       `SELECT '[' || group_concat(p.rowid) || ']', '[' || group_concat(${key}) || ']',

@@ -261,6 +261,28 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(await changes('E10')).toHaveLength(2);
     });
 
+    it('matches previous prices of stations whose ids hold tabs, line breaks, backslashes and other scripts', async () => {
+      const ids = ['tab\tid', 'line\nid', 'back\\slash', '\\N', 'Ñandú 京都', 'plain'];
+      await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.01, 40.4])));
+      const replace = (changed: string) =>
+        store.replacePrices(
+          'miteco',
+          'ES',
+          ids.map((id, i) => price(id, 'B7', id === changed ? 2 : 1.4 + i / 100)),
+        );
+      await replace('');
+      expect(await replace('\\N')).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
+      const history = await store.priceHistory({
+        country: 'ES',
+        fuel: 'B7',
+        since: at('2000-01-01T00:00:00Z'),
+      });
+      // Each station's first price, then the one change.
+      expect(history.map((r) => [r.externalId, r.price]).sort()).toEqual(
+        [...ids.map((id, i) => [id, 1.4 + i / 100]), ['\\N', 2]].sort(),
+      );
+    });
+
     it('keeps fuels and currencies apart that share no key of their own', async () => {
       // Codes outside the document's list, and more currencies in one replace than have a key of their own.
       const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);

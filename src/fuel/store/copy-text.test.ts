@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
+import { forEachCopyRow, unescapeCopyText } from './copy-text';
+
+/** Texts COPY has to escape, and some it leaves alone. */
+const AWKWARD = [
+  'plain',
+  'tab\there',
+  'line\nbreak',
+  'carriage\rreturn',
+  'back\\slash',
+  '\\N',
+  '\\',
+  'ends with a backslash\\',
+  'bell\b form\f vertical\v',
+  'Estación Ñandú 京都 🚗',
+  '',
+];
+
+describe('COPY text rows', () => {
+  it('reads columns and gives back escaped text', () => {
+    const rows: string[][] = [];
+    forEachCopyRow('a\\tb\t1\t\\N\nc\t2\t\\\\N\n', 3, (fields) => rows.push([...fields]));
+    expect(rows).toEqual([
+      ['a\\tb', '1', '\\N'],
+      ['c', '2', '\\\\N'],
+    ]);
+    expect(rows.map(([a, , c]) => [unescapeCopyText(a as string), unescapeCopyText(c as string)])).toEqual([
+      ['a\tb', null],
+      ['c', '\\N'],
+    ]);
+  });
+
+  it('refuses a line with fewer columns than asked for', () => {
+    expect(() => forEachCopyRow('a\tb\nc\n', 2, () => undefined)).toThrow('fewer than 2 columns');
+  });
+
+  describe('as PostgreSQL writes them', () => {
+    let db: TestDatabase;
+    let client: pg.Client;
+    beforeAll(async () => {
+      db = await createTestDatabase('specyard_copy_text');
+      client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+    });
+    afterAll(async () => {
+      await client?.end();
+      await db?.drop();
+    });
+
+    it('reads back every text exactly, and NULL', async () => {
+      await client.query('CREATE TEMP TABLE awkward (n int, t text)');
+      await client.query(
+        'INSERT INTO awkward SELECT n, t FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n)',
+        [AWKWARD],
+      );
+      const chunks: Buffer[] = [];
+      const stream = client.query(
+        copyTo(
+          'COPY (SELECT n, t, CASE WHEN n % 2 = 0 THEN NULL ELSE t END FROM awkward ORDER BY n) TO STDOUT',
+        ),
+      );
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const read: [number, string | null, string | null][] = [];
+      forEachCopyRow(Buffer.concat(chunks).toString('utf8'), 3, ([n, t, odd]) =>
+        read.push([Number(n), unescapeCopyText(t as string), unescapeCopyText(odd as string)]),
+      );
+      expect(read).toEqual(AWKWARD.map((t, i) => [i + 1, t, (i + 1) % 2 === 0 ? null : t]));
+    });
+  });
+});
