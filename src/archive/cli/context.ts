@@ -1,5 +1,4 @@
 /** What the commands share: the log level, the database, and where media files live. */
-import path from 'node:path';
 import { type Env, scopedEnv, stringVar } from '../../common/env';
 import type { Logger } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';

@@ -7,7 +7,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
-import { storageMediaId } from '../store/queries/ingest';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
 import { readDesktopHtml } from './desktop-html';
 import { readDesktopJson } from './desktop-json';
@@ -139,7 +138,6 @@ class ChatImport {
       }
       if (!m.media) continue;
       const media = m.media;
-      const storageId = storageMediaId(target.chatId, m.id, media.type);
       const source = this.options.skipMedia ? null : exportFile(this.options.dir, media.relativePath);
       let stored: { filePath: string; size: number; hash: string } | null = null;
       if (source) {

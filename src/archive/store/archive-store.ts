@@ -57,7 +57,8 @@ const QUERY_MODULES = [
  * export) as the store method `(...args) => …`.
  */
 type BoundQueries<M> = {
-  [K in keyof M as M[K] extends (db: Driver, ...args: any[]) => Promise<unknown> | AsyncIterable<unknown> // biome-ignore lint/suspicious/noExplicitAny: only the shape of the function matters.
+  // biome-ignore lint/suspicious/noExplicitAny: only the shape of the function matters.
+  [K in keyof M as M[K] extends (db: Driver, ...args: any[]) => Promise<unknown> | AsyncIterable<unknown>
     ? K
     : never]: M[K] extends (db: Driver, ...args: infer A) => infer R ? (...args: A) => R : never;
 };
