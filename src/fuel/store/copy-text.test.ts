@@ -2,7 +2,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import { forEachCopyRow, unescapeCopyText } from './copy-text';
+import { forEachCopyRow, forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 
 /** Texts COPY has to escape, and some it leaves alone. */
 const AWKWARD = [
@@ -31,6 +31,25 @@ describe('COPY text rows', () => {
       ['a\tb', null],
       ['c', '\\N'],
     ]);
+  });
+
+  it('reads a stream cut anywhere, inside a row or inside a character of several bytes', async () => {
+    const bytes = Buffer.from('Ñandú\t1\n京都\t2\nback\\\\slash 🚗\t3\n', 'utf8');
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      async function* chunks() {
+        yield bytes.subarray(0, cut);
+        yield bytes.subarray(cut);
+      }
+      const rows: string[][] = [];
+      await forEachStreamedCopyRow(chunks(), 2, (fields) =>
+        rows.push(fields.map((f) => unescapeCopyText(f) ?? '')),
+      );
+      expect(rows, `cut at byte ${cut}`).toEqual([
+        ['Ñandú', '1'],
+        ['京都', '2'],
+        ['back\\slash 🚗', '3'],
+      ]);
+    }
   });
 
   it('refuses a line with fewer columns than asked for', () => {

@@ -6,6 +6,8 @@
  * query results (scripts/bench/README.md, issue 15).
  */
 
+import { StringDecoder } from 'node:string_decoder';
+
 const ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 
 /** A column's text as it was before COPY escaped it (null for `\N`). */
@@ -34,4 +36,24 @@ export function forEachCopyRow(text: string, columns: number, row: (fields: stri
     at = lineEnd + 1;
     row(fields);
   }
+}
+
+/**
+ * forEachCopyRow over a stream of COPY output, read as it arrives: a chunk may end inside a row, or inside
+ * a character of several bytes (the decoder keeps those bytes for the next chunk).
+ */
+export async function forEachStreamedCopyRow(
+  chunks: AsyncIterable<Buffer>,
+  columns: number,
+  row: (fields: string[]) => void,
+): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of chunks) {
+    const text = rest + decoder.write(chunk);
+    const whole = text.lastIndexOf('\n') + 1;
+    forEachCopyRow(text.slice(0, whole), columns, row);
+    rest = text.slice(whole);
+  }
+  forEachCopyRow(rest + decoder.end(), columns, row);
 }

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
-import { forEachCopyRow, unescapeCopyText } from './copy-text';
+import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
 import {
   batchesOf,
@@ -206,34 +206,27 @@ async function deletePreviousPrices(
   country: string,
   stationNumber: Map<string, number>,
   currencies: Map<string, number>,
-): Promise<{ keys: Float64Array; prices: Float64Array; order: Float64Array }> {
+): Promise<{ keys: number[]; prices: number[]; order: number[] }> {
   const literal = (text: string) => client.escapeLiteral(text);
   const currencyWhen = [...currencies.keys()].map((code, i) => `WHEN ${literal(code)} THEN ${i}`).join(' ');
   const currencySlot = currencyWhen
     ? `CASE p.currency ${currencyWhen} ELSE ${CURRENCY_SLOTS - 1} END`
     : `${CURRENCY_SLOTS - 1}`;
-  const chunks: Buffer[] = [];
   const copy = client.query(
     copyTo(`COPY (DELETE FROM prices p USING stations s
       WHERE p.station_id = s.id AND p.source = ${literal(source)} AND s.country = ${literal(country)}
       RETURNING s.external_id, ${fuelSlotSql('p.fuel')}, ${currencySlot}, p.price, p.id) TO STDOUT`),
   );
-  for await (const chunk of copy) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  chunks.length = 0;
-  let rows = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) rows++;
-  const keys = new Float64Array(rows);
-  const prices = new Float64Array(rows);
-  const order = new Float64Array(rows);
-  let i = 0;
-  forEachCopyRow(text, 5, ([externalId, fuel, currency, price, id]) => {
+  const keys: number[] = [];
+  const prices: number[] = [];
+  const order: number[] = [];
+  const row = ([externalId, fuel, currency, price, id]: string[]) => {
     const station = stationNumber.get(unescapeCopyText(externalId as string) ?? '');
-    keys[i] = station === undefined ? NO_KEY : priceKey(station, Number(fuel), Number(currency));
-    prices[i] = Number(price);
-    order[i] = Number(id);
-    i++;
-  });
+    keys.push(station === undefined ? NO_KEY : priceKey(station, Number(fuel), Number(currency)));
+    prices.push(Number(price));
+    order.push(Number(id));
+  };
+  await forEachStreamedCopyRow(copy, 5, row);
   return { keys, prices, order };
 }
 
