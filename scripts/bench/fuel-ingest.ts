@@ -25,13 +25,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createTestDatabase } from '../../src/common/testing/postgres';
 import { runScraper } from '../../src/fuel/scrapers/pipeline';
 import type { RawPrice, RawStation, RunLog, Scraper } from '../../src/fuel/scrapers/types';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore } from '../../src/fuel/store/store';
+import { vacuumAnalyze } from './vacuum';
 
 const { values } = parseArgs({
   options: {
@@ -134,19 +134,7 @@ async function oneRun(backend: string, database: string, round: number, historyD
   }
 }
 
-/** What autovacuum does between two runs of a feed on PostgreSQL (not timed). */
-async function settle(backend: string, database: string): Promise<void> {
-  if (backend !== 'postgres') return;
-  const client = new pg.Client({ connectionString: database });
-  await client.connect();
-  try {
-    await client.query('VACUUM ANALYZE');
-  } finally {
-    await client.end();
-  }
-}
-
-/** One run in a process of its own, after `settle`; returns its seconds. */
+/** One run in a process of its own (on PostgreSQL, after what autovacuum would do); returns its seconds. */
 async function spawnRun(
   backend: string,
   database: string,
@@ -154,7 +142,7 @@ async function spawnRun(
   historyDays = 90,
   historyPhase = false,
 ): Promise<number> {
-  await settle(backend, database);
+  if (backend === 'postgres') await vacuumAnalyze(database);
   const script = fileURLToPath(import.meta.url);
   const child = spawnSync(
     process.execPath,

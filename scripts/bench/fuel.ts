@@ -31,6 +31,7 @@ import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore, StationJsonRow, StationRow } from '../../src/fuel/store/store';
 import { dataset, longLine, SPAIN } from './fuel-data';
+import { vacuumAnalyze } from './vacuum';
 
 const { values } = parseArgs({
   options: {
@@ -116,21 +117,6 @@ interface Row {
 
 /** Upstream p50 per scenario, from the PostgreSQL pass, to compare each backend's store query with. */
 const upstreamP50: number[] = [];
-
-/**
- * Fresh planner statistics and visibility map, as autovacuum leaves them soon after a bulk load (a feed's
- * replace deletes and inserts most of a country's prices, so it runs within a minute or so): the newest
- * price is then read from the price index alone.
- */
-async function analyze(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('VACUUM ANALYZE');
-  } finally {
-    await client.end();
-  }
-}
 
 async function benchBackend(
   name: string,
@@ -267,7 +253,7 @@ if (values.backend === 'postgres' || values.backend === 'both') {
   try {
     const store = await openPostgresStore(db.url);
     try {
-      rows.push(...(await benchBackend('postgres', store, () => analyze(db.url), db.url)));
+      rows.push(...(await benchBackend('postgres', store, () => vacuumAnalyze(db.url), db.url)));
     } finally {
       await store.close();
     }
