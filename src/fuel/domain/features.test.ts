@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stationFeatureJson } from '../store/feature-text';
 import type { StationRow, StoreBackend } from '../store/store';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
-import { featureTextCollection, stationFeature, stationFeatureJson } from './features';
+import { featureTextCollection, stationFeature } from './features';
 
 const row = (overrides: Partial<StationRow> = {}): StationRow => ({
   id: '0d4f8a62-91b7-4c3e-a5d8-6e2b7c1f9a34',
@@ -57,7 +58,7 @@ describe('a feature written as text', () => {
   });
 });
 
-describe('features written from the store’s JSON rows', () => {
+describe('features written as text by the store', () => {
   it.each([0, 1, 499, 500, 501, 1201])('make one valid collection (%i features)', (count) => {
     const texts = Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'Feature', i }));
     const parsed = JSON.parse([...featureTextCollection(texts, 500)].join(''));
@@ -85,7 +86,7 @@ describe('features written from the store’s JSON rows', () => {
           city: odd[(i + 3) % odd.length] as string,
           lon: -3.7 + i * 0.001,
           lat: 40.4 + (i % 7) * 0.0013,
-          powerKw: i % 10 === 0 ? 22.5 : i % 10 === 1 ? 150 : null,
+          powerKw: i % 20 === 0 ? 22.5 : i % 10 === 1 ? 150 : null,
           source: 'miteco',
         })),
       );
@@ -110,12 +111,12 @@ describe('features written from the store’s JSON rows', () => {
     ] as const)('parse to the features of stationFeature (%s, limit %i)', async (fuel, limit) => {
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit };
       const objects = await opened.store.stationsInBox(query);
-      const json = await opened.store.stationsInBoxJson(query);
-      expect(json.truncated).toBe(objects.truncated);
-      expect(json.stations.map((row) => JSON.parse(stationFeatureJson(row, fuel)))).toEqual(
+      const texts = await opened.store.stationFeaturesInBox(query);
+      expect(texts.truncated).toBe(objects.truncated);
+      expect(texts.features.map((text) => JSON.parse(text))).toEqual(
         objects.stations.map((row) => stationFeature(row, fuel)),
       );
-      if (fuel === 'B7') expect(json.stations.length).toBe(Math.min(limit, 40));
+      if (fuel === 'B7') expect(texts.features.length).toBe(Math.min(limit, 40));
     });
 
     it.each([

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/fuel/types';
 import type { FuelCode } from '../config';
-import { EV_FUEL, type StationJsonRow, type StationRow } from '../store/store';
+import { EV_FUEL, type StationRow } from '../store/store';
 
 export type StationFeature = components['schemas']['StationFeature'];
 export type StationFeatureCollection = components['schemas']['StationFeatureCollection'];
@@ -36,38 +36,6 @@ export function stationFeature(row: StationRow, fuel: FuelCode, extras: FeatureE
   if (extras.distanceKm !== undefined) properties.distanceKm = round(extras.distanceKm, 3);
   if (extras.routeFraction !== undefined) properties.routeFraction = round(extras.routeFraction, 6);
   return { type: 'Feature', geometry: { type: 'Point', coordinates: [row.lon, row.lat] }, properties };
-}
-
-/** Each `reportedAt` of an answer is usually the same few instants: their ISO text, kept. */
-const isoTexts = new Map<number, string>();
-function isoText(ms: number): string {
-  let text = isoTexts.get(ms);
-  if (text === undefined) {
-    if (isoTexts.size >= 1024) isoTexts.clear();
-    text = new Date(ms).toISOString();
-    isoTexts.set(ms, text);
-  }
-  return text;
-}
-
-/**
- * `stationFeature` written directly as JSON text, from a row whose own fields the store wrote as JSON
- * already: the same Feature once parsed (`features.test.ts` holds the two together on both backends).
- * Numbers are written as JSON.stringify writes them (`String` of a finite number).
- */
-export function stationFeatureJson(
-  row: StationJsonRow,
-  fuel: FuelCode,
-  extras: Pick<FeatureExtras, 'routeFraction'> = {},
-): string {
-  const ev = fuel === EV_FUEL;
-  const fields = row.fieldsJson.slice(0, row.fieldsJson.lastIndexOf('}'));
-  let extra = `,"fuelType":${JSON.stringify(fuel)},"currency":${ev || row.currency === null ? '"EUR"' : JSON.stringify(row.currency)}`;
-  if (!ev && row.price !== null) extra += `,"price":${row.price}`;
-  if (!ev && row.reportedAt !== null) extra += `,"reportedAt":"${isoText(row.reportedAt)}"`;
-  if (ev && row.powerKw !== null) extra += `,"powerKw":${row.powerKw}`;
-  if (extras.routeFraction !== undefined) extra += `,"routeFraction":${round(extras.routeFraction, 6)}`;
-  return `{"type":"Feature","geometry":{"type":"Point","coordinates":[${row.lon},${row.lat}]},"properties":${fields}${extra}}}`;
 }
 
 /** Feature texts as the pieces of one FeatureCollection, `featuresPerPiece` features each. */

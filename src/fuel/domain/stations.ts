@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { FuelCode } from '../config';
+import { stationFeatureJson } from '../store/feature-text';
 import type { FuelStore, LonLat } from '../store/store';
 import { checkLatitudes, parseBbox } from './coordinates';
 import {
@@ -7,7 +8,6 @@ import {
   featureTextCollection,
   type StationFeatureCollection,
   stationFeature,
-  stationFeatureJson,
 } from './features';
 
 export const STATIONS_LIMIT = 20_000;
@@ -20,21 +20,18 @@ export interface StationsDeps {
   log: Logger;
 }
 
-/** The box's stations as pieces of GeoJSON text, written as they are produced (see featureTextCollection). */
+/** The box's stations as pieces of GeoJSON text, the Features as the store wrote them (featureTextCollection). */
 export async function listStationsInBox(
   { store, log }: StationsDeps,
   query: { bbox: string; fuel: FuelCode },
 ): Promise<{ body: Iterable<string>; truncated: boolean }> {
   const bbox = parseBbox(query.bbox);
-  const { stations, truncated } = await store.stationsInBoxJson({
+  const { features, truncated } = await store.stationFeaturesInBox({
     bbox,
     fuel: query.fuel,
     limit: STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[stations] result truncated at ${STATIONS_LIMIT}`);
-  const features = (function* () {
-    for (const s of stations) yield stationFeatureJson(s, query.fuel);
-  })();
   return { body: featureTextCollection(features), truncated };
 }
 

@@ -4,14 +4,11 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratePostgres, readMigrations } from '../../common/migrations';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import { type StationFeature, stationFeatureJson } from '../domain/features';
-import type { FuelCode } from '../fuels';
+import type { StationFeature } from '../domain/features';
 import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
-import type { StationJsonRow } from './store';
 
-const feature = (row: StationJsonRow, fuel: FuelCode): StationFeature =>
-  JSON.parse(stationFeatureJson(row, fuel)) as StationFeature;
+const feature = (text: string): StationFeature => JSON.parse(text) as StationFeature;
 
 const POSTGRES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
 
@@ -69,8 +66,8 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
 
     const store = await openPostgresStore(db.url, { maxConnections: 2 });
     try {
-      const box = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
-      const features = box.stations.map((row) => feature(row, 'B7'));
+      const box = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const features = box.features.map(feature);
       expect(features.map((f) => f.properties.externalId)).toEqual(
         rows.map(([id]) => id).sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)),
       );
@@ -127,10 +124,8 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
         address: 'Calle 4',
         city: 'Madrid',
       });
-      const after = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
-      const renamed = after.stations
-        .map((row) => feature(row, 'E5'))
-        .find((f) => f.properties.externalId === 'a-1');
+      const after = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      const renamed = after.features.map(feature).find((f) => f.properties.externalId === 'a-1');
       expect(renamed?.properties).toMatchObject({
         id: ids.get('a-1'),
         name: 'Renamed',

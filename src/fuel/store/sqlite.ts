@@ -28,7 +28,7 @@ import {
 import { sampleKey } from './sample-key';
 import {
   type BBox,
-  type BoxJsonResult,
+  type BoxFeaturesResult,
   type BoxQuery,
   type BoxResult,
   type CorridorJsonResult,
@@ -109,6 +109,27 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
 /** A station's own fields as one JSON object, written by SQLite (strings only: no number formatting). */
 const FIELDS_JSON = `json_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
   'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)`;
+
+/** The properties every Feature starts with (the order of stationFeature); `@fuel` is the fuel asked for. */
+const FEATURE_PROPERTIES = `'id', s.id, 'externalId', s.external_id, 'country', s.country, 'name', s.name,
+  'brand', s.brand, 'address', s.address, 'city', s.city, 'fuelType', @fuel`;
+
+/**
+ * The station as the GeoJSON Feature of the map's answer, written whole by SQLite (see BoxFeaturesResult):
+ * a fuel's price with its currency and time (`strftime` writes the instant as toISOString does, to the
+ * millisecond), or a charger's power when it has one. SQLite writes each number in the shortest form that
+ * reads back as the same value, as JavaScript does, or with 17 digits. A charger's object ends with a string
+ * (its currency), so `rtrim` takes off only its closing brace.
+ */
+function featureJson(fuel: string): string {
+  const geometry = `'{"type":"Feature","geometry":{"type":"Point","coordinates":' || json_array(s.lon, s.lat) ||
+    '},"properties":'`;
+  return fuel === EV_FUEL
+    ? `${geometry} || rtrim(json_object(${FEATURE_PROPERTIES}, 'currency', 'EUR'), '}') ||
+       CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || json_quote(s.power_kw) END || '}}'`
+    : `${geometry} || json_object(${FEATURE_PROPERTIES}, 'currency', coalesce(p.currency, 'EUR'),
+       'price', p.price, 'reportedAt', strftime('%Y-%m-%dT%H:%M:%fZ', p.reported_at / 1000.0, 'unixepoch')) || '}'`;
+}
 
 function toRow(r: RawRow): StationRow {
   return {
@@ -212,16 +233,9 @@ class SqliteFuelStore implements FuelStore {
     return { stations: raw.slice(0, query.limit).map(toRow), truncated: raw.length > query.limit };
   }
 
-  async stationsInBoxJson(query: BoxQuery): Promise<BoxJsonResult> {
-    const { prices } = selection(query.fuel);
-    const raw = this.boxRows(
-      query,
-      `${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}`,
-    ) as StationJsonColumns[];
-    return {
-      stations: raw.slice(0, query.limit).map((r) => stationJsonRow(r)),
-      truncated: raw.length > query.limit,
-    };
+  async stationFeaturesInBox(query: BoxQuery): Promise<BoxFeaturesResult> {
+    const features = this.boxRows(query, featureJson(query.fuel)).map((row) => row[0] as string);
+    return { features: features.slice(0, query.limit), truncated: features.length > query.limit };
   }
 
   /**

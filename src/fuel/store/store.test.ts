@@ -253,9 +253,9 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       ]);
       expect((await changes('B7')).filter(([id]) => id === 'b')).toHaveLength(4);
       // The same answer again changes nothing, and reads the same.
-      const before = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const before = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
       await store.replacePrices('miteco', 'ES', second);
-      expect(await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
+      expect(await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
         before,
       );
       expect(await changes('E10')).toHaveLength(2);
@@ -591,10 +591,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
           fuel: 'B7',
           limit: 5,
         });
-        const json = await store.stationsInBoxJson({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        const json = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
         const byBox = Object.fromEntries(box.stations.map((s) => [s.externalId, s.price]));
         expect(Object.fromEntries(near.map((s) => [s.externalId, s.price]))).toEqual(byBox);
-        expect(json.stations.map((s) => s.price).sort()).toEqual(Object.values(byBox).sort());
+        const prices = json.features.map((text) => JSON.parse(text).properties.price as number);
+        expect(prices.sort()).toEqual(Object.values(byBox).sort());
         return byBox;
       };
       await store.replacePrices('miteco', 'ES', [

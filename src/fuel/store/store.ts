@@ -128,8 +128,8 @@ export interface BoxResult {
 }
 
 /**
- * One station of a box as the map's answer needs it: the station's own fields already written as one JSON
- * object, the rest as values. A 20,000-station answer reads one string per station instead of seven, and
+ * One station along a route as the answer needs it: the station's own fields already written as one JSON
+ * object, the rest as values. A 5,000-station answer reads one string per station instead of seven, and
  * those strings need no escaping again (see features.ts, stationFeatureJson).
  */
 export interface StationJsonRow {
@@ -144,8 +144,15 @@ export interface StationJsonRow {
   reportedAt: number | null;
 }
 
-export interface BoxJsonResult {
-  stations: StationJsonRow[];
+/**
+ * A box's stations as the map's answer writes them: each station one GeoJSON Feature as JSON text, which
+ * parses to what `stationFeature` (domain/features.ts) makes of the station's row (`features.test.ts` holds
+ * the two together on both backends). SQLite writes the whole text, its numbers in a form that reads back as
+ * the same value (`52.520006599999988` where JSON.stringify writes `52.52000659999999`); the PostgreSQL
+ * adapter writes it from rows with the stations' stored fields (feature-text.ts).
+ */
+export interface BoxFeaturesResult {
+  features: string[];
   truncated: boolean;
 }
 
@@ -248,8 +255,8 @@ export interface FuelStore {
 
   // Reads for the HTTP routes.
   stationsInBox(query: BoxQuery): Promise<BoxResult>;
-  /** The same stations as `stationsInBox`, in the same order, with their own fields as JSON text. */
-  stationsInBoxJson(query: BoxQuery): Promise<BoxJsonResult>;
+  /** The same stations as `stationsInBox`, in the same order, as GeoJSON Feature texts. */
+  stationFeaturesInBox(query: BoxQuery): Promise<BoxFeaturesResult>;
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
   stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
   /** The same stations as `stationsAlongLine`, in the same order, with their own fields as JSON text. */
