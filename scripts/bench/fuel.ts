@@ -168,7 +168,7 @@ async function benchBackend(
             corridorKm: 5,
           }),
         }),
-      store: () => store.stationsAlongLineJson({ line, fuel: 'B7', corridorKm: 5, limit: 5_000 }),
+      store: () => store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 5_000 }),
     },
   ];
   const rows: Row[] = [];

@@ -136,14 +136,10 @@ describe('features written as text by the store', () => {
           limit,
         };
         const objects = await opened.store.stationsAlongLine(query);
-        const json = await opened.store.stationsAlongLineJson(query);
+        const texts = await opened.store.stationFeaturesAlongLine(query);
         expect(objects.stations.length).toBeGreaterThan(3);
-        expect(json.truncated).toBe(objects.truncated);
-        expect(
-          json.stations.map((row) =>
-            JSON.parse(stationFeatureJson(row, fuel, { routeFraction: row.routeFraction })),
-          ),
-        ).toEqual(
+        expect(texts.truncated).toBe(objects.truncated);
+        expect(texts.features.map((text) => JSON.parse(text))).toEqual(
           objects.stations.map((row) => stationFeature(row, fuel, { routeFraction: row.routeFraction })),
         );
       },

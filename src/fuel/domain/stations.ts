@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { FuelCode } from '../config';
-import { stationFeatureJson } from '../store/feature-text';
 import type { FuelStore, LonLat } from '../store/store';
 import { checkLatitudes, parseBbox } from './coordinates';
 import {
@@ -55,16 +54,12 @@ export async function routeStations(
 ): Promise<Iterable<string>> {
   const line = body.geometry.coordinates as LonLat[];
   checkLatitudes(line.map((value, i) => ({ path: `/body/geometry/coordinates/${i}`, value })));
-  const { stations, truncated } = await store.stationsAlongLineJson({
+  const { features, truncated } = await store.stationFeaturesAlongLine({
     line,
     fuel: body.fuel,
     corridorKm: body.corridorKm ?? DEFAULT_CORRIDOR_KM,
     limit: ROUTE_STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[route-stations] result hit LIMIT ${ROUTE_STATIONS_LIMIT} (may be truncated)`);
-  return featureTextCollection(
-    (function* () {
-      for (const s of stations) yield stationFeatureJson(s, body.fuel, { routeFraction: s.routeFraction });
-    })(),
-  );
+  return featureTextCollection(features);
 }

@@ -1,4 +1,47 @@
-import { EV_FUEL, type StationJsonRow } from './store';
+import { EV_FUEL } from './store';
+
+/**
+ * One station as the PostgreSQL adapter reads it for its Feature text: the station's own fields as the
+ * stored JSON object (`fields_json`), the rest as values. A 20,000-station answer reads one string per
+ * station instead of seven, and those strings need no escaping again.
+ */
+export interface StationJsonRow {
+  /** `{"id":…,"externalId":…,"country":…,"name":…,"brand":…,"address":…,"city":…}` (any JSON spacing). */
+  fieldsJson: string;
+  lon: number;
+  lat: number;
+  powerKw: number | null;
+  price: number | null;
+  currency: string | null;
+  /** Milliseconds since the epoch. */
+  reportedAt: number | null;
+}
+
+/**
+ * The columns read for a StationJsonRow, in this order: its own fields as one JSON
+ * object, lon, lat, power, price, currency and the price's time in milliseconds.
+ */
+export type StationJsonColumns = [
+  fieldsJson: string,
+  lon: number,
+  lat: number,
+  powerKw: number | null,
+  price: number | null,
+  currency: string | null,
+  reportedAt: number | null,
+];
+
+/** A row read in array mode whose StationJsonColumns start at `at`. */
+export function stationJsonRow(row: readonly unknown[], at = 0): StationJsonRow {
+  const [fieldsJson, lon, lat, powerKw, price, currency, reportedAt] = row.slice(
+    at,
+    at + 7,
+  ) as StationJsonColumns;
+  return { fieldsJson, lon, lat, powerKw, price, currency, reportedAt };
+}
+
+/** A route fraction as stationFeature rounds it. */
+const sixDecimals = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** Each `reportedAt` of an answer is usually the same few instants: their ISO text, kept. */
 const isoTexts = new Map<number, string>();
@@ -28,8 +71,11 @@ export function stationFeatureJson(
   if (!ev && row.price !== null) extra += `,"price":${row.price}`;
   if (!ev && row.reportedAt !== null) extra += `,"reportedAt":"${isoText(row.reportedAt)}"`;
   if (ev && row.powerKw !== null) extra += `,"powerKw":${row.powerKw}`;
-  // Six decimals, as stationFeature rounds it.
-  if (extras.routeFraction !== undefined)
-    extra += `,"routeFraction":${Math.round(extras.routeFraction * 1e6) / 1e6}`;
+  if (extras.routeFraction !== undefined) extra += `,"routeFraction":${sixDecimals(extras.routeFraction)}`;
   return `{"type":"Feature","geometry":{"type":"Point","coordinates":[${row.lon},${row.lat}]},"properties":${fields}${extra}}}`;
+}
+
+/** A Feature text with the station's place along a route added as its last property. */
+export function withRouteFraction(feature: string, routeFraction: number): string {
+  return `${feature.slice(0, feature.lastIndexOf('}}'))},"routeFraction":${sixDecimals(routeFraction)}}}`;
 }

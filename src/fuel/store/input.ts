@@ -1,4 +1,4 @@
-import { type StationInput, type StationJsonRow, stationKey } from './store';
+import { type StationInput, stationKey } from './store';
 
 export const DEFAULT_BATCH_SIZE = 500;
 
@@ -22,26 +22,3 @@ export function* batchesOf<T>(items: T[], size: number): Generator<{ offset: num
 }
 
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * The columns both backends read for a station written as JSON, in this order: its own fields as one JSON
- * object, lon, lat, power, price, currency and the price's time in milliseconds.
- */
-export type StationJsonColumns = [
-  fieldsJson: string,
-  lon: number,
-  lat: number,
-  powerKw: number | null,
-  price: number | null,
-  currency: string | null,
-  reportedAt: number | null,
-];
-
-/** A row read in array mode whose StationJsonColumns start at `at`. */
-export function stationJsonRow(row: readonly unknown[], at = 0): StationJsonRow {
-  const [fieldsJson, lon, lat, powerKw, price, currency, reportedAt] = row.slice(
-    at,
-    at + 7,
-  ) as StationJsonColumns;
-  return { fieldsJson, lon, lat, powerKw, price, currency, reportedAt };
-}

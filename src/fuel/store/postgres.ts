@@ -6,16 +6,14 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
-import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
-import { stationFeatureJson } from './feature-text';
+import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
 import {
-  batchesOf,
-  DEFAULT_BATCH_SIZE,
-  dedupeStations,
-  errorMessage,
   type StationJsonColumns,
+  type StationJsonRow,
+  stationFeatureJson,
   stationJsonRow,
-} from './input';
+} from './feature-text';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import {
   CURRENCY_SLOTS,
@@ -29,16 +27,14 @@ import {
 import { sampleKey } from './sample-key';
 import {
   type BBox,
-  type BoxFeaturesResult,
   type BoxQuery,
   type BoxResult,
-  type CorridorJsonResult,
-  type CorridorJsonRow,
   type CorridorQuery,
   type CorridorResult,
   type DeleteBySourceOptions,
   EV_FUEL,
   type FailedBatch,
+  type FeatureTexts,
   type FuelStore,
   type HistoryQuery,
   type NearestQuery,
@@ -267,7 +263,7 @@ class PostgresFuelStore implements FuelStore {
    * The Features are written here from rows with the stations' stored `fields_json`, not by the server:
    * `to_char` for the price's time alone took about 40 ms of a 20,000-row answer (measured in `psql`).
    */
-  async stationFeaturesInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxFeaturesResult> {
+  async stationFeaturesInBox({ bbox, fuel, limit }: BoxQuery): Promise<FeatureTexts> {
     const { prices, distinct, join, where, order } = boxSelection(fuel, '$5');
     const { rows } = await this.pool.query<StationJsonColumns>({
       text: `SELECT ${distinct} ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom), s.power_kw, ${prices}
@@ -327,10 +323,10 @@ class PostgresFuelStore implements FuelStore {
     );
   }
 
-  async stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult> {
+  async stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts> {
     const { prices, join, where } = selection(query.fuel, '$2');
     type Raw = [string, string, string, ...StationJsonColumns];
-    return searchCorridor<string, Omit<CorridorJsonRow, 'routeFraction'>>(
+    const { stations, truncated } = await searchCorridor<string, Placed & StationJsonRow>(
       {
         concurrent: true,
         candidates: this.corridorCandidates(query.fuel),
@@ -350,6 +346,12 @@ class PostgresFuelStore implements FuelStore {
       },
       query,
     );
+    return {
+      features: stations.map((station) =>
+        stationFeatureJson(station, query.fuel, { routeFraction: station.routeFraction }),
+      ),
+      truncated,
+    };
   }
   /** Candidates from the GiST index on the points, one box per piece (see corridor.ts). */
   private corridorCandidates(fuel: string): (pieces: CorridorPiece[]) => Promise<Candidate<string>[]> {

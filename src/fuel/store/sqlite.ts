@@ -7,15 +7,9 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
-import { type Candidate, type CorridorPiece, searchCorridor } from './corridor';
-import {
-  batchesOf,
-  DEFAULT_BATCH_SIZE,
-  dedupeStations,
-  errorMessage,
-  type StationJsonColumns,
-  stationJsonRow,
-} from './input';
+import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
+import { withRouteFraction } from './feature-text';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuelSqlite } from './migrations';
 import {
   CURRENCY_SLOTS,
@@ -28,16 +22,14 @@ import {
 import { sampleKey } from './sample-key';
 import {
   type BBox,
-  type BoxFeaturesResult,
   type BoxQuery,
   type BoxResult,
-  type CorridorJsonResult,
-  type CorridorJsonRow,
   type CorridorQuery,
   type CorridorResult,
   type DeleteBySourceOptions,
   EV_FUEL,
   type FailedBatch,
+  type FeatureTexts,
   type FuelStore,
   type HistoryQuery,
   type LonLat,
@@ -105,10 +97,6 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
     ? { columns: `${COLUMNS}, ${prices}`, prices, join: '', where: EV_TYPES }
     : { columns: `${COLUMNS}, ${prices}`, prices, join: LATEST_PRICE, where: '1' };
 }
-
-/** A station's own fields as one JSON object, written by SQLite (strings only: no number formatting). */
-const FIELDS_JSON = `json_object('id', s.id, 'externalId', s.external_id, 'country', s.country,
-  'name', s.name, 'brand', s.brand, 'address', s.address, 'city', s.city)`;
 
 /** The properties every Feature starts with (the order of stationFeature); `@fuel` is the fuel asked for. */
 const FEATURE_PROPERTIES = `'id', s.id, 'externalId', s.external_id, 'country', s.country, 'name', s.name,
@@ -233,7 +221,7 @@ class SqliteFuelStore implements FuelStore {
     return { stations: raw.slice(0, query.limit).map(toRow), truncated: raw.length > query.limit };
   }
 
-  async stationFeaturesInBox(query: BoxQuery): Promise<BoxFeaturesResult> {
+  async stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts> {
     const features = this.boxRows(query, featureJson(query.fuel)).map((row) => row[0] as string);
     return { features: features.slice(0, query.limit), truncated: features.length > query.limit };
   }
@@ -345,25 +333,32 @@ class SqliteFuelStore implements FuelStore {
     );
   }
 
-  async stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult> {
-    const { prices, join, where } = selection(query.fuel);
+  async stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts> {
+    const { join, where } = selection(query.fuel);
     const details = this.prepare(
-      `SELECT s.seq, s.country, s.external_id, ${FIELDS_JSON}, s.lon, s.lat, s.power_kw, ${prices}
+      `SELECT s.seq, s.country, s.external_id, s.lon, s.lat, ${featureJson(query.fuel)}
        FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
     ).raw();
-    type Raw = [number, string, string, ...StationJsonColumns];
-    return searchCorridor<number, Omit<CorridorJsonRow, 'routeFraction'>>(
+    type Raw = [number, string, string, number, number, string];
+    const { stations, truncated } = await searchCorridor<number, Placed & { feature: string }>(
       {
         candidates: this.corridorCandidates(),
         rows: async (seqs) => {
           const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as Raw[];
           return new Map(
-            rows.map((r) => [r[0], { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) }]),
+            rows.map(([seq, country, externalId, lon, lat, feature]) => [
+              seq,
+              { country, externalId, lon, lat, feature },
+            ]),
           );
         },
       },
       query,
     );
+    return {
+      features: stations.map((station) => withRouteFraction(station.feature, station.routeFraction)),
+      truncated,
+    };
   }
 
   /**

@@ -128,31 +128,15 @@ export interface BoxResult {
 }
 
 /**
- * One station along a route as the answer needs it: the station's own fields already written as one JSON
- * object, the rest as values. A 5,000-station answer reads one string per station instead of seven, and
- * those strings need no escaping again (see features.ts, stationFeatureJson).
- */
-export interface StationJsonRow {
-  /** `{"id":…,"externalId":…,"country":…,"name":…,"brand":…,"address":…,"city":…}` (any JSON spacing). */
-  fieldsJson: string;
-  lon: number;
-  lat: number;
-  powerKw: number | null;
-  price: number | null;
-  currency: string | null;
-  /** Milliseconds since the epoch. */
-  reportedAt: number | null;
-}
-
-/**
- * A box's stations as the map's answer writes them: each station one GeoJSON Feature as JSON text, which
+ * Stations as the map's answers write them: each station one GeoJSON Feature as JSON text, which
  * parses to what `stationFeature` (domain/features.ts) makes of the station's row (`features.test.ts` holds
  * the two together on both backends). SQLite writes the whole text, its numbers in a form that reads back as
  * the same value (`52.520006599999988` where JSON.stringify writes `52.52000659999999`); the PostgreSQL
  * adapter writes it from rows with the stations' stored fields (feature-text.ts).
  */
-export interface BoxFeaturesResult {
+export interface FeatureTexts {
   features: string[];
+  /** More stations matched than `limit`. */
   truncated: boolean;
 }
 
@@ -188,19 +172,6 @@ export interface CorridorRow extends StationRow {
 export interface CorridorResult {
   stations: CorridorRow[];
   /** More stations were in the corridor than `limit`. */
-  truncated: boolean;
-}
-
-/** A station along a line with its own fields as JSON text (see StationJsonRow). */
-export interface CorridorJsonRow extends StationJsonRow {
-  country: string;
-  externalId: string;
-  /** Position along the line, 0 (start) to 1 (end). */
-  routeFraction: number;
-}
-
-export interface CorridorJsonResult {
-  stations: CorridorJsonRow[];
   truncated: boolean;
 }
 
@@ -256,11 +227,11 @@ export interface FuelStore {
   // Reads for the HTTP routes.
   stationsInBox(query: BoxQuery): Promise<BoxResult>;
   /** The same stations as `stationsInBox`, in the same order, as GeoJSON Feature texts. */
-  stationFeaturesInBox(query: BoxQuery): Promise<BoxFeaturesResult>;
+  stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts>;
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
   stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
-  /** The same stations as `stationsAlongLine`, in the same order, with their own fields as JSON text. */
-  stationsAlongLineJson(query: CorridorQuery): Promise<CorridorJsonResult>;
+  /** The same stations as `stationsAlongLine`, in the same order, as GeoJSON Feature texts. */
+  stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;
   /** Whether a station with this durable identity exists. */
   hasStation(country: string, externalId: string): Promise<boolean>;
