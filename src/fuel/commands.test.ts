@@ -19,6 +19,8 @@ describe('fuel migrate', () => {
       `fuel: applied migration 001_initial to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 002_price_history to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 003_latest_prices to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 004_feature_text to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 005_station_order to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });

@@ -1,16 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migratePostgres, readMigrations } from '../../common/migrations';
+import { migratePostgres, migrateSqlite, readMigrations } from '../../common/migrations';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import type { StationFeature } from '../domain/features';
+import { type StationFeature, stationFeature } from '../domain/features';
 import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
+import { openSqliteDatabase, openSqliteStore } from './sqlite';
 
 const feature = (text: string): StationFeature => JSON.parse(text) as StationFeature;
 
 const POSTGRES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
+const SQLITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
 
 describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fields as JSON)', () => {
   let db: TestDatabase;
@@ -208,6 +213,143 @@ describe('fuel migration 004 on PostgreSQL (the newest price read from the price
       expect(near.map((s) => s.price)).toEqual([1.5]);
     } finally {
       await pool.end();
+      await store.close();
+    }
+  });
+});
+
+describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the rows, stations in sample-key order)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-migrate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the texts of the stations and prices already stored, as the store writes new ones', async () => {
+    const file = path.join(dir, 'fuel.db');
+    const db = openSqliteDatabase(file);
+    migrateSqlite(
+      db,
+      readMigrations(SQLITE).filter((m) => m.version <= 3),
+    );
+    const stations: [string, string, string | null, number, number, string | null][] = [
+      ['a-1', 'Estación "Sur"\\1', 'REPSOL', -3.7001, 40.4001, null],
+      ['a-2', 'Gasolinera ⛽\nNorte', null, -3.6989999999999996, 40.41000000000001, null],
+      ['a-3', 'Punto de carga', 'Iberdrola', -3.71, 40.39, 'ev_charger'],
+    ];
+    for (const [externalId, name, brand, lon, lat, type] of stations) {
+      const { lastInsertRowid: seq } = db
+        .prepare(
+          `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, lon, lat,
+             power_kw, source, sample_key, created_at, updated_at)
+           VALUES (?, ?, 'ES', ?, ?, ?, 'Calle 1', 'Madrid', ?, ?, ?, 'miteco', ?, 0, 0)`,
+        )
+        .run(
+          randomUUID(),
+          externalId,
+          type ?? 'fuel',
+          name,
+          brand,
+          lon,
+          lat,
+          type ? 22.5 : null,
+          sampleKey('ES', externalId),
+        );
+      if (type) continue;
+      const insert = db.prepare(
+        `INSERT INTO prices (station_seq, fuel, price, currency, reported_at, source)
+         VALUES (?, ?, ?, 'EUR', ?, 'miteco')`,
+      );
+      insert.run(seq, 'B7', 1.4, Date.UTC(2026, 4, 1, 6));
+      insert.run(seq, 'B7', 1.459 + Number(seq) / 997, Date.UTC(2026, 4, 2, 6, 0, 0, 123));
+      db.prepare(
+        `INSERT INTO latest_prices (station_seq, fuel, price, currency, reported_at)
+         SELECT station_seq, fuel, price, currency, reported_at FROM prices
+         WHERE station_seq = ? ORDER BY reported_at DESC LIMIT 1`,
+      ).run(seq);
+    }
+    db.close();
+
+    const store = openSqliteStore(file);
+    // Migration 005: each station's number is its sample key's place, and every table keyed by it followed.
+    const migrated = openSqliteDatabase(file);
+    try {
+      const numbers = migrated
+        .prepare('SELECT external_id, seq, sample_key FROM stations ORDER BY external_id')
+        .raw()
+        .all() as [string, number, number][];
+      expect(numbers.map(([externalId, seq, key]) => [externalId, seq - key * 8192])).toEqual([
+        ['a-1', 0],
+        ['a-2', 0],
+        ['a-3', 0],
+      ]);
+      expect(migrated.prepare('SELECT count(*) FROM pragma_foreign_key_check').pluck().get()).toBe(0);
+      expect(
+        migrated
+          .prepare(
+            `SELECT count(*) FROM stations s JOIN stations_rtree r ON r.seq = s.seq
+             WHERE r.min_lon <= s.lon + 1e-5 AND r.max_lon >= s.lon - 1e-5`,
+          )
+          .pluck()
+          .get(),
+      ).toBe(3);
+      expect(migrated.prepare('SELECT count(*) FROM stations_rtree').pluck().get()).toBe(3);
+      expect(
+        migrated
+          .prepare('SELECT count(*) FROM prices p JOIN stations s ON s.seq = p.station_seq')
+          .pluck()
+          .get(),
+      ).toBe(4);
+    } finally {
+      migrated.close();
+    }
+    try {
+      const line: [number, number][] = [
+        [-3.72, 40.4],
+        [-3.69, 40.405],
+      ];
+      for (const fuel of ['B7', 'EV'] as const) {
+        const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit: 10 };
+        const objects = (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, fuel));
+        expect(objects).toHaveLength(fuel === 'B7' ? 2 : 1);
+        expect((await store.stationFeaturesInBox(query)).features.map(feature)).toEqual(objects);
+        const along = { line, fuel, corridorKm: 5, limit: 10 };
+        expect((await store.stationFeaturesAlongLine(along)).features.map(feature)).toEqual(
+          (await store.stationsAlongLine(along)).stations.map((row) =>
+            stationFeature(row, fuel, { routeFraction: row.routeFraction }),
+          ),
+        );
+      }
+      // A station and a price written after the migration read the same way.
+      await store.upsertStations([
+        {
+          externalId: 'a-2',
+          country: 'ES',
+          type: 'fuel',
+          name: 'Renamed',
+          brand: 'BP',
+          address: 'Calle 2',
+          city: 'Toledo',
+          lon: -3.7,
+          lat: 40.4,
+          source: 'miteco',
+        },
+      ]);
+      await store.replacePrices('miteco', 'ES', [
+        { externalId: 'a-2', country: 'ES', fuel: 'B7', price: 1.7, currency: 'EUR' },
+      ]);
+      const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
+      const after = (await store.stationFeaturesInBox(query)).features.map(feature);
+      expect(after).toEqual(
+        (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, 'B7')),
+      );
+      expect(after.map((f) => [f.properties.name, f.properties.price])).toEqual([['Renamed', 1.7]]);
+      const near = await store.nearestStations({ lon: -3.7, lat: 40.4, radiusKm: 2, fuel: 'B7', limit: 5 });
+      expect(near.map((s) => [s.externalId, s.price])).toEqual([['a-2', 1.7]]);
+      // A station's prices still go with it.
+      await store.deleteStationsBySource('miteco', 'ES');
+      expect((await store.stats()).countries).toEqual([]);
+    } finally {
       await store.close();
     }
   });

@@ -59,8 +59,11 @@ export interface PriceMatch {
   leftover: number[];
 }
 
-/** Keys of one station lie in [station × STATION_KEYS, (station + 1) × STATION_KEYS). */
-const STATION_KEYS = FUEL_SLOTS * CURRENCY_SLOTS;
+/**
+ * Keys of one station lie in [station × STATION_KEYS, (station + 1) × STATION_KEYS): a key is the station's
+ * number times this plus `fuel slot × CURRENCY_SLOTS + currency slot`.
+ */
+export const STATION_KEYS = FUEL_SLOTS * CURRENCY_SLOTS;
 
 /**
  * Matches new prices to previous rows with the same key. Keys are whole numbers (NO_KEY never matches) made

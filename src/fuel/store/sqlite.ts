@@ -8,16 +8,17 @@ import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
-import { withRouteFraction } from './feature-text';
+import { priceJson, withRouteFraction } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuelSqlite } from './migrations';
 import {
   CURRENCY_SLOTS,
   currencySlots,
-  FUEL_SLOTS,
   fuelSlotSql,
   matchPrices,
+  NO_KEY,
   newPriceKey,
+  STATION_KEYS,
 } from './price-diff';
 import { sampleKey } from './sample-key';
 import {
@@ -98,26 +99,32 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
     : { columns: `${COLUMNS}, ${prices}`, prices, join: LATEST_PRICE, where: '1' };
 }
 
-/** The properties every Feature starts with (the order of stationFeature); `@fuel` is the fuel asked for. */
-const FEATURE_PROPERTIES = `'id', s.id, 'externalId', s.external_id, 'country', s.country, 'name', s.name,
-  'brand', s.brand, 'address', s.address, 'city', s.city, 'fuelType', @fuel`;
-
 /**
- * The station as the GeoJSON Feature of the map's answer, written whole by SQLite (see BoxFeaturesResult):
- * a fuel's price with its currency and time (`strftime` writes the instant as toISOString does, to the
- * millisecond), or a charger's power when it has one. SQLite writes each number in the shortest form that
- * reads back as the same value, as JavaScript does, or with 17 digits. A charger's object ends with a string
- * (its currency), so `rtrim` takes off only its closing brace.
+ * The station as the GeoJSON Feature of the map's answers (see FeatureTexts), joined from the texts stored
+ * with the rows (migration 004): the station's `feature_head`, then the latest price's `price_json`, or for
+ * chargers the fuel asked for (`@fuel`), EUR and the power when there is one.
  */
 function featureJson(fuel: string): string {
-  const geometry = `'{"type":"Feature","geometry":{"type":"Point","coordinates":' || json_array(s.lon, s.lat) ||
-    '},"properties":'`;
   return fuel === EV_FUEL
-    ? `${geometry} || rtrim(json_object(${FEATURE_PROPERTIES}, 'currency', 'EUR'), '}') ||
+    ? `s.feature_head || ',"fuelType":' || json_quote(@fuel) || ',"currency":"EUR"' ||
        CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || json_quote(s.power_kw) END || '}}'`
-    : `${geometry} || json_object(${FEATURE_PROPERTIES}, 'currency', coalesce(p.currency, 'EUR'),
-       'price', p.price, 'reportedAt', strftime('%Y-%m-%dT%H:%M:%fZ', p.reported_at / 1000.0, 'unixepoch')) || '}'`;
+    : `s.feature_head || ',' || p.price_json || '}}'`;
 }
+
+/**
+ * `feature_head` (migration 004) from a station's values, each given as an SQL expression: SQLite writes
+ * each number in the shortest form that reads back as the same value, as JavaScript does, or with 17
+ * digits. The object ends with a string (the city), so `rtrim` takes off only its closing brace.
+ */
+function featureHeadSql(
+  v: Record<'id' | 'externalId' | 'country' | 'name' | 'brand' | 'address' | 'city' | 'lon' | 'lat', string>,
+): string {
+  return `'{"type":"Feature","geometry":{"type":"Point","coordinates":' || json_array(${v.lon}, ${v.lat}) ||
+    '},"properties":' || rtrim(json_object('id', ${v.id}, 'externalId', ${v.externalId}, 'country', ${v.country},
+    'name', ${v.name}, 'brand', ${v.brand}, 'address', ${v.address}, 'city', ${v.city}), '}')`;
+}
+
+const priceJsonOf = (price: PriceInput, at: number) => priceJson(price.fuel, price.currency, price.price, at);
 
 function toRow(r: RawRow): StationRow {
   return {
@@ -139,6 +146,14 @@ function toRow(r: RawRow): StationRow {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Station numbers per sample key (migration 005): a station's seq is its sample key times this plus its place
+ * among the stations sharing that key, so the tables keyed by seq hold stations in sample-key order. A
+ * million stations share a 31-bit key a few at a time; past 8,192 on one key a new station would take the
+ * next key's first number, and its write batch fails if that number is taken.
+ */
+const SEQ_PER_KEY = 8192;
 
 /** A box with this many times more stations than asked for is walked in sample-key order. */
 const CROWDED_FACTOR = 2;
@@ -424,15 +439,43 @@ class SqliteFuelStore implements FuelStore {
   }
 
   async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
+    const inserted = featureHeadSql({
+      id: '@id',
+      externalId: '@externalId',
+      country: '@country',
+      name: '@name',
+      brand: '@brand',
+      address: '@address',
+      city: '@city',
+      lon: '@lon',
+      lat: '@lat',
+    });
+    // On a conflict the stored station keeps its id.
+    const changed = featureHeadSql({
+      id: 'id',
+      externalId: 'excluded.external_id',
+      country: 'excluded.country',
+      name: 'excluded.name',
+      brand: 'excluded.brand',
+      address: 'excluded.address',
+      city: 'excluded.city',
+      lon: 'excluded.lon',
+      lat: 'excluded.lat',
+    });
+    // A new station's number is the next free one of its sample key's place (migration 005).
+    const seq = `coalesce((SELECT max(seq) + 1 FROM stations
+      WHERE seq BETWEEN @sampleKey * ${SEQ_PER_KEY} AND @sampleKey * ${SEQ_PER_KEY} + ${SEQ_PER_KEY - 1}),
+      @sampleKey * ${SEQ_PER_KEY})`;
     const statement = this.prepare(
-      `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, lon, lat,
-         power_kw, source, sample_key, created_at, updated_at)
-       VALUES (@id, @externalId, @country, @type, @name, @brand, @address, @city, @lon, @lat, @powerKw,
-         @source, @sampleKey, @now, @now)
+      `INSERT INTO stations (seq, id, external_id, country, station_type, name, brand, address, city, lon,
+         lat, power_kw, source, sample_key, created_at, updated_at, feature_head)
+       VALUES (${seq}, @id, @externalId, @country, @type, @name, @brand, @address, @city, @lon, @lat,
+         @powerKw, @source, @sampleKey, @now, @now, ${inserted})
        ON CONFLICT (external_id, country) DO UPDATE SET
          station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
          address = excluded.address, city = excluded.city, lon = excluded.lon, lat = excluded.lat,
-         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at
+         power_kw = excluded.power_kw, source = excluded.source, updated_at = excluded.updated_at,
+         feature_head = ${changed}
        -- A station the feed lists as it was is left alone (most of a feed, every run); updated_at is when
        -- its fields last changed.
        WHERE (station_type, name, brand, address, city, lon, lat, power_kw, source)
@@ -489,29 +532,38 @@ class SqliteFuelStore implements FuelStore {
       // The country's stations by external id, read row by row, and not at all when no price is given (a
       // charger register of 1,000,000 stations).
       const seqs = new Map<string, number>();
+      // The price keys number the stations in turn (price-diff.ts wants numbers close together; a seq
+      // holds the station's sample key, migration 005).
+      const numbers = new Map<number, number>();
       if (prices.some((price) => price.country === country)) {
         const rows = this.prepare('SELECT external_id, seq FROM stations WHERE country = ?')
           .raw()
           .iterate(country);
-        for (const [externalId, seq] of rows as Iterable<[string, number]>) seqs.set(externalId, seq);
+        for (const [externalId, seq] of rows as Iterable<[string, number]>) {
+          seqs.set(externalId, seq);
+          numbers.set(seq, numbers.size);
+        }
       }
       const seqOf = new Float64Array(prices.length);
       const keys = new Float64Array(prices.length);
       for (const [j, price] of prices.entries()) {
         const seq = price.country === country ? seqs.get(price.externalId) : undefined;
         seqOf[j] = seq ?? -1;
-        keys[j] = newPriceKey(seq, price, currencySlot);
+        keys[j] = newPriceKey(seq === undefined ? undefined : numbers.get(seq), price, currencySlot);
       }
       seqs.clear();
-      const previous = this.previousPrices(source, country, [...currencySlot.keys()]);
+      const previous = this.previousPrices(source, country, [...currencySlot.keys()], numbers);
+      numbers.clear();
       const { previousOf, leftover } = matchPrices(previous.keys, previous.rowids, keys);
 
       const remove = this.prepare('DELETE FROM prices WHERE rowid = ?');
       for (const i of leftover) remove.run(previous.rowids[i]);
-      const update = this.prepare('UPDATE prices SET price = ?, reported_at = ? WHERE rowid = ?');
+      const update = this.prepare(
+        'UPDATE prices SET price = ?, reported_at = ?, price_json = ? WHERE rowid = ?',
+      );
       const insert = this.prepare(
-        `INSERT INTO prices (station_seq, fuel, price, currency, reported_at, source)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO prices (station_seq, fuel, price, currency, reported_at, source, price_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       );
       const remember = this.prepare(
         `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
@@ -526,8 +578,10 @@ class SqliteFuelStore implements FuelStore {
         const at = price.reportedAt?.getTime() ?? now;
         const i = previousOf[j] as number;
         const changed = i < 0 || previous.prices[i] !== price.price;
-        if (i < 0) insert.run(seq, price.fuel, price.price, price.currency, at, source);
-        else if (changed || previous.times[i] !== at) update.run(price.price, at, previous.rowids[i]);
+        if (i < 0)
+          insert.run(seq, price.fuel, price.price, price.currency, at, source, priceJsonOf(price, at));
+        else if (changed || previous.times[i] !== at)
+          update.run(price.price, at, priceJsonOf(price, at), previous.rowids[i]);
         else continue;
         written++;
         if (history && changed)
@@ -542,20 +596,23 @@ class SqliteFuelStore implements FuelStore {
 
   /**
    * This source's prices of the country (in no particular order; the row ids tell): row ids, keys (the
-   * station by its row number; see price-diff.ts), prices and times. Four JSON arrays of one row parse far
-   * faster than 400,000 rows (0.2 against 0.7 s); 17 significant digits give back each price exactly.
+   * station by its number in `numbers`; see price-diff.ts), prices and times. Five JSON arrays of one row
+   * parse far faster than 400,000 rows (0.2 against 0.7 s); 17 significant digits give back each price
+   * exactly.
    */
   private previousPrices(
     source: string,
     country: string,
     currencies: string[],
+    numbers: Map<number, number>,
   ): { rowids: number[]; keys: number[]; prices: number[]; times: number[] } {
     const currencySql = currencies.map((_, i) => `WHEN @c${i} THEN ${i}`).join(' ');
-    const key = `(p.station_seq * ${FUEL_SLOTS} + ${fuelSlotSql('p.fuel')}) * ${CURRENCY_SLOTS}
+    const slot = `${fuelSlotSql('p.fuel')} * ${CURRENCY_SLOTS}
       + ${currencySql ? `CASE p.currency ${currencySql} ELSE ${CURRENCY_SLOTS - 1} END` : CURRENCY_SLOTS - 1}`;
     const row = this.prepare(
-      `SELECT '[' || group_concat(p.rowid) || ']', '[' || group_concat(${key}) || ']',
-         '[' || group_concat(printf('%!.17g', p.price)) || ']', '[' || group_concat(p.reported_at) || ']'
+      `SELECT '[' || group_concat(p.rowid) || ']', '[' || group_concat(p.station_seq) || ']',
+         '[' || group_concat(${slot}) || ']', '[' || group_concat(printf('%!.17g', p.price)) || ']',
+         '[' || group_concat(p.reported_at) || ']'
        FROM prices p JOIN stations s ON s.seq = p.station_seq
        WHERE p.source = @source AND s.country = @country`,
     )
@@ -564,8 +621,14 @@ class SqliteFuelStore implements FuelStore {
       | string
       | null
     )[];
-    const [rowids, keys, values, times] = row.map((list) => JSON.parse(list ?? '[]') as number[]);
-    return { rowids: rowids ?? [], keys: keys ?? [], prices: values ?? [], times: times ?? [] };
+    const [rowids = [], seqs = [], slots = [], prices = [], times = []] = row.map(
+      (list) => JSON.parse(list ?? '[]') as number[],
+    );
+    const keys = seqs.map((seq, i) => {
+      const station = numbers.get(seq);
+      return station === undefined ? NO_KEY : station * STATION_KEYS + (slots[i] as number);
+    });
+    return { rowids, keys, prices, times };
   }
 
   /**
@@ -578,8 +641,8 @@ class SqliteFuelStore implements FuelStore {
       'DELETE FROM latest_prices WHERE station_seq IN (SELECT seq FROM stations WHERE country = ?)',
     ).run(country);
     this.prepare(
-      `INSERT INTO latest_prices (station_seq, fuel, price, currency, reported_at)
-       SELECT p.station_seq, p.fuel, p.price, p.currency, p.reported_at
+      `INSERT INTO latest_prices (station_seq, fuel, price, currency, reported_at, price_json)
+       SELECT p.station_seq, p.fuel, p.price, p.currency, p.reported_at, p.price_json
        FROM stations s JOIN prices p ON p.station_seq = s.seq
        WHERE s.country = ? AND p.rowid = (
          SELECT q.rowid FROM prices q WHERE q.station_seq = p.station_seq AND q.fuel = p.fuel

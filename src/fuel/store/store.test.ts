@@ -547,6 +547,27 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(all.stations).toHaveLength(30);
     });
 
+    it('keeps apart two stations that share a sample key, each with its own prices', async () => {
+      // Found by search: two ids whose 31-bit sample keys are equal.
+      const [a, b] = ['t18520', 't68184'];
+      expect(sampleKey('ES', a)).toBe(sampleKey('ES', b));
+      await store.upsertStations([station(b, [-3.7, 40.4]), station('other', [-3.69, 40.4])]);
+      await store.upsertStations([station(a, [-3.71, 40.4])]);
+      await store.replacePrices('miteco', 'ES', [
+        price(a, 'B7', 1.4),
+        price(b, 'B7', 1.5),
+        price('other', 'B7', 1.6),
+      ]);
+      const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
+      const prices = async () =>
+        Object.fromEntries((await store.stationsInBox(query)).stations.map((s) => [s.externalId, s.price]));
+      expect(await prices()).toEqual({ [a]: 1.4, [b]: 1.5, other: 1.6 });
+      await store.replacePrices('miteco', 'ES', [price(a, 'B7', 1.45), price(b, 'B7', 1.5)]);
+      expect(await prices()).toEqual({ [a]: 1.45, [b]: 1.5 });
+      const texts = await store.stationFeaturesInBox(query);
+      expect(texts.features.map((t) => JSON.parse(t).properties.price).sort()).toEqual([1.45, 1.5]);
+    });
+
     it('finds the nearest stations by great-circle distance, east-west as far as north-south', async () => {
       const centre: LonLat = [10, 60];
       const points: Record<string, LonLat> = {
