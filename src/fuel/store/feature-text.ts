@@ -79,11 +79,3 @@ export function stationFeatureJson(
 export function withRouteFraction(feature: string, routeFraction: number): string {
   return `${feature.slice(0, feature.lastIndexOf('}}'))},"routeFraction":${sixDecimals(routeFraction)}}}`;
 }
-
-/**
- * A price's properties in a Feature, without braces, as SQLite stores them with the price
- * (`price_json`, migration 004): `"fuelType":…,"currency":…,"price":…,"reportedAt":"…"`.
- */
-export function priceJson(fuel: string, currency: string, price: number, reportedAtMs: number): string {
-  return `"fuelType":${JSON.stringify(fuel)},"currency":${JSON.stringify(currency)},"price":${price},"reportedAt":"${isoText(reportedAtMs)}"`;
-}
