@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FuelCode } from '../fuels';
+import { inSampleKeyOrder } from '../store/input';
 import type { FuelStore } from '../store/store';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { OcmGate, ocmScraper } from './feeds/ocm';
@@ -271,18 +272,22 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
           prices: ['j1', 'j2', 'j3', 'j4'].map((id) => price(id, 'B7', 1.5)),
         }),
       );
-      // A parser defect: a station without a name, in the second batch of two.
+      // A parser defect: a station without a name, in a batch of its own (stations are written in
+      // sample-key order, so its batch is its place in that order).
       const broken = fuelStation('j3', -3.7, 40.4, { name: null as unknown as string });
+      const at = inSampleKeyOrder(['j1', 'j2', 'j3'].map((id) => ({ country: 'AJ', externalId: id })))
+        .map((s) => s.externalId)
+        .indexOf('j3');
       const { summary, log } = await run(
         feed('AJ', {
           stations: [fuelStation('j1'), fuelStation('j2'), broken],
           prices: [price('j1', 'B7', 1.4), price('j2', 'B7', 1.4), price('j3', 'B7', 1.4)],
         }),
-        { batchSize: 2 },
+        { batchSize: 1 },
       );
       expect(summary.stations).toBe(2);
       expect(summary.errors).toHaveLength(2);
-      expect(summary.errors[0]).toMatch(/^Station batch 2-3: /);
+      expect(summary.errors[0]).toMatch(new RegExp(`^Station batch ${at}-${at + 1}: `));
       expect(summary.errors[1]).toBe('Skipped orphan cleanup: one or more station batches failed');
       expect(log.errors).toEqual(['[testfeed] Skipped orphan cleanup: one or more station batches failed']);
       // j4 lost its price but was not deleted: the cleanup did not run.

@@ -1,3 +1,4 @@
+import { sampleKey } from './sample-key';
 import { type StationInput, stationKey } from './store';
 
 export const DEFAULT_BATCH_SIZE = 500;
@@ -11,6 +12,20 @@ export function dedupeStations(stations: StationInput[]): StationInput[] {
   const byKey = new Map<string, StationInput>();
   for (const station of stations) byKey.set(stationKey(station.country, station.externalId), station);
   return [...byKey.values()];
+}
+
+/**
+ * Stations in the order both stores keep them in: by sample key (the start of a station's id on
+ * PostgreSQL, of its number on SQLite; SQLite migration 005). Written in a feed's own order, a first import
+ * changed a page of the table per station, all over the file; in this order it appends. Stations of one key
+ * keep their order, so the later listing of a station still wins. Past 2,097,152 stations the feed's order
+ * is kept (the sort packs the position into 21 bits).
+ */
+export function inSampleKeyOrder<T extends { country: string; externalId: string }>(stations: T[]): T[] {
+  const place = 2 ** 21;
+  if (stations.length >= place) return stations;
+  const order = Float64Array.from(stations, (s, i) => sampleKey(s.country, s.externalId) * place + i).sort();
+  return Array.from(order, (key) => stations[key % place] as T);
 }
 
 /** Consecutive slices of `size` items, each made when it is reached. */

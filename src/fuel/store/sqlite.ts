@@ -9,7 +9,7 @@ import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
 import { withRouteFraction } from './feature-text';
-import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import {
   CURRENCY_SLOTS,
@@ -491,7 +491,7 @@ class SqliteFuelStore implements FuelStore {
     );
     const failedBatches: FailedBatch[] = [];
     let count = 0;
-    for (const batch of batchesOf(stations, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    for (const batch of batchesOf(inSampleKeyOrder(stations), options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       // Each batch is its own short transaction; between them the server answers its requests.
       await new Promise((resolve) => setImmediate(resolve));
       const now = Date.now();
@@ -511,9 +511,16 @@ class SqliteFuelStore implements FuelStore {
             powerKw: s.powerKw ?? null,
             source: s.source,
             now,
+            id: '',
+            sampleKey: 0,
           };
-          if (stored.get(row)) update.run(row);
-          else insert.run({ ...row, id: randomUUID(), sampleKey: sampleKey(s.country, s.externalId) });
+          if (stored.get(row)) {
+            update.run(row);
+          } else {
+            row.id = randomUUID();
+            row.sampleKey = sampleKey(s.country, s.externalId);
+            insert.run(row);
+          }
         }
       });
       try {

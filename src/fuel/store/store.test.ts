@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { inSampleKeyOrder } from './input';
 import { sampleKey } from './sample-key';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationType } from './store';
 
@@ -155,23 +156,39 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
     });
 
     it('reports a failed batch and still writes the others', async () => {
-      const result = await store.upsertStations(
-        [
-          station('a', MADRID),
-          station('b', MADRID),
-          station('c', [-3.7, 200]),
-          station('d', MADRID),
-          station('e', MADRID),
-        ],
-        { batchSize: 2 },
-      );
-      expect(result.count).toBe(3);
+      const input = [
+        station('a', MADRID),
+        station('b', MADRID),
+        station('c', [-3.7, 200]),
+        station('d', MADRID),
+        station('e', MADRID),
+      ];
+      const result = await store.upsertStations(input, { batchSize: 2 });
+      // Batches of two in the order the store writes: the batch holding the invalid station fails whole.
+      const order = inSampleKeyOrder(input).map((s) => s.externalId);
+      const offset = order.indexOf('c') - (order.indexOf('c') % 2);
+      const failed = order.slice(offset, offset + 2);
+      expect(result.count).toBe(5 - failed.length);
       expect(result.failedBatches).toHaveLength(1);
-      expect(result.failedBatches[0]).toMatchObject({ offset: 2, size: 2 });
+      expect(result.failedBatches[0]).toMatchObject({ offset, size: failed.length });
       expect(result.failedBatches[0]?.message).toBeTruthy();
-      for (const [id, written] of Object.entries({ a: true, b: true, c: false, d: false, e: true })) {
-        expect(await store.hasStation('ES', id), id).toBe(written);
-      }
+      for (const id of order) expect(await store.hasStation('ES', id), id).toBe(!failed.includes(id));
+    });
+
+    it('writes stations in sample-key order, the later listing of one station winning', async () => {
+      const ids = Array.from({ length: 12 }, (_, i) => `k${i}`);
+      const input = [...ids.map((id) => station(id, MADRID)), station('k3', MADRID, { name: 'again' })];
+      expect(inSampleKeyOrder(input).map((s) => s.externalId)).toEqual(
+        [...input.map((s) => s.externalId)].sort(
+          (a, b) =>
+            sampleKey('ES', a) - sampleKey('ES', b) ||
+            input.findIndex((s) => s.externalId === a) - input.findIndex((s) => s.externalId === b),
+        ),
+      );
+      expect((await store.upsertStations(input, { batchSize: 1 })).count).toBe(13);
+      await store.replacePrices('miteco', 'ES', [price('k3', 'E5', 1.6)]);
+      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      expect(stations.map((s) => s.name)).toEqual(['again']);
     });
 
     it("replaces only one source's prices of one country", async () => {

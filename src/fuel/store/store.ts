@@ -48,7 +48,10 @@ export function stationKey(country: string, externalId: string): StationKey {
 }
 
 export interface FailedBatch {
-  /** Index in the input of the batch's first station. */
+  /**
+   * Place of the batch's first station in the order the store writes them: by sample key, not the
+   * order given (input.ts, inSampleKeyOrder).
+   */
   offset: number;
   /** Stations of the input in the batch. */
   size: number;
