@@ -234,7 +234,7 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
     );
     const stations: [string, string, string | null, number, number, string | null][] = [
       ['a-1', 'Estación "Sur"\\1', 'REPSOL', -3.7001, 40.4001, null],
-      ['a-2', 'Gasolinera ⛽\nNorte', null, -3.6989999999999996, 40.41000000000001, null],
+      ['a-2', 'Gasolinera ⛽\nNorte', null, -3.6989999999999994, 40.41000000000001, null],
       ['a-3', 'Punto de carga', 'Iberdrola', -3.71, 40.39, 'ev_charger'],
     ];
     for (const [externalId, name, brand, lon, lat, type] of stations) {

@@ -590,10 +590,11 @@ class SqliteFuelStore implements FuelStore {
       // In the order of the stations' numbers, the order of the price index and of the prices first
       // written: a feed lists its stations in its own order, and rows written in that order land all over
       // the tables (migration 005). Each station's prices keep the order they were given in.
-      if (prices.length < PRICES_PER_RUN) order.sort();
-      else order.forEach((_, j) => (order[j] = j));
-      for (const key of order) {
-        const j = key % PRICES_PER_RUN;
+      // Past PRICES_PER_RUN prices they are written in the order given.
+      const sorted = prices.length < PRICES_PER_RUN;
+      if (sorted) order.sort();
+      for (let n = 0; n < order.length; n++) {
+        const j = sorted ? (order[n] as number) % PRICES_PER_RUN : n;
         const price = prices[j] as PriceInput;
         const seq = seqOf[j] as number;
         if (seq < 0) continue;
