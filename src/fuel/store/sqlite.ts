@@ -153,8 +153,9 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Station numbers per sample key (migration 005): a station's seq is its sample key times this plus its place
  * among the stations sharing that key, so the tables keyed by seq hold stations in sample-key order. A
- * million stations share a 31-bit key a few at a time; past 8,192 on one key a new station would take the
- * next key's first number, and its write batch fails if that number is taken.
+ * million stations share a 31-bit key a few at a time; past 8,192 on one key a new station would take a
+ * number of the next key's place (still read in sample-key order, through the index), and its write batch
+ * fails if that number is taken.
  */
 const SEQ_PER_KEY = 8192;
 

@@ -3,8 +3,8 @@
 -- and external id; the store gives a new station the next free place). An oversized box keeps the
 -- stations with the smallest sample keys: those are now the first rows of the station and price tables,
 -- side by side on a few pages, instead of rows scattered over the whole file (a whole-country box of
--- 20,000 stations took half the time; scripts/bench/README.md). Numbers stay below 2^44, so the price
--- keys built from them (seq * 512 + fuel and currency slots, price-diff.ts) stay exact in JavaScript.
+-- 20,000 stations took half the time; scripts/bench/README.md). Numbers stay below 2^44, exact as
+-- JavaScript numbers.
 PRAGMA defer_foreign_keys = ON;
 
 CREATE TEMP TABLE seq_order (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
