@@ -15,11 +15,12 @@ export function dedupeStations(stations: StationInput[]): StationInput[] {
 }
 
 /**
- * Stations in the order both stores keep them in: by sample key (the start of a station's id on
- * PostgreSQL, of its number on SQLite; SQLite migration 005). Written in a feed's own order, a first import
- * changed a page of the table per station, all over the file; in this order it appends. Stations of one key
- * keep their order, so the later listing of a station still wins. Past 2,097,152 stations the feed's order
- * is kept (the sort packs the position into 21 bits).
+ * Stations in the order the SQLite store keeps them in: by sample key (the start of a station's number,
+ * migration 005). Written in a feed's own order, a first import changed a page of the table per station,
+ * all over the file; in this order it appends. Stations of one key keep their order, so the later listing
+ * of a station still wins. Past 2,097,152 stations the feed's order is kept (the sort packs the position
+ * into 21 bits). (On PostgreSQL, whose ids also begin with the sample key, the order measured no faster
+ * for a first import and slower for the runs after it: the stations are found by external id.)
  */
 export function inSampleKeyOrder<T extends { country: string; externalId: string }>(stations: T[]): T[] {
   const place = 2 ** 21;

@@ -13,7 +13,7 @@ import {
   stationFeatureJson,
   stationJsonRow,
 } from './feature-text';
-import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import {
   CURRENCY_SLOTS,
@@ -413,7 +413,7 @@ class PostgresFuelStore implements FuelStore {
   async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
     const failedBatches: FailedBatch[] = [];
     let count = 0;
-    for (const batch of batchesOf(inSampleKeyOrder(stations), options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    for (const batch of batchesOf(stations, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       const s = dedupeStations(batch.items);
       try {
         await this.pool.query(
