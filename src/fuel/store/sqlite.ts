@@ -117,16 +117,15 @@ function featureJson(fuel: string): string {
 }
 
 /**
- * `feature_head` (migration 004) from a station's values, each given as an SQL expression: SQLite writes
- * each number in the shortest form that reads back as the same value, as JavaScript does, or with 17
- * digits. The object ends with a string (the city), so `rtrim` takes off only its closing brace.
+ * `feature_head` (migration 004) from the upsert's parameters (`@name`, `@lon`, …), with the id, external id
+ * and country given as SQL expressions: SQLite writes each number in the shortest form that reads back as
+ * the same value, as JavaScript does, or with 17 digits. The object ends with a string (the city), so
+ * `rtrim` takes off only its closing brace.
  */
-function featureHeadSql(
-  v: Record<'id' | 'externalId' | 'country' | 'name' | 'brand' | 'address' | 'city' | 'lon' | 'lat', string>,
-): string {
-  return `'{"type":"Feature","geometry":{"type":"Point","coordinates":' || json_array(${v.lon}, ${v.lat}) ||
-    '},"properties":' || rtrim(json_object('id', ${v.id}, 'externalId', ${v.externalId}, 'country', ${v.country},
-    'name', ${v.name}, 'brand', ${v.brand}, 'address', ${v.address}, 'city', ${v.city}), '}')`;
+function featureHeadSql(id: string, externalId: string, country: string): string {
+  return `'{"type":"Feature","geometry":{"type":"Point","coordinates":' || json_array(@lon, @lat) ||
+    '},"properties":' || rtrim(json_object('id', ${id}, 'externalId', ${externalId}, 'country', ${country},
+    'name', @name, 'brand', @brand, 'address', @address, 'city', @city), '}')`;
 }
 
 function toRow(r: RawRow): StationRow {
@@ -458,17 +457,7 @@ class SqliteFuelStore implements FuelStore {
     const values = '@type, @name, @brand, @address, @city, @lon, @lat, @powerKw, @source';
     const update = this.prepare(
       `UPDATE stations SET (${fields.join(', ')}, updated_at) = (${values}, @now),
-         feature_head = ${featureHeadSql({
-           id: 'id',
-           externalId: 'external_id',
-           country: 'country',
-           name: '@name',
-           brand: '@brand',
-           address: '@address',
-           city: '@city',
-           lon: '@lon',
-           lat: '@lat',
-         })}
+         feature_head = ${featureHeadSql('id', 'external_id', 'country')}
        WHERE external_id = @externalId AND country = @country AND (${fields.join(', ')}) IS NOT (${values})`,
     );
     // A new station's number is the next free one of its sample key's place (migration 005).
@@ -478,17 +467,8 @@ class SqliteFuelStore implements FuelStore {
     const insert = this.prepare(
       `INSERT INTO stations (seq, id, external_id, country, ${fields.join(', ')}, sample_key, created_at,
          updated_at, feature_head)
-       VALUES (${seq}, @id, @externalId, @country, ${values}, @sampleKey, @now, @now, ${featureHeadSql({
-         id: '@id',
-         externalId: '@externalId',
-         country: '@country',
-         name: '@name',
-         brand: '@brand',
-         address: '@address',
-         city: '@city',
-         lon: '@lon',
-         lat: '@lat',
-       })})`,
+       VALUES (${seq}, @id, @externalId, @country, ${values}, @sampleKey, @now, @now,
+         ${featureHeadSql('@id', '@externalId', '@country')})`,
     );
     const failedBatches: FailedBatch[] = [];
     let count = 0;
