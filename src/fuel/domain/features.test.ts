@@ -61,8 +61,16 @@ describe('a feature written as text', () => {
 describe('features written as text by the store', () => {
   it.each([0, 1, 499, 500, 501, 1201])('make one valid collection (%i features)', (count) => {
     const texts = Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'Feature', i }));
-    const parsed = JSON.parse([...featureTextCollection(texts, 500)].join(''));
-    expect(parsed).toEqual({ type: 'FeatureCollection', features: texts.map((t) => JSON.parse(t)) });
+    const pieces = [...featureTextCollection(texts, 500)];
+    expect(JSON.parse(pieces.join(''))).toEqual({
+      type: 'FeatureCollection',
+      features: texts.map((t) => JSON.parse(t)),
+    });
+    // A piece ends with the feature that took it to 500 characters: never longer than that by a feature.
+    const longest = Math.max(0, ...texts.map((t) => t.length));
+    for (const piece of pieces) expect(piece.length).toBeLessThan(500 + longest + 50);
+    // ...and none but the last two (the rest, and the closing brackets) is cut before it.
+    for (const piece of pieces.slice(0, -2)) expect(piece.length).toBeGreaterThanOrEqual(500);
   });
 
   describe.each(Object.keys(TEST_BACKENDS) as StoreBackend[])('on %s', (backend) => {

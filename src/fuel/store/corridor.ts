@@ -186,6 +186,7 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
     source.concurrent && chunks.length > 0 ? source.candidates(roundPieces(0)) : undefined;
 
   let firstBox = 0;
+  let probe: Hit<K> | undefined;
   try {
     for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
       const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
@@ -198,7 +199,14 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
         seen.add(key);
         // Measured against every chunk from this round on whose box holds it, in order along the line: the
         // same measurements, in the same order, as one candidate per box would get, so the result is final.
-        const hit: Hit<K> = { key, lon, lat, alongKm: 0, distanceKm: Infinity, chunk: -1 };
+        // Measured in one scratch record; only a station in the corridor (about a third) gets its own.
+        const hit = probe ?? { key, lon, lat, alongKm: 0, distanceKm: Infinity, chunk: -1 };
+        probe = hit;
+        hit.key = key;
+        hit.lon = lon;
+        hit.lat = lat;
+        hit.distanceKm = Infinity;
+        hit.chunk = -1;
         let last = -1;
         for (const box of cells ? (cells.get(cellOf(lon, lat)) ?? []) : allBoxes) {
           if (box < firstBox) continue;
@@ -214,7 +222,7 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
           measure(hit, index);
           last = index;
         }
-        if (hit.chunk >= 0) open.push(hit);
+        if (hit.chunk >= 0) open.push({ ...hit });
       }
       // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
       const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;

@@ -7,10 +7,11 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
-import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
+import { type CorridorSource, type Placed, searchCorridor } from './corridor';
 import { withRouteFraction } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
+import { type StationPositions, stationPositions } from './positions';
 import {
   CURRENCY_SLOTS,
   currencySlots,
@@ -187,9 +188,6 @@ const FLOAT32_SLACK_KM = 0.01;
 /** The nearest-station search's first circle (it widens from there; see nearestStations). */
 const FIRST_CIRCLE_KM = 0.25;
 
-/** A box no station is in (points lie within ±180, ±90). */
-const NOWHERE: BBox = [1000, 1000, 1000, 1000];
-
 const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
 
 /** Opens an SQLite file with the settings every connection of this store uses (the common opener). */
@@ -222,6 +220,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
 class SqliteFuelStore implements FuelStore {
   readonly backend = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
+
+  /** The stations' positions for the corridor search, and the file's version they were read at. */
+  private positions?: { version: string; index: StationPositions };
 
   constructor(private readonly db: Database.Database) {}
 
@@ -354,16 +355,11 @@ class SqliteFuelStore implements FuelStore {
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
     const { columns, join, where } = selection(query.fuel);
     const details = this.prepare(
-      `SELECT ${columns} FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
+      `SELECT ${columns}, j.key FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join}
+       WHERE ${where}`,
     ).raw();
-    return searchCorridor<number, StationRow>(
-      {
-        candidates: this.corridorCandidates(),
-        rows: async (seqs) => {
-          const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as RawRow[];
-          return new Map(rows.map((row) => [row[0], toRow(row)]));
-        },
-      },
+    return searchCorridor(
+      this.corridorSource(query.fuel, details, (row: RawRow) => [row[15] as number, toRow(row)]),
       query,
     );
   }
@@ -371,23 +367,15 @@ class SqliteFuelStore implements FuelStore {
   async stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts> {
     const { join, where } = selection(query.fuel);
     const details = this.prepare(
-      `SELECT s.seq, s.country, s.external_id, s.lon, s.lat, ${featureJson(query.fuel)}
+      `SELECT j.key, s.country, s.external_id, s.lon, s.lat, ${featureJson(query.fuel)}
        FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
     ).raw();
     type Raw = [number, string, string, number, number, string];
-    const { stations, truncated } = await searchCorridor<number, Placed & { feature: string }>(
-      {
-        candidates: this.corridorCandidates(),
-        rows: async (seqs) => {
-          const rows = details.all({ seqs: JSON.stringify(seqs), fuel: query.fuel }) as Raw[];
-          return new Map(
-            rows.map(([seq, country, externalId, lon, lat, feature]) => [
-              seq,
-              { country, externalId, lon, lat, feature },
-            ]),
-          );
-        },
-      },
+    const { stations, truncated } = await searchCorridor(
+      this.corridorSource(query.fuel, details, ([at, country, externalId, lon, lat, feature]: Raw) => [
+        at,
+        { country, externalId, lon, lat, feature },
+      ]),
       query,
     );
     return {
@@ -397,31 +385,47 @@ class SqliteFuelStore implements FuelStore {
   }
 
   /**
-   * Candidates from the R*Tree alone, measured from its own (float32) coordinates; see corridor.ts. A
-   * piece's `skip` box is tested on the same coordinates as its own query, so what it leaves out is exactly
-   * what that query returned.
+   * The corridor search over the stations' positions in memory (positions.ts): candidates with their exact
+   * coordinates, keyed by their place in the index (small integers, where station numbers are above 2^31).
+   * `details` reads the stations of a batch given as a JSON array of numbers (`@seqs`), each row with its
+   * place in that array (`j.key`), which `entry` returns with the row.
+   *
+   * The positions are read again when the file has changed since they were read: `data_version` moves
+   * when another connection commits (the scrape thread's, another process's), `total_changes()` when this
+   * one writes. The version is read before the positions, so positions newer than their version are read
+   * once more, never the reverse.
    */
-  private corridorCandidates(): (pieces: CorridorPiece[]) => Promise<Candidate<number>[]> {
-    const candidates = this.prepare(
-      `SELECT seq, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2, @chunk FROM stations_rtree
-       WHERE max_lon >= @minLon AND min_lon <= @maxLon AND max_lat >= @minLat AND min_lat <= @maxLat
-         AND NOT (max_lon >= @skipMinLon AND min_lon <= @skipMaxLon AND max_lat >= @skipMinLat
-           AND min_lat <= @skipMaxLat)`,
-    ).raw();
-    return async (pieces) => {
-      const found: Candidate<number>[] = [];
-      for (const { chunk, box, skip = NOWHERE } of pieces) {
-        const params = {
-          ...boxParams(box),
-          chunk,
-          skipMinLon: skip[0],
-          skipMinLat: skip[1],
-          skipMaxLon: skip[2],
-          skipMaxLat: skip[3],
-        };
-        for (const row of candidates.all(params) as Candidate<number>[]) found.push(row);
-      }
-      return found;
+  private corridorSource<Raw, R extends Placed>(
+    fuel: string,
+    details: Database.Statement,
+    entry: (row: Raw) => [number, R],
+  ): CorridorSource<number, R> {
+    const version = this.prepare("SELECT total_changes() || ',' || data_version FROM pragma_data_version")
+      .pluck()
+      .get() as string;
+    if (this.positions?.version !== version) {
+      const read = this.db.transaction(() =>
+        stationPositions(
+          this.prepare('SELECT count(*) FROM stations').pluck().get() as number,
+          this.prepare('SELECT seq, lon, lat FROM stations').raw().iterate() as Iterable<
+            [number, number, number]
+          >,
+        ),
+      );
+      this.positions = { version, index: read() };
+    }
+    const { index } = this.positions;
+    return {
+      candidates: async (pieces) => index.candidates(pieces),
+      rows: async (places) => {
+        const seqs = JSON.stringify(places.map((place) => index.keyAt(place)));
+        const found = new Map<number, R>();
+        for (const row of details.all({ seqs, fuel }) as Raw[]) {
+          const [at, value] = entry(row);
+          found.set(places[at] as number, value);
+        }
+        return found;
+      },
     };
   }
 

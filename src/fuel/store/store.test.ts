@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
-import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { type OpenedTestStore, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../testing/stores';
 import { inSampleKeyOrder } from './input';
 import { sampleKey } from './sample-key';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationType } from './store';
@@ -793,6 +793,42 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       });
     });
 
+    it('finds along a line the stations written, moved and deleted since its last search', async () => {
+      const line: LonLat[] = [
+        [-4, 40],
+        [-3, 40],
+      ];
+      const on = (fraction: number, northKm: number) =>
+        destination(intermediate([-4, 40], [-3, 40], fraction), 0, northKm);
+      const along = async () =>
+        (await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).stations.map(
+          (s) => s.externalId,
+        );
+      const features = async () =>
+        (await store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).features.map(
+          (text) => (JSON.parse(text) as { properties: { externalId: string } }).properties.externalId,
+        );
+      await store.upsertStations([station('a', on(0.2, 1)), station('b', on(0.5, 1))]);
+      await store.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);
+      expect(await along()).toEqual(['a', 'b']);
+      expect(await features()).toEqual(['a', 'b']);
+
+      // b moves 30 km away, c is new; then the source drops a.
+      await store.upsertStations([station('b', on(0.5, 30)), station('c', on(0.8, -1))]);
+      await store.replacePrices(
+        'miteco',
+        'ES',
+        ['a', 'b', 'c'].map((id) => price(id, 'B7', 1.5)),
+      );
+      expect(await along()).toEqual(['a', 'c']);
+      expect(await features()).toEqual(['a', 'c']);
+      await store.deleteStationsBySource('miteco', 'ES');
+      await store.upsertStations([station('d', on(0.1, 0.5), { source: 'other' })]);
+      await store.replacePrices('other', 'ES', [price('d', 'B7', 1.5)]);
+      expect(await along()).toEqual(['d']);
+      expect(await features()).toEqual(['d']);
+    });
+
     it('counts stations and prices per country, most stations first', async () => {
       await store.upsertStations([
         station('1', MADRID),
@@ -828,3 +864,39 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
     });
   });
 });
+
+describe.each(Object.keys(TEST_SHARED_BACKENDS) as (keyof typeof TEST_SHARED_BACKENDS)[])(
+  'two FuelStores on one %s database',
+  (backend) => {
+    it('each finds along a line the stations the other wrote since its last search', async () => {
+      const opened = await TEST_SHARED_BACKENDS[backend]();
+      try {
+        const [reader, writer] = opened.stores;
+        const line: LonLat[] = [
+          [-4, 40],
+          [-3, 40],
+        ];
+        const on = (fraction: number) => destination(intermediate([-4, 40], [-3, 40], fraction), 0, 1);
+        const along = async () =>
+          (await reader.stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).stations.map(
+            (s) => s.externalId,
+          );
+        expect(await along()).toEqual([]);
+        await writer.upsertStations([station('a', on(0.2)), station('b', on(0.6))]);
+        await writer.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);
+        expect(await along()).toEqual(['a', 'b']);
+        await writer.upsertStations([station('c', on(0.4))]);
+        await writer.replacePrices(
+          'miteco',
+          'ES',
+          ['a', 'b', 'c'].map((id) => price(id, 'B7', 1.5)),
+        );
+        expect(await along()).toEqual(['a', 'c', 'b']);
+        await writer.deleteStationsBySource('miteco', 'ES');
+        expect(await along()).toEqual([]);
+      } finally {
+        await opened.dispose();
+      }
+    });
+  },
+);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestDatabase } from '../../common/testing/postgres';
 import { openPostgresStore } from '../store/postgres';
 import { openSqliteStore } from '../store/sqlite';
@@ -28,6 +31,43 @@ export const TEST_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStore>>
       };
     } catch (error) {
       await db.drop();
+      throw error;
+    }
+  },
+};
+
+export interface OpenedTestStores {
+  /** Two stores on one database, each with its own connections. */
+  stores: [FuelStore, FuelStore];
+  dispose(): Promise<void>;
+}
+
+/** Opens two stores on one new database of each backend: SQLite in a temporary file, PostgreSQL as above. */
+export const TEST_SHARED_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStores>> = {
+  sqlite: async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-store-'));
+    const file = path.join(dir, 'fuel.db');
+    const stores: [FuelStore, FuelStore] = [openSqliteStore(file), openSqliteStore(file)];
+    return {
+      stores,
+      dispose: async () => {
+        await Promise.all(stores.map((store) => store.close()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  postgresql: async () => {
+    const db = await createTestDatabase('specyard_fuel');
+    const opened: FuelStore[] = [];
+    const dispose = async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await db.drop();
+    };
+    try {
+      for (let i = 0; i < 2; i++) opened.push(await openPostgresStore(db.url, { maxConnections: 2 }));
+      return { stores: opened as [FuelStore, FuelStore], dispose };
+    } catch (error) {
+      await dispose();
       throw error;
     }
   },
