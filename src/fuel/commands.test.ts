@@ -35,7 +35,8 @@ describe('fuel migrate', () => {
       expect(lines[1]).toMatch(/^fuel: applied migration 002_price_history to postgres:\/\//);
       expect(lines[2]).toMatch(/^fuel: applied migration 003_map_order to postgres:\/\//);
       expect(lines[3]).toMatch(/^fuel: applied migration 004_covering_price_index to postgres:\/\//);
-      expect(lines[4]).toMatch(/is up to date$/);
+      expect(lines[4]).toMatch(/^fuel: applied migration 005_stations_version to postgres:\/\//);
+      expect(lines[5]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -1,17 +1,7 @@
 /** The nearest point of a line to many points, and how far along the line it lies. */
 import type { LonLat } from '../store/store';
 import { padBox } from './boxes';
-import {
-  angle,
-  arcLatRange,
-  cross,
-  cumulativeKm,
-  EARTH_RADIUS_KM,
-  norm,
-  RAD,
-  toVec,
-  type Vec,
-} from './sphere';
+import { arcLatRange, cross, cumulativeKm, EARTH_RADIUS_KM, norm, RAD, toVec, type Vec } from './sphere';
 
 /**
  * A line made ready for many nearest-point questions: the unit vectors of its points and, per segment, the
@@ -162,9 +152,18 @@ export function nearestOnLineAt(
   const end = line.cum[bestSegment + 1] ?? start;
   let alongKm = bestKind === 1 ? start : end;
   if (bestKind === 0) {
+    // The angle from the segment's start to the foot (P less its offset along N), as `angle` computes it,
+    // written out: this runs for every candidate, and two small arrays each add up to megabytes.
     const N = line.normals[bestSegment] as Vec;
-    const foot: Vec = [px - bestOffset * N[0], py - bestOffset * N[1], pz - bestOffset * N[2]];
-    alongKm = Math.min(start + angle(line.vectors[bestSegment] as Vec, foot) * EARTH_RADIUS_KM, end);
+    const A = line.vectors[bestSegment] as Vec;
+    const fx = px - bestOffset * N[0];
+    const fy = py - bestOffset * N[1];
+    const fz = pz - bestOffset * N[2];
+    const cx = A[1] * fz - A[2] * fy;
+    const cy = A[2] * fx - A[0] * fz;
+    const cz = A[0] * fy - A[1] * fx;
+    const theta = Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), A[0] * fx + A[1] * fy + A[2] * fz);
+    alongKm = Math.min(start + theta * EARTH_RADIUS_KM, end);
   }
   out.distanceKm = 2 * Math.asin(Math.min(1, Math.sqrt(bestChord) / 2)) * EARTH_RADIUS_KM;
   out.alongKm = alongKm;

@@ -34,29 +34,51 @@ export function greatCircleKm(a: LonLat, b: LonLat): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** Latitude range covered by the arc a→b (a great circle can bulge poleward of both ends). */
+/** `angle` of two vectors given as numbers: the same arithmetic, no arrays. */
+function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
+  const cx = ay * bz - az * by;
+  const cy = az * bx - ax * bz;
+  const cz = ax * by - ay * bx;
+  return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz);
+}
+
+/**
+ * Latitude range covered by the arc a→b (a great circle can bulge poleward of both ends). Written with
+ * numbers rather than vectors: a corridor search asks it for every segment of its line twice.
+ */
 export function arcLatRange(a: LonLat, b: LonLat): [number, number] {
   let lo = Math.min(a[1], b[1]);
   let hi = Math.max(a[1], b[1]);
-  const A = toVec(a);
-  const B = toVec(b);
-  const n = cross(A, B);
-  const nLen = norm(n);
-  if (nLen < 1e-12) return [lo, hi];
-  // The great circle's northernmost point is where it meets the plane through the pole and its normal.
-  const z: Vec = [0, 0, 1];
-  const towardPole = cross(cross(n, z), n);
-  const tLen = norm(towardPole);
+  const cosA = Math.cos(a[1] * RAD);
+  const ax = cosA * Math.cos(a[0] * RAD);
+  const ay = cosA * Math.sin(a[0] * RAD);
+  const az = Math.sin(a[1] * RAD);
+  const cosB = Math.cos(b[1] * RAD);
+  const bx = cosB * Math.cos(b[0] * RAD);
+  const by = cosB * Math.sin(b[0] * RAD);
+  const bz = Math.sin(b[1] * RAD);
+  // n = A × B, the normal of the great circle.
+  const nx = ay * bz - az * by;
+  const ny = az * bx - ax * bz;
+  const nz = ax * by - ay * bx;
+  if (Math.sqrt(nx * nx + ny * ny + nz * nz) < 1e-12) return [lo, hi];
+  // The great circle's northernmost point is where it meets the plane through the pole and its normal:
+  // along (n × z) × n, with z the pole's vector (0, 0, 1).
+  const mx = ny;
+  const my = -nx;
+  const tx = my * nz;
+  const ty = -mx * nz;
+  const tz = mx * ny - my * nx;
+  const tLen = Math.sqrt(tx * tx + ty * ty + tz * tz);
   if (tLen < 1e-12) return [lo, hi];
+  const whole = angleOf(ax, ay, az, bx, by, bz);
   for (const sign of [1, -1]) {
-    const V: Vec = [
-      (sign * towardPole[0]) / tLen,
-      (sign * towardPole[1]) / tLen,
-      (sign * towardPole[2]) / tLen,
-    ];
-    const onArc = Math.abs(angle(A, V) + angle(V, B) - angle(A, B)) < 1e-9;
+    const vx = (sign * tx) / tLen;
+    const vy = (sign * ty) / tLen;
+    const vz = (sign * tz) / tLen;
+    const onArc = Math.abs(angleOf(ax, ay, az, vx, vy, vz) + angleOf(vx, vy, vz, bx, by, bz) - whole) < 1e-9;
     if (onArc) {
-      const lat = Math.asin(Math.max(-1, Math.min(1, V[2]))) / RAD;
+      const lat = Math.asin(Math.max(-1, Math.min(1, vz))) / RAD;
       lo = Math.min(lo, lat);
       hi = Math.max(hi, lat);
     }

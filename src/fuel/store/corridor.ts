@@ -1,17 +1,19 @@
 /**
- * The corridor search both backends share: the spatial index gives candidates inside small boxes along the
- * line, their distance to the line on the sphere is measured here, and only the stations that pass are read
- * with their latest price, in order along the line, until the limit is reached.
+ * The corridor search both backends share: the stations' positions in memory (positions.ts) give the
+ * candidates inside small boxes along the line, their distance to the line on the sphere is measured here,
+ * and only the stations that pass are read with their latest price, in order along the line, until the
+ * limit is reached.
  *
  * The chunks are searched in order along the line, a few per round, so a search that fills its limit early
  * never reads the rest of a long line. A station is measured once, when first seen, against every chunk
  * from that round on whose box holds it (a grid of cells finds those boxes): the same measurements, in the
  * same order, as one candidate per box would get. A station not seen yet lies at or after the start of the
  * next round's first chunk, so the stations measured to lie before it are final in the order and can be
- * read. Each box also leaves out what the box before it returned, so overlaps are read once.
+ * read.
  */
 import { corridorChunks } from '../geo/boxes';
 import { type Nearest, nearestOnLineAt, prepareLine } from '../geo/line';
+import type { StationPositions } from './positions';
 import { type BBox, byRouteOrder, type CorridorQuery, type StationRow } from './store';
 
 /** What the search needs of a station it reads: its place, and its identity to order ties. */
@@ -22,45 +24,21 @@ export interface Placed {
   externalId: string;
 }
 
-/** A candidate: the backend's key of the station, its position, and the chunk whose box held it. */
-export type Candidate<K> = [key: K, lon: number, lat: number, chunk: number];
-
-/**
- * One box to search for a chunk. `skip` is the box of the chunk before, already searched: the stations
- * inside it may be left out (they have been seen), which spares reading the overlap twice.
- */
-export interface CorridorPiece {
-  chunk: number;
-  box: BBox;
-  skip?: BBox;
+export interface CorridorSource<R extends Placed = StationRow> {
+  /** Every station's position: the search's candidates, named by their place in it. */
+  positions: StationPositions<unknown>;
+  /** The stations at these places that the fuel selects, with their latest price, by place. */
+  rows(places: number[]): Promise<Map<number, R>>;
 }
 
-export interface CorridorSource<K, R extends Placed = StationRow> {
-  /**
-   * Stations inside any of the boxes (a station may come once per box), in any order; EV selection applied
-   * if asked.
-   */
-  candidates(pieces: CorridorPiece[]): Promise<Iterable<Candidate<K>>>;
-  /** The stations among `keys` that the fuel selects, with their latest price. */
-  rows(keys: K[]): Promise<Map<K, R>>;
-  /**
-   * The backend answers several queries side by side (PostgreSQL's pool): the next round's candidates are
-   * then asked for before this round's stations are read. A backend that answers one query at a time
-   * (SQLite, in process) would only do the next round early, and for nothing when the limit is reached.
-   */
-  concurrent?: boolean;
-}
-
-/** Index coordinates may be rounded (float32 in the SQLite R*Tree); the exact check settles the edge. */
+/** A station read may have moved a little since the positions were read; it is measured again then. */
 const SLACK_KM = 0.01;
 const DETAIL_BATCH = 1000;
 /** Chunks searched per round: few enough to stop early, enough to keep PostgreSQL's round trips down. */
 const CHUNKS_PER_ROUND = 4;
 
-interface Hit<K> {
-  key: K;
-  lon: number;
-  lat: number;
+interface Hit {
+  place: number;
   alongKm: number;
   distanceKm: number;
   chunk: number;
@@ -68,8 +46,8 @@ interface Hit<K> {
 
 /**
  * The boxes of every chunk as one flat array (minLon, minLat, maxLon, maxLat per box) with each box's chunk,
- * a hair wider than the index's own test (PostGIS compares float32 boxes): measuring a station against one
- * chunk too many only makes its nearest point more exact.
+ * a hair wider than the boxes searched: measuring a station against one chunk too many only makes its
+ * nearest point more exact.
  */
 const EDGE_DEG = 1e-5;
 
@@ -84,6 +62,8 @@ interface FlatBoxes {
   /** Per grid cell, the boxes over it in order; null when some box is tested everywhere (see MAX_CELLS). */
   cells: Map<number, number[]> | null;
 }
+
+const NO_BOXES: number[] = [];
 
 const cellOf = (lon: number, lat: number) =>
   Math.floor((lon + 180) / CELL_DEG) * 1024 + Math.floor((lat + 90) / CELL_DEG);
@@ -118,8 +98,8 @@ function flatBoxes(chunks: { boxes: BBox[] }[]): FlatBoxes {
   return { edges, owner, cells };
 }
 
-export async function searchCorridor<K, R extends Placed = StationRow>(
-  source: CorridorSource<K, R>,
+export async function searchCorridor<R extends Placed = StationRow>(
+  { positions, rows }: CorridorSource<R>,
   { line, corridorKm, limit }: CorridorQuery,
 ): Promise<{ stations: (R & { routeFraction: number })[]; truncated: boolean }> {
   const prepared = prepareLine(line, corridorKm + SLACK_KM);
@@ -127,128 +107,106 @@ export async function searchCorridor<K, R extends Placed = StationRow>(
   const chunks = corridorChunks(line, corridorKm);
   const { edges, owner, cells } = flatBoxes(chunks);
   const allBoxes = Array.from(owner, (_, box) => box);
-  /** Every station seen, measured or not: a station is measured once, when first seen. */
-  const seen = new Set<K>();
+  /** Every station seen, measured or not, by place: a station is measured once, when first seen. */
+  const seen = new Uint8Array(positions.size);
   /** Stations in the corridor whose place along the line is not yet known to come before the next round. */
-  let open: Hit<K>[] = [];
+  let open: Hit[] = [];
   /** The settled prefix of the order along the line; `fetched` of them have been read. */
-  const ordered: Hit<K>[] = [];
+  const ordered: Hit[] = [];
   let fetched = 0;
   const stations: (R & { routeFraction: number })[] = [];
 
   const scratch: Nearest = { distanceKm: 0, alongKm: 0 };
-  const measure = (hit: Hit<K>, index: number) => {
+  /** The station being measured: its nearest point so far, and the chunk that holds it. */
+  const best = { alongKm: 0, distanceKm: Infinity, chunk: -1 };
+  const measure = (lon: number, lat: number, index: number) => {
     const chunk = chunks[index];
     if (!chunk) return;
-    const found = nearestOnLineAt(prepared, hit.lon, hit.lat, chunk.first, chunk.last, scratch);
-    if (found.distanceKm > corridorKm + SLACK_KM || found.distanceKm >= hit.distanceKm) return;
-    hit.alongKm = found.alongKm;
-    hit.distanceKm = found.distanceKm;
-    hit.chunk = index;
+    const found = nearestOnLineAt(prepared, lon, lat, chunk.first, chunk.last, scratch);
+    if (found.distanceKm > corridorKm + SLACK_KM || found.distanceKm >= best.distanceKm) return;
+    best.alongKm = found.alongKm;
+    best.distanceKm = found.distanceKm;
+    best.chunk = index;
   };
 
-  const read = async (batch: Hit<K>[]) => {
+  const read = async (batch: Hit[]) => {
     // In pieces of DETAIL_BATCH asked for at once: PostgreSQL answers them on as many connections.
-    const pieces: Promise<Map<K, R>>[] = [];
+    const pieces: Promise<Map<number, R>>[] = [];
     for (let at = 0; at < batch.length; at += DETAIL_BATCH)
-      pieces.push(source.rows(batch.slice(at, at + DETAIL_BATCH).map((hit) => hit.key)));
+      pieces.push(rows(batch.slice(at, at + DETAIL_BATCH).map((hit) => hit.place)));
     const found = await Promise.all(pieces);
     batch.forEach((hit, index) => {
-      const row = found[Math.floor(index / DETAIL_BATCH)]?.get(hit.key) as
+      const row = found[Math.floor(index / DETAIL_BATCH)]?.get(hit.place) as
         | (R & { routeFraction: number })
         | undefined;
       const chunk = chunks[hit.chunk];
       if (!row || !chunk) return;
-      const exact = nearestOnLineAt(prepared, row.lon, row.lat, chunk.first, chunk.last);
+      // The row's own position: the station may have moved since the positions were read.
+      const exact = nearestOnLineAt(prepared, row.lon, row.lat, chunk.first, chunk.last, scratch);
       if (exact.distanceKm > corridorKm) return;
       row.routeFraction = totalKm > 0 ? Math.min(1, Math.max(0, exact.alongKm / totalKm)) : 0;
       stations.push(row);
     });
   };
 
-  /** The pieces of the round that starts at chunk `from`. */
-  const roundPieces = (from: number): CorridorPiece[] => {
-    const pieces: CorridorPiece[] = [];
-    for (let index = from; index < Math.min(from + CHUNKS_PER_ROUND, chunks.length); index++) {
-      const previous = chunks[index - 1]?.boxes;
-      const skip = previous?.length === 1 ? previous[0] : undefined;
-      for (const box of chunks[index]?.boxes ?? [])
-        pieces.push(skip ? { chunk: index, box, skip } : { chunk: index, box });
-    }
-    return pieces;
-  };
-  /**
-   * On a concurrent backend the next round's candidates are asked for before this round's stations are
-   * read, so the two run side by side; if the reads fill the limit, that answer is waited for (a query is
-   * never left running) and dropped.
-   */
-  let nextCandidates: Promise<Iterable<Candidate<K>>> | undefined =
-    source.concurrent && chunks.length > 0 ? source.candidates(roundPieces(0)) : undefined;
-
   let firstBox = 0;
-  let probe: Hit<K> | undefined;
-  try {
-    for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
-      const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
-      while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
-      const candidates = await (nextCandidates ?? source.candidates(roundPieces(from)));
-      nextCandidates =
-        source.concurrent && to < chunks.length ? source.candidates(roundPieces(to)) : undefined;
-      for (const [key, lon, lat, own] of candidates) {
-        if (seen.has(key)) continue;
-        seen.add(key);
-        // Measured against every chunk from this round on whose box holds it, in order along the line: the
-        // same measurements, in the same order, as one candidate per box would get, so the result is final.
-        // Measured in one scratch record; only a station in the corridor (about a third) gets its own.
-        const hit = probe ?? { key, lon, lat, alongKm: 0, distanceKm: Infinity, chunk: -1 };
-        probe = hit;
-        hit.key = key;
-        hit.lon = lon;
-        hit.lat = lat;
-        hit.distanceKm = Infinity;
-        hit.chunk = -1;
-        let last = -1;
-        for (const box of cells ? (cells.get(cellOf(lon, lat)) ?? []) : allBoxes) {
-          if (box < firstBox) continue;
-          const index = owner[box] as number;
-          if (index === last) continue;
-          const e = box * 4;
-          const inside =
-            lon >= (edges[e] as number) &&
-            lon <= (edges[e + 2] as number) &&
-            lat >= (edges[e + 1] as number) &&
-            lat <= (edges[e + 3] as number);
-          if (!inside && index !== own) continue;
-          measure(hit, index);
-          last = index;
+  for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
+    const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
+    while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
+    for (let own = from; own < to; own++) {
+      for (const box of chunks[own]?.boxes ?? []) {
+        for (const place of positions.inBox(box)) {
+          if (seen[place]) continue;
+          seen[place] = 1;
+          const lon = positions.lonAt(place);
+          const lat = positions.latAt(place);
+          // Measured against every chunk from this round on whose box holds it, in order along the line:
+          // the same measurements, in the same order, as one candidate per box would get, so the result is
+          // final.
+          best.distanceKm = Infinity;
+          best.chunk = -1;
+          let last = -1;
+          for (const flat of cells ? (cells.get(cellOf(lon, lat)) ?? NO_BOXES) : allBoxes) {
+            if (flat < firstBox) continue;
+            const index = owner[flat] as number;
+            if (index === last) continue;
+            const e = flat * 4;
+            const inside =
+              lon >= (edges[e] as number) &&
+              lon <= (edges[e + 2] as number) &&
+              lat >= (edges[e + 1] as number) &&
+              lat <= (edges[e + 3] as number);
+            if (!inside && index !== own) continue;
+            measure(lon, lat, index);
+            last = index;
+          }
+          if (best.chunk >= 0)
+            open.push({ place, alongKm: best.alongKm, distanceKm: best.distanceKm, chunk: best.chunk });
         }
-        if (hit.chunk >= 0) open.push({ ...hit });
-      }
-      // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
-      const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
-      const settled: Hit<K>[] = [];
-      const still: Hit<K>[] = [];
-      for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
-      open = still;
-      settled.sort((a, b) => a.alongKm - b.alongKm);
-      for (const hit of settled) ordered.push(hit);
-      const done = to >= chunks.length;
-      while (
-        stations.length <= limit &&
-        (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
-      ) {
-        // A batch adds at most DETAIL_BATCH stations, so the batches it surely takes to pass the limit are
-        // read in one call: the same batches as one at a time, in fewer round trips.
-        const needed = Math.max(1, Math.ceil((limit + 1 - stations.length) / DETAIL_BATCH)) * DETAIL_BATCH;
-        const waiting = ordered.length - fetched;
-        const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
-        const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
-        fetched += batch.length;
-        await read(batch);
       }
     }
-  } finally {
-    await nextCandidates?.catch(() => undefined);
+    // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
+    const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
+    const settled: Hit[] = [];
+    const still: Hit[] = [];
+    for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
+    open = still;
+    settled.sort((a, b) => a.alongKm - b.alongKm);
+    for (const hit of settled) ordered.push(hit);
+    const done = to >= chunks.length;
+    while (
+      stations.length <= limit &&
+      (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
+    ) {
+      // A batch adds at most DETAIL_BATCH stations, so the batches it surely takes to pass the limit are
+      // read in one call: the same batches as one at a time, in fewer round trips.
+      const needed = Math.max(1, Math.ceil((limit + 1 - stations.length) / DETAIL_BATCH)) * DETAIL_BATCH;
+      const waiting = ordered.length - fetched;
+      const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
+      const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
+      fetched += batch.length;
+      await read(batch);
+    }
   }
   return { stations: stations.sort(byRouteOrder).slice(0, limit), truncated: stations.length > limit };
 }

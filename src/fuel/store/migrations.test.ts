@@ -218,6 +218,57 @@ describe('fuel migration 004 on PostgreSQL (the newest price read from the price
   });
 });
 
+describe('fuel migration 005 on PostgreSQL (the version of the stations)', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_migrate');
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('moves when a statement adds, changes or deletes stations, and only then', async () => {
+    const store = await openPostgresStore(db.url);
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    const version = async () =>
+      Number((await pool.query<{ v: string }>('SELECT version AS v FROM stations_version')).rows[0]?.v);
+    const station = (externalId: string, name: string) => ({
+      externalId,
+      country: 'ES',
+      type: 'fuel' as const,
+      name,
+      brand: null,
+      address: 'Calle 1',
+      city: 'Madrid',
+      lon: -3.7,
+      lat: 40.4,
+      source: 'miteco',
+    });
+    try {
+      const start = await version();
+      await store.upsertStations([station('a', 'A'), station('b', 'B')]);
+      const added = await version();
+      expect(added).toBeGreaterThan(start);
+      // The same batch again changes no row.
+      await store.upsertStations([station('a', 'A'), station('b', 'B')]);
+      expect(await version()).toBe(added);
+      await store.upsertStations([station('a', 'A'), station('b', 'B renamed')]);
+      const changed = await version();
+      expect(changed).toBeGreaterThan(added);
+      await pool.query("DELETE FROM stations WHERE external_id = 'nothing'");
+      expect(await version()).toBe(changed);
+      await store.deleteStationsBySource('miteco', 'ES');
+      const deleted = await version();
+      expect(deleted).toBeGreaterThan(changed);
+      await pool.query('TRUNCATE stations CASCADE');
+      expect(await version()).toBeGreaterThan(deleted);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
+  });
+});
+
 describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the rows, stations in sample-key order)', () => {
   let dir: string;
   beforeEach(() => {

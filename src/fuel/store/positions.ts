@@ -6,14 +6,14 @@
  * keeps one and builds it again when its file has changed (see SqliteFuelStore.positions).
  */
 import KDBush from 'kdbush';
-import type { Candidate, CorridorPiece } from './corridor';
+import type { BBox } from './store';
 
-export class StationPositions {
+export class StationPositions<K = number> {
   private readonly index: KDBush;
 
   /** Parallel arrays: the backend's key of each station, and its longitude and latitude. */
   constructor(
-    private readonly keys: Float64Array,
+    private readonly keys: ArrayLike<K>,
     private readonly lons: Float64Array,
     private readonly lats: Float64Array,
   ) {
@@ -27,25 +27,21 @@ export class StationPositions {
   }
 
   /** The backend's key of the station at `place` in the index. */
-  keyAt(place: number): number {
-    return this.keys[place] as number;
+  keyAt(place: number): K {
+    return this.keys[place] as K;
   }
 
-  /**
-   * The stations inside each piece's box (edges included, as the R*Tree's test) and not inside its `skip`
-   * box, tagged with the piece's chunk. A candidate's key is its place in the index (see keyAt).
-   */
-  candidates(pieces: CorridorPiece[]): Candidate<number>[] {
-    const found: Candidate<number>[] = [];
-    for (const { chunk, box, skip } of pieces) {
-      for (const at of this.index.range(box[0], box[1], box[2], box[3])) {
-        const lon = this.lons[at] as number;
-        const lat = this.lats[at] as number;
-        if (skip && lon >= skip[0] && lon <= skip[2] && lat >= skip[1] && lat <= skip[3]) continue;
-        found.push([at, lon, lat, chunk]);
-      }
-    }
-    return found;
+  lonAt(place: number): number {
+    return this.lons[place] as number;
+  }
+
+  latAt(place: number): number {
+    return this.lats[place] as number;
+  }
+
+  /** The places of the stations inside the box, edges included. */
+  inBox([minLon, minLat, maxLon, maxLat]: BBox): number[] {
+    return this.index.range(minLon, minLat, maxLon, maxLat);
   }
 }
 
@@ -63,4 +59,19 @@ export function stationPositions(count: number, rows: Iterable<[number, number, 
     at++;
   }
   return new StationPositions(keys.subarray(0, at), lons.subarray(0, at), lats.subarray(0, at));
+}
+
+/** The same from rows whose keys are not numbers (PostgreSQL's ids). */
+export function stationPositionsOf<K>(rows: [K, number, number][]): StationPositions<K> {
+  const lons = new Float64Array(rows.length);
+  const lats = new Float64Array(rows.length);
+  rows.forEach(([, lon, lat], at) => {
+    lons[at] = lon;
+    lats[at] = lat;
+  });
+  return new StationPositions(
+    rows.map(([key]) => key),
+    lons,
+    lats,
+  );
 }

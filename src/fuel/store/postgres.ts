@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
-import { type Candidate, type CorridorPiece, type Placed, searchCorridor } from './corridor';
+import { type CorridorSource, type Placed, searchCorridor } from './corridor';
 import {
   type StationJsonColumns,
   type StationJsonRow,
@@ -15,6 +15,7 @@ import {
 } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
+import { type StationPositions, stationPositionsOf } from './positions';
 import {
   CURRENCY_SLOTS,
   currencySlots,
@@ -26,7 +27,6 @@ import {
 } from './price-diff';
 import { sampleKey } from './sample-key';
 import {
-  type BBox,
   type BoxQuery,
   type BoxResult,
   type CorridorQuery,
@@ -170,9 +170,6 @@ function toRow(raw: RawRow): StationRow {
  */
 const PRICE_BATCH = 100_000;
 
-/** A box no station is in (points lie within ±180, ±90): a piece with nothing to skip. */
-const NOWHERE: BBox = [1000, 1000, 1000, 1000];
-
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<FuelStore> {
   const pool = createPgPool(url, {
     max: options.maxConnections ?? 10,
@@ -246,6 +243,9 @@ class PostgresFuelStore implements FuelStore {
   readonly backend = 'postgresql' as const;
   private closed = false;
 
+  /** The stations' positions for the corridor search, and the `stations_version` they were read at. */
+  private positions?: { version: string; index: Promise<StationPositions<string>> };
+
   constructor(private readonly pool: pg.Pool) {}
 
   async stationsInBox({ bbox, fuel, limit }: BoxQuery): Promise<BoxResult> {
@@ -299,51 +299,44 @@ class PostgresFuelStore implements FuelStore {
   }
 
   /**
-   * Candidates come from the GiST index on the points, one small box per chunk of the line; the distance on
-   * the sphere is measured in corridor.ts, the same way as on SQLite, and only the stations that pass are
-   * read with their latest price. A piece's `skip` box is tested with the same `&&` as the earlier piece's
-   * own query, so what it leaves out is exactly what that query returned.
+   * Candidates come from the stations' positions in memory (positions.ts), measured on the sphere in
+   * corridor.ts, the same way as on SQLite; only the stations that pass are read with their latest price,
+   * each row with its place in the batch (`WITH ORDINALITY`).
    */
   async stationsAlongLine(query: CorridorQuery): Promise<CorridorResult> {
     const { columns, join, where } = selection(query.fuel, '$2');
-    return searchCorridor<string, StationRow>(
-      {
-        concurrent: true,
-        candidates: this.corridorCandidates(query.fuel),
-        rows: async (ids) => {
-          const { rows } = await this.pool.query<RawRow>(
-            `SELECT ${columns} FROM unnest($1::uuid[]) AS k(id) JOIN stations s ON s.id = k.id ${join}
-             WHERE ${where}`,
-            [ids, query.fuel === EV_FUEL ? null : query.fuel],
-          );
-          return new Map(rows.map((row) => [row.id, toRow(row)]));
-        },
-      },
+    return searchCorridor(
+      await this.corridorSource(async (ids) => {
+        const { rows } = await this.pool.query<RawRow & { place: number }>(
+          `SELECT ${columns}, k.place::int AS place
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
+           WHERE ${where}`,
+          [ids, query.fuel === EV_FUEL ? null : query.fuel],
+        );
+        return rows.map((row) => [row.place - 1, toRow(row)]);
+      }),
       query,
     );
   }
 
   async stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts> {
     const { prices, join, where } = selection(query.fuel, '$2');
-    type Raw = [string, string, string, ...StationJsonColumns];
-    const { stations, truncated } = await searchCorridor<string, Placed & StationJsonRow>(
-      {
-        concurrent: true,
-        candidates: this.corridorCandidates(query.fuel),
-        rows: async (ids) => {
-          const { rows } = await this.pool.query<Raw>({
-            text: `SELECT s.id::text, s.country, s.external_id, ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom),
-                s.power_kw, ${prices}
-              FROM unnest($1::uuid[]) AS k(id) JOIN stations s ON s.id = k.id ${join}
-              WHERE ${where}`,
-            values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
-            rowMode: 'array',
-          });
-          return new Map(
-            rows.map((r) => [r[0], { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) }]),
-          );
-        },
-      },
+    type Raw = [number, string, string, ...StationJsonColumns];
+    const { stations, truncated } = await searchCorridor(
+      await this.corridorSource(async (ids) => {
+        const { rows } = await this.pool.query<Raw>({
+          text: `SELECT k.place::int, s.country, s.external_id, ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom),
+              s.power_kw, ${prices}
+            FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
+            WHERE ${where}`,
+          values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
+          rowMode: 'array',
+        });
+        return rows.map((r): [number, Placed & StationJsonRow] => [
+          r[0] - 1,
+          { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) },
+        ]);
+      }),
       query,
     );
     return {
@@ -353,32 +346,47 @@ class PostgresFuelStore implements FuelStore {
       truncated,
     };
   }
-  /** Candidates from the GiST index on the points, one box per piece (see corridor.ts). */
-  private corridorCandidates(fuel: string): (pieces: CorridorPiece[]) => Promise<Candidate<string>[]> {
-    return async (pieces: CorridorPiece[]) => {
-      const { rows } = await this.pool.query<{ id: string; lon: number; lat: number; chunk: number }>(
-        `SELECT s.id, ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, u.chunk
-         FROM unnest($1::int[], $2::float8[], $3::float8[], $4::float8[], $5::float8[],
-                     $7::float8[], $8::float8[], $9::float8[], $10::float8[])
-           AS u(chunk, x1, y1, x2, y2, sx1, sy1, sx2, sy2)
-         JOIN stations s ON s.geom && ST_MakeEnvelope(u.x1, u.y1, u.x2, u.y2, 4326)
-           AND NOT (s.geom && ST_MakeEnvelope(u.sx1, u.sy1, u.sx2, u.sy2, 4326))
-         WHERE $6 = false OR ${EV_TYPES}`,
-        [
-          pieces.map((p) => p.chunk),
-          pieces.map((p) => p.box[0]),
-          pieces.map((p) => p.box[1]),
-          pieces.map((p) => p.box[2]),
-          pieces.map((p) => p.box[3]),
-          fuel === EV_FUEL,
-          pieces.map((p) => (p.skip ?? NOWHERE)[0]),
-          pieces.map((p) => (p.skip ?? NOWHERE)[1]),
-          pieces.map((p) => (p.skip ?? NOWHERE)[2]),
-          pieces.map((p) => (p.skip ?? NOWHERE)[3]),
-        ],
-      );
-      return rows.map((r): Candidate<string> => [r.id, r.lon, r.lat, r.chunk]);
+
+  /**
+   * The corridor search over the stations' positions in memory; `detail` reads a batch of stations by id,
+   * each row with its place in the batch.
+   */
+  private async corridorSource<R extends Placed>(
+    detail: (ids: string[]) => Promise<[number, R][]>,
+  ): Promise<CorridorSource<R>> {
+    const index = await this.stationPositions();
+    return {
+      positions: index,
+      rows: async (places) => {
+        const found = new Map<number, R>();
+        for (const [at, row] of await detail(places.map((place) => index.keyAt(place))))
+          found.set(places[at] as number, row);
+        return found;
+      },
     };
+  }
+
+  /**
+   * The stations' positions, read again when `stations_version` (migration 005) has moved since they were
+   * read. The version is read first, so positions newer than their version are read once more, never the
+   * reverse; searches that find the same version share one read, and a failed read is not kept.
+   */
+  private async stationPositions(): Promise<StationPositions<string>> {
+    const { rows } = await this.pool.query<{ version: string }>('SELECT version::text FROM stations_version');
+    const version = rows[0]?.version ?? '';
+    if (this.positions?.version !== version) {
+      const index = this.pool
+        .query<[string, number, number]>({
+          text: 'SELECT id::text, ST_X(geom), ST_Y(geom) FROM stations',
+          rowMode: 'array',
+        })
+        .then((read) => stationPositionsOf(read.rows));
+      this.positions = { version, index };
+      index.catch(() => {
+        if (this.positions?.index === index) this.positions = undefined;
+      });
+    }
+    return this.positions.index;
   }
 
   async stats(): Promise<StoreStats> {

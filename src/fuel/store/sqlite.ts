@@ -399,7 +399,7 @@ class SqliteFuelStore implements FuelStore {
     fuel: string,
     details: Database.Statement,
     entry: (row: Raw) => [number, R],
-  ): CorridorSource<number, R> {
+  ): CorridorSource<R> {
     const version = this.prepare("SELECT total_changes() || ',' || data_version FROM pragma_data_version")
       .pluck()
       .get() as string;
@@ -416,7 +416,7 @@ class SqliteFuelStore implements FuelStore {
     }
     const { index } = this.positions;
     return {
-      candidates: async (pieces) => index.candidates(pieces),
+      positions: index,
       rows: async (places) => {
         const seqs = JSON.stringify(places.map((place) => index.keyAt(place)));
         const found = new Map<number, R>();
