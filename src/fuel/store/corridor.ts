@@ -34,6 +34,8 @@ export interface CorridorSource<R extends Placed = StationRow> {
 /** A station read may have moved a little since the positions were read; it is measured again then. */
 const SLACK_KM = 0.01;
 const DETAIL_BATCH = 1000;
+/** Stations read beyond the estimate of those it takes to pass the limit, so that one more call is rare. */
+const READ_MARGIN = 16;
 /** Chunks searched per round: few enough to stop early, enough to keep PostgreSQL's round trips down. */
 const CHUNKS_PER_ROUND = 4;
 
@@ -198,9 +200,12 @@ export async function searchCorridor<R extends Placed = StationRow>(
       stations.length <= limit &&
       (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
     ) {
-      // A batch adds at most DETAIL_BATCH stations, so the batches it surely takes to pass the limit are
-      // read in one call: the same batches as one at a time, in fewer round trips.
-      const needed = Math.max(1, Math.ceil((limit + 1 - stations.length) / DETAIL_BATCH)) * DETAIL_BATCH;
+      // Each station read adds at most one, so the stations it surely takes to pass the limit are read in
+      // one call; once some have been read, as many more as their share that the fuel kept says it takes
+      // (reading 6,000 stations to keep 5,001 cost a tenth of the search): the same order, fewer rows.
+      const wanted = limit + 1 - stations.length;
+      const needed =
+        stations.length > 0 ? Math.ceil((wanted * fetched) / stations.length) + READ_MARGIN : wanted;
       const waiting = ordered.length - fetched;
       const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
       const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
