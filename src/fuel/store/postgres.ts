@@ -309,7 +309,7 @@ class PostgresFuelStore implements FuelStore {
       await this.corridorSource(async (ids) => {
         const { rows } = await this.pool.query<RawRow & { place: number }>(
           `SELECT ${columns}, k.place::int AS place
-           FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
+           FROM unnest(string_to_array($1, ',')::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
            WHERE ${where}`,
           [ids, query.fuel === EV_FUEL ? null : query.fuel],
         );
@@ -327,7 +327,7 @@ class PostgresFuelStore implements FuelStore {
         const { rows } = await this.pool.query<Raw>({
           text: `SELECT k.place::int, s.country, s.external_id, ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom),
               s.power_kw, ${prices}
-            FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
+            FROM unnest(string_to_array($1, ',')::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
             WHERE ${where}`,
           values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
           rowMode: 'array',
@@ -349,17 +349,18 @@ class PostgresFuelStore implements FuelStore {
 
   /**
    * The corridor search over the stations' positions in memory; `detail` reads a batch of stations by id,
-   * each row with its place in the batch.
+   * each row with its place in the batch. The ids are sent as one text, separated by commas: the driver's
+   * writing of an array parameter (quoting each element) cost about 3 ms of a 5,000-station search.
    */
   private async corridorSource<R extends Placed>(
-    detail: (ids: string[]) => Promise<[number, R][]>,
+    detail: (ids: string) => Promise<[number, R][]>,
   ): Promise<CorridorSource<R>> {
     const index = await this.stationPositions();
     return {
       positions: index,
       rows: async (places) => {
         const found = new Map<number, R>();
-        for (const [at, row] of await detail(places.map((place) => index.keyAt(place))))
+        for (const [at, row] of await detail(places.map((place) => index.keyAt(place)).join(',')))
           found.set(places[at] as number, row);
         return found;
       },
