@@ -131,87 +131,135 @@ export async function searchCorridor<R extends Placed = StationRow>(
     best.chunk = index;
   };
 
+  /** Keys of the reads answered, and of those asked for and not yet answered. */
+  let readKeys = 0;
+  let inFlight = 0;
+  const pending = new Set<Promise<void>>();
   const read = async (batch: Hit[]) => {
-    // In pieces of DETAIL_BATCH asked for at once: PostgreSQL answers them on as many connections.
-    const pieces: Promise<Map<number, R>>[] = [];
-    for (let at = 0; at < batch.length; at += DETAIL_BATCH)
-      pieces.push(rows(batch.slice(at, at + DETAIL_BATCH).map((hit) => hit.place)));
-    const found = await Promise.all(pieces);
-    batch.forEach((hit, index) => {
-      const row = found[Math.floor(index / DETAIL_BATCH)]?.get(hit.place) as
-        | (R & { routeFraction: number })
-        | undefined;
+    const found = await rows(batch.map((hit) => hit.place));
+    for (const hit of batch) {
+      const row = found.get(hit.place) as (R & { routeFraction: number }) | undefined;
       const chunk = chunks[hit.chunk];
-      if (!row || !chunk) return;
+      if (!row || !chunk) continue;
       // The row's own position: the station may have moved since the positions were read.
       const exact = nearestOnLineAt(prepared, row.lon, row.lat, chunk.first, chunk.last, scratch);
-      if (exact.distanceKm > corridorKm) return;
+      if (exact.distanceKm > corridorKm) continue;
       row.routeFraction = totalKm > 0 ? Math.min(1, Math.max(0, exact.alongKm / totalKm)) : 0;
       stations.push(row);
+    }
+  };
+  /** Asks for a batch without waiting for it: the search goes on while PostgreSQL answers. */
+  const ask = (batch: Hit[]) => {
+    inFlight += batch.length;
+    const asked: Promise<void> = read(batch).finally(() => {
+      inFlight -= batch.length;
+      readKeys += batch.length;
+      pending.delete(asked);
     });
+    pending.add(asked);
+    // Handled here, reported by `answered`: a read may fail while the search is still measuring.
+    asked.catch(() => undefined);
+  };
+  /** Waits for every read asked for; the first failure is thrown once all have ended. */
+  const answered = async () => {
+    const failed = (await Promise.allSettled([...pending])).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+  /**
+   * Reads the settled stations in order, in batches of at most DETAIL_BATCH, only whole batches until the
+   * whole line is searched. A station read adds at most one, so while the stations found and those still
+   * being read cannot pass the limit, more are asked for at once; once some have been read, as many as
+   * the share the fuel kept says it takes (reading 6,000 stations to keep 5,001 cost a tenth of the
+   * search). When the reads under way might pass the limit, they are waited for first.
+   */
+  const readSettled = async (done: boolean) => {
+    for (;;) {
+      const waiting = ordered.length - fetched;
+      const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
+      if (ready === 0 || stations.length > limit) return;
+      const wanted = limit + 1 - stations.length - inFlight;
+      if (wanted <= 0) {
+        await answered();
+        continue;
+      }
+      // Every station read so far kept: no margin, the next read may well be the last.
+      const needed =
+        stations.length === 0
+          ? wanted
+          : Math.ceil((wanted * readKeys) / stations.length) + (readKeys > stations.length ? READ_MARGIN : 0);
+      const batch = ordered.slice(fetched, fetched + Math.min(needed, ready, DETAIL_BATCH));
+      fetched += batch.length;
+      ask(batch);
+    }
   };
 
   let firstBox = 0;
-  for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
-    const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
-    while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
-    for (let own = from; own < to; own++) {
-      for (const box of chunks[own]?.boxes ?? []) {
-        for (const place of positions.inBox(box)) {
-          if (seen[place]) continue;
-          seen[place] = 1;
-          const lon = positions.lonAt(place);
-          const lat = positions.latAt(place);
-          // Measured against every chunk from this round on whose box holds it, in order along the line:
-          // the same measurements, in the same order, as one candidate per box would get, so the result is
-          // final.
-          best.distanceKm = Infinity;
-          best.chunk = -1;
-          let last = -1;
-          for (const flat of cells ? (cells.get(cellOf(lon, lat)) ?? NO_BOXES) : allBoxes) {
-            if (flat < firstBox) continue;
-            const index = owner[flat] as number;
-            if (index === last) continue;
-            const e = flat * 4;
-            const inside =
-              lon >= (edges[e] as number) &&
-              lon <= (edges[e + 2] as number) &&
-              lat >= (edges[e + 1] as number) &&
-              lat <= (edges[e + 3] as number);
-            if (!inside && index !== own) continue;
-            measure(lon, lat, index);
-            last = index;
+  try {
+    for (let from = 0; from < chunks.length && stations.length <= limit; from += CHUNKS_PER_ROUND) {
+      const to = Math.min(from + CHUNKS_PER_ROUND, chunks.length);
+      while (firstBox < owner.length && (owner[firstBox] as number) < from) firstBox++;
+      for (let own = from; own < to; own++) {
+        for (const box of chunks[own]?.boxes ?? []) {
+          for (const place of positions.inBox(box)) {
+            if (seen[place]) continue;
+            seen[place] = 1;
+            const lon = positions.lonAt(place);
+            const lat = positions.latAt(place);
+            // Measured against every chunk from this round on whose box holds it, in order along the line:
+            // the same measurements, in the same order, as one candidate per box would get, so the result is
+            // final.
+            best.distanceKm = Infinity;
+            best.chunk = -1;
+            let last = -1;
+            for (const flat of cells ? (cells.get(cellOf(lon, lat)) ?? NO_BOXES) : allBoxes) {
+              if (flat < firstBox) continue;
+              const index = owner[flat] as number;
+              if (index === last) continue;
+              const e = flat * 4;
+              const inside =
+                lon >= (edges[e] as number) &&
+                lon <= (edges[e + 2] as number) &&
+                lat >= (edges[e + 1] as number) &&
+                lat <= (edges[e + 3] as number);
+              if (!inside && index !== own) continue;
+              measure(lon, lat, index);
+              last = index;
+            }
+            if (best.chunk >= 0)
+              open.push({ place, alongKm: best.alongKm, distanceKm: best.distanceKm, chunk: best.chunk });
           }
-          if (best.chunk >= 0)
-            open.push({ place, alongKm: best.alongKm, distanceKm: best.distanceKm, chunk: best.chunk });
         }
       }
+      // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
+      const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
+      const settled: Hit[] = [];
+      const still: Hit[] = [];
+      for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
+      open = still;
+      settled.sort((a, b) => a.alongKm - b.alongKm);
+      for (const hit of settled) ordered.push(hit);
+      await readSettled(to >= chunks.length);
     }
-    // A station not seen yet lies at or after the start of the next chunk: the stations before it are final.
-    const frontier = to < chunks.length ? (prepared.cum[chunks[to]?.first ?? 0] ?? totalKm) : Infinity;
-    const settled: Hit[] = [];
-    const still: Hit[] = [];
-    for (const hit of open) (hit.alongKm < frontier ? settled : still).push(hit);
-    open = still;
-    settled.sort((a, b) => a.alongKm - b.alongKm);
-    for (const hit of settled) ordered.push(hit);
-    const done = to >= chunks.length;
-    while (
-      stations.length <= limit &&
-      (ordered.length - fetched >= DETAIL_BATCH || (done && fetched < ordered.length))
-    ) {
-      // Each station read adds at most one, so the stations it surely takes to pass the limit are read in
-      // one call; once some have been read, as many more as their share that the fuel kept says it takes
-      // (reading 6,000 stations to keep 5,001 cost a tenth of the search): the same order, fewer rows.
-      const wanted = limit + 1 - stations.length;
-      const needed =
-        stations.length > 0 ? Math.ceil((wanted * fetched) / stations.length) + READ_MARGIN : wanted;
-      const waiting = ordered.length - fetched;
-      const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
-      const batch = ordered.slice(fetched, fetched + Math.min(needed, ready));
-      fetched += batch.length;
-      await read(batch);
+    await answered();
+    // The last reads may have left the limit unreached with stations still to read.
+    while (fetched < ordered.length && stations.length <= limit) {
+      await readSettled(true);
+      await answered();
     }
+    // Cut: the stations not read that lie at the same place along the line as the last one read (before the
+    // start, past the end, at one spot) may come first by their identity, which only their rows give.
+    if (stations.length > limit && fetched > 0) {
+      const cutKm = ordered[fetched - 1]?.alongKm;
+      let end = fetched;
+      while (end < ordered.length && ordered[end]?.alongKm === cutKm) end++;
+      for (let at = fetched; at < end; at += DETAIL_BATCH)
+        ask(ordered.slice(at, Math.min(end, at + DETAIL_BATCH)));
+      fetched = end;
+      await answered();
+    }
+  } finally {
+    // Never leave a query running: a failed search waits for the reads it asked for.
+    await Promise.allSettled([...pending]);
   }
   return { stations: stations.sort(byRouteOrder).slice(0, limit), truncated: stations.length > limit };
 }
