@@ -136,7 +136,13 @@ export async function searchCorridor<R extends Placed = StationRow>(
   let inFlight = 0;
   const pending = new Set<Promise<void>>();
   const read = async (batch: Hit[]) => {
-    const found = await rows(batch.map((hit) => hit.place));
+    let found: Map<number, R>;
+    try {
+      found = await rows(batch.map((hit) => hit.place));
+    } finally {
+      inFlight -= batch.length;
+      readKeys += batch.length;
+    }
     for (const hit of batch) {
       const row = found.get(hit.place) as (R & { routeFraction: number }) | undefined;
       const chunk = chunks[hit.chunk];
@@ -151,11 +157,7 @@ export async function searchCorridor<R extends Placed = StationRow>(
   /** Asks for a batch without waiting for it: the search goes on while PostgreSQL answers. */
   const ask = (batch: Hit[]) => {
     inFlight += batch.length;
-    const asked: Promise<void> = read(batch).finally(() => {
-      inFlight -= batch.length;
-      readKeys += batch.length;
-      pending.delete(asked);
-    });
+    const asked: Promise<void> = read(batch).finally(() => pending.delete(asked));
     pending.add(asked);
     // Handled here, reported by `answered`: a read may fail while the search is still measuring.
     asked.catch(() => undefined);
@@ -184,7 +186,7 @@ export async function searchCorridor<R extends Placed = StationRow>(
       }
       // Every station read so far kept: no margin, the next read may well be the last.
       const needed =
-        stations.length === 0
+        stations.length === 0 || readKeys === 0
           ? wanted
           : Math.ceil((wanted * readKeys) / stations.length) + (readKeys > stations.length ? READ_MARGIN : 0);
       const batch = ordered.slice(fetched, fetched + Math.min(needed, ready, DETAIL_BATCH));
