@@ -9,7 +9,7 @@
  * On PostgreSQL it also runs the original service's own single-statement PostGIS queries on the same data
  * (`ST_Within` box, planar `ST_DWithin` nearest, geography corridor, each with a lateral latest-price join)
  * and prints every store query as a ratio to them; and it times writing 20,000 features as objects then
- * `JSON.stringify` against writing them in pieces of 500. Not a test: the figures go to scripts/bench/README.md.
+ * `JSON.stringify` against writing them in pieces of about 32 KB. Not a test: the figures go to scripts/bench/README.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -207,7 +207,7 @@ async function benchBackend(
 
 /**
  * Writing the 20,000-feature answer, as UTF-8 bytes (what the socket sends): the rows as objects then one
- * JSON.stringify, against the store's Feature texts joined in pieces of 500 (what the route does).
+ * JSON.stringify, against the store's Feature texts joined in pieces of about 32 KB (what the route does).
  */
 function serialisation(name: string, rows: StationRow[], texts: string[]): void {
   const asObjects = () =>
@@ -278,7 +278,7 @@ for (const r of rows) {
   );
 }
 console.log(
-  "\n| backend | features | objects, then one JSON.stringify p50 ms | the store's Feature texts, pieces of 500 p50 ms |",
+  "\n| backend | features | objects, then one JSON.stringify p50 ms | the store's Feature texts, pieces of about 32 KB p50 ms |",
 );
 console.log('|---|---:|---:|---:|');
 for (const s of serialised)

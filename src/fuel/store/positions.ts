@@ -1,9 +1,10 @@
 /**
  * Every station's position in memory, in a static k-d tree (kdbush), for the corridor search's candidates.
- * A corridor of 1,000 km asks the spatial index for about 18,000 candidates; reading them from SQLite's
- * R*Tree cost 12–14 ms, most of it in handing each row to JavaScript, where this index answers the same boxes
- * in about 2 ms, with the stations' exact coordinates (scripts/bench/README.md, "eighth pass"). An adapter
- * keeps one and builds it again when its file has changed (see SqliteFuelStore.positions).
+ * A corridor of 1,000 km has about 25,000 candidates in the boxes along its line; reading them from
+ * SQLite's R*Tree cost 12–14 ms, most of it in handing each row to JavaScript, and from PostGIS ten queries;
+ * this index answers the same boxes in about 2 ms, with the stations' exact coordinates
+ * (scripts/bench/README.md, "eighth pass"). Each adapter keeps one and reads it again when its stations
+ * have changed (SqliteFuelStore.corridorSource, PostgresFuelStore.stationPositions).
  */
 import KDBush from 'kdbush';
 import type { BBox } from './store';
