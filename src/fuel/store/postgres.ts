@@ -15,6 +15,7 @@ import {
 } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
+import { nearestInWideningCircles } from './nearest';
 import { type StationPositions, stationPositionsOf } from './positions';
 import {
   CURRENCY_SLOTS,
@@ -279,7 +280,14 @@ class PostgresFuelStore implements FuelStore {
     };
   }
 
+  /** The nearest stations with a price for the fuel, in widening circles (nearest.ts), as on SQLite. */
   async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
+    return nearestInWideningCircles(radiusKm, limit, (circleKm) =>
+      this.nearestWithin({ lon, lat, radiusKm: circleKm, fuel, limit }),
+    );
+  }
+
+  private async nearestWithin({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
     const { columns, join, where } = selection(fuel, '$5');
     // The stations of the radius in order of distance first, then their newest prices, until `limit` have
     // one: a few price probes instead of one per station of the radius (about 2,000 in a city).

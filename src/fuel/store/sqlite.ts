@@ -11,6 +11,7 @@ import { type CorridorSource, type Placed, searchCorridor } from './corridor';
 import { withRouteFraction } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
+import { nearestInWideningCircles } from './nearest';
 import { type StationPositions, stationPositions } from './positions';
 import {
   CURRENCY_SLOTS,
@@ -185,9 +186,6 @@ const CROWDED_FACTOR = 2;
  */
 const FLOAT32_SLACK_KM = 0.01;
 
-/** The nearest-station search's first circle (it widens from there; see nearestStations). */
-const FIRST_CIRCLE_KM = 0.25;
-
 const boxParams = ([minLon, minLat, maxLon, maxLat]: BBox) => ({ minLon, minLat, maxLon, maxLat });
 
 /** Opens an SQLite file with the settings every connection of this store uses (the common opener). */
@@ -296,12 +294,9 @@ class SqliteFuelStore implements FuelStore {
    * last of them once measured on the stored coordinates. Only those few rows are joined to their price.
    */
   async nearestStations({ lon, lat, radiusKm, fuel, limit }: NearestQuery): Promise<NearestRow[]> {
-    let circleKm = Math.min(radiusKm, Math.max(FIRST_CIRCLE_KM, radiusKm / 16));
-    for (;;) {
-      const found = this.nearestWithin([lon, lat], circleKm, fuel, limit);
-      if (found.length >= limit || circleKm >= radiusKm) return found;
-      circleKm = Math.min(radiusKm, circleKm * 4);
-    }
+    return nearestInWideningCircles(radiusKm, limit, (circleKm) =>
+      this.nearestWithin([lon, lat], circleKm, fuel, limit),
+    );
   }
 
   private nearestWithin(centre: LonLat, radiusKm: number, fuel: string, limit: number): NearestRow[] {
