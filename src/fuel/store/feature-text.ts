@@ -75,6 +75,14 @@ export function stationFeatureJson(
   return `{"type":"Feature","geometry":{"type":"Point","coordinates":[${row.lon},${row.lat}]},"properties":${fields}${extra}}}`;
 }
 
+/**
+ * A Feature text written by the database up to the opening quote of its price's time (`reportedAt`, in
+ * milliseconds), finished here; with no time the text is whole.
+ */
+export function finishFeatureText(text: string, reportedAt: number | null): string {
+  return reportedAt === null ? text : `${text}${isoText(reportedAt)}"}}`;
+}
+
 /** A Feature text with the station's place along a route added as its last property. */
 export function withRouteFraction(feature: string, routeFraction: number): string {
   return `${feature.slice(0, feature.lastIndexOf('}}'))},"routeFraction":${sixDecimals(routeFraction)}}}`;
