@@ -7,13 +7,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import {
-  finishFeatureText,
-  type StationJsonColumns,
-  type StationJsonRow,
-  stationFeatureJson,
-  stationJsonRow,
-} from './feature-text';
+import { finishFeatureText, withRouteFraction } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -349,28 +343,30 @@ class PostgresFuelStore implements FuelStore {
   }
 
   async stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts> {
-    const { prices, join, where } = selection(query.fuel, '$2');
-    type Raw = [number, string, string, ...StationJsonColumns];
+    const { join, where } = selection(query.fuel, '$2');
+    type Raw = [number, string, string, number, number, string, number | null];
+    type Read = Placed & { text: string; reportedAt: number | null };
     const { stations, truncated } = await searchCorridor(
       await this.corridorSource(async (ids) => {
         const { rows } = await this.pool.query<Raw>({
-          text: `SELECT k.place::int, s.country, s.external_id, ${FIELDS_JSON}, ST_X(s.geom), ST_Y(s.geom),
-              s.power_kw, ${prices}
-            FROM unnest(string_to_array($1, ',')::uuid[]) WITH ORDINALITY AS k(id, place) JOIN stations s ON s.id = k.id ${join}
+          text: `SELECT k.place::int, s.country, s.external_id, ST_X(s.geom), ST_Y(s.geom),
+              ${featureTextSql(query.fuel, '$2')}
+            FROM unnest(string_to_array($1, ',')::uuid[]) WITH ORDINALITY AS k(id, place)
+              JOIN stations s ON s.id = k.id ${join}
             WHERE ${where}`,
           values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
           rowMode: 'array',
         });
-        return rows.map((r): [number, Placed & StationJsonRow] => [
-          r[0] - 1,
-          { country: r[1], externalId: r[2], ...stationJsonRow(r, 3) },
+        return rows.map(([place, country, externalId, lon, lat, text, reportedAt]): [number, Read] => [
+          place - 1,
+          { country, externalId, lon, lat, text, reportedAt },
         ]);
       }),
       query,
     );
     return {
       features: stations.map((station) =>
-        stationFeatureJson(station, query.fuel, { routeFraction: station.routeFraction }),
+        withRouteFraction(finishFeatureText(station.text, station.reportedAt), station.routeFraction),
       ),
       truncated,
     };

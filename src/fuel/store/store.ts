@@ -134,8 +134,8 @@ export interface BoxResult {
  * Stations as the map's answers write them: each station one GeoJSON Feature as JSON text, which
  * parses to what `stationFeature` (domain/features.ts) makes of the station's row (`features.test.ts` holds
  * the two together on both backends). SQLite writes the whole text, its numbers in a form that reads back as
- * the same value (`52.520006599999988` where JSON.stringify writes `52.52000659999999`); the PostgreSQL
- * adapter writes it from rows with the stations' stored fields (feature-text.ts).
+ * the same value (`52.520006599999988` where JSON.stringify writes `52.52000659999999`); PostgreSQL writes
+ * it up to the price's time, which this process adds (feature-text.ts).
  */
 export interface FeatureTexts {
   features: string[];
