@@ -143,7 +143,7 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
   });
 });
 
-describe('fuel migration 004 on PostgreSQL (the newest price read from the price index)', () => {
+describe('fuel migrations 004 and 005 on PostgreSQL (the newest price from the price index, the stations version)', () => {
   let db: TestDatabase;
   beforeEach(async () => {
     db = await createTestDatabase('specyard_fuel_migrate');
@@ -216,18 +216,8 @@ describe('fuel migration 004 on PostgreSQL (the newest price read from the price
       await store.close();
     }
   });
-});
 
-describe('fuel migration 005 on PostgreSQL (the version of the stations)', () => {
-  let db: TestDatabase;
-  beforeEach(async () => {
-    db = await createTestDatabase('specyard_fuel_migrate');
-  });
-  afterEach(async () => {
-    await db.drop();
-  });
-
-  it('moves when a statement adds, changes or deletes stations, and only then', async () => {
+  it('moves stations_version when a statement adds, changes or deletes stations, and only then', async () => {
     const store = await openPostgresStore(db.url);
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     const version = async () =>
