@@ -144,6 +144,18 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
 });
 
 describe('fuel migrations 004 and 005 on PostgreSQL (the newest price from the price index, the stations version)', () => {
+  const station = (externalId: string, name: string) => ({
+    externalId,
+    country: 'ES',
+    type: 'fuel' as const,
+    name,
+    brand: null,
+    address: 'Calle 1',
+    city: 'Madrid',
+    lon: -3.7,
+    lat: 40.4,
+    source: 'miteco',
+  });
   let db: TestDatabase;
   beforeEach(async () => {
     db = await createTestDatabase('specyard_fuel_migrate');
@@ -156,20 +168,7 @@ describe('fuel migrations 004 and 005 on PostgreSQL (the newest price from the p
     const store = await openPostgresStore(db.url);
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     try {
-      await store.upsertStations([
-        {
-          externalId: 'a',
-          country: 'ES',
-          type: 'fuel',
-          name: 'A',
-          brand: null,
-          address: 'Calle 1',
-          city: 'Madrid',
-          lon: -3.7,
-          lat: 40.4,
-          source: 'miteco',
-        },
-      ]);
+      await store.upsertStations([station('a', 'A')]);
       await store.replacePrices('miteco', 'ES', [
         {
           externalId: 'a',
@@ -222,18 +221,6 @@ describe('fuel migrations 004 and 005 on PostgreSQL (the newest price from the p
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     const version = async () =>
       Number((await pool.query<{ v: string }>('SELECT version AS v FROM stations_version')).rows[0]?.v);
-    const station = (externalId: string, name: string) => ({
-      externalId,
-      country: 'ES',
-      type: 'fuel' as const,
-      name,
-      brand: null,
-      address: 'Calle 1',
-      city: 'Madrid',
-      lon: -3.7,
-      lat: 40.4,
-      source: 'miteco',
-    });
     try {
       const start = await version();
       await store.upsertStations([station('a', 'A'), station('b', 'B')]);
