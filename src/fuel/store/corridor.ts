@@ -36,7 +36,7 @@ const SLACK_KM = 0.01;
 const DETAIL_BATCH = 1000;
 /** Stations read beyond the estimate of those it takes to pass the limit, so that one more call is rare. */
 const READ_MARGIN = 16;
-/** Chunks searched per round: few enough to stop early, enough to keep PostgreSQL's round trips down. */
+/** Chunks searched per round, after which the settled stations are read: few enough to stop early. */
 const CHUNKS_PER_ROUND = 4;
 
 interface Hit {
