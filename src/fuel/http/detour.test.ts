@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/testing/ports';
+import { resettingPort } from '../../common/testing/ports';
 import type { LonLat } from '../store/store';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
@@ -228,9 +228,9 @@ describe('POST /api/route-detour limits', () => {
     }
   });
 
-  it('answers -1 for every station without a routing address, and when the connection is refused', async () => {
-    const port = await freePort();
-    for (const url of [undefined, `http://127.0.0.1:${port}`]) {
+  it('answers -1 for every station without a routing address, and when the connection fails', async () => {
+    const upstream = await resettingPort();
+    for (const url of [undefined, upstream.url]) {
       const fuel = await startTestFuel({ configure: (c) => ({ ...c, routing: { ...c.routing, url } }) });
       try {
         const res = await fetch(`${fuel.url}/api/route-detour`, {
@@ -249,5 +249,6 @@ describe('POST /api/route-detour limits', () => {
         await fuel.close();
       }
     }
+    await upstream.close();
   });
 });

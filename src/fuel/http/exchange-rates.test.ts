@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/testing/ports';
+import { resettingPort } from '../../common/testing/ports';
 import { realSample } from '../scrapers/testing/fake-feeds';
 import { ecbXml, SAMPLE_ECB_RATES } from '../testing/fakes/ecb';
 import { readJson } from '../testing/json';
@@ -114,14 +114,16 @@ describe('GET /api/exchange-rates', () => {
     expect(await readJson(res)).toEqual({ error: 'Failed to fetch exchange rates' });
   });
 
-  it('answers 502 when the feed refuses connections and no copy exists', async () => {
-    const port = await freePort();
-    fuel = await startTestFuel({
-      env: { APP_EXCHANGE_RATES_URL: `http://127.0.0.1:${port}/eurofxref-daily.xml` },
-    });
-    const res = await rates();
-    expect(res.status).toBe(502);
-    expect(await readJson(res)).toEqual({ error: 'Failed to fetch exchange rates' });
+  it('answers 502 when the connection to the feed fails and no copy exists', async () => {
+    const upstream = await resettingPort();
+    try {
+      fuel = await startTestFuel({ env: { APP_EXCHANGE_RATES_URL: `${upstream.url}/eurofxref-daily.xml` } });
+      const res = await rates();
+      expect(res.status).toBe(502);
+      expect(await readJson(res)).toEqual({ error: 'Failed to fetch exchange rates' });
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('asks the feed once for requests that arrive together', async () => {

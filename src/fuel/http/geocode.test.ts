@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/testing/ports';
+import { resettingPort } from '../../common/testing/ports';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
 
@@ -123,10 +123,10 @@ describe('GET /api/geocode without a geocoder or with one that refuses connectio
     }
   });
 
-  it('answers 502 Geocoding failed when the connection is refused', async () => {
-    const port = await freePort();
+  it('answers 502 Geocoding failed when the connection fails', async () => {
+    const upstream = await resettingPort();
     const fuel = await startTestFuel({
-      configure: (c) => ({ ...c, geocoder: { ...c.geocoder, url: `http://127.0.0.1:${port}` } }),
+      configure: (c) => ({ ...c, geocoder: { ...c.geocoder, url: upstream.url } }),
     });
     try {
       const res = await fetch(`${fuel.url}/api/geocode?q=Sol`);
@@ -134,6 +134,7 @@ describe('GET /api/geocode without a geocoder or with one that refuses connectio
       expect(await readJson(res)).toEqual({ error: 'Geocoding failed' });
     } finally {
       await fuel.close();
+      await upstream.close();
     }
   });
 });

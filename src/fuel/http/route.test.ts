@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/testing/ports';
+import { resettingPort } from '../../common/testing/ports';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
 
@@ -144,7 +144,7 @@ describe('POST /api/route', () => {
   });
 });
 
-describe('POST /api/route without an engine or with one that refuses connections', () => {
+describe('POST /api/route without an engine or with one whose connections fail', () => {
   it('answers Routing service unavailable when no address is configured', async () => {
     const fuel = await startTestFuel({
       configure: (c) => ({ ...c, routing: { ...c.routing, url: undefined } }),
@@ -162,10 +162,10 @@ describe('POST /api/route without an engine or with one that refuses connections
     }
   });
 
-  it('answers Route calculation failed when the connection is refused', async () => {
-    const port = await freePort();
+  it('answers Route calculation failed when the connection fails', async () => {
+    const upstream = await resettingPort();
     const fuel = await startTestFuel({
-      configure: (c) => ({ ...c, routing: { ...c.routing, url: `http://127.0.0.1:${port}` } }),
+      configure: (c) => ({ ...c, routing: { ...c.routing, url: upstream.url } }),
     });
     try {
       const res = await fetch(`${fuel.url}/api/route`, {
@@ -177,6 +177,7 @@ describe('POST /api/route without an engine or with one that refuses connections
       expect(await readJson(res)).toEqual({ error: 'Route calculation failed' });
     } finally {
       await fuel.close();
+      await upstream.close();
     }
   });
 });
