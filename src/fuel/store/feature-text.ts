@@ -23,6 +23,13 @@ export function finishFeatureText(text: string, reportedAt: number | null): stri
 }
 
 /** A Feature text with the station's place along a route added as its last property. */
-export function withRouteFraction(feature: string, routeFraction: number): string {
+function withRouteFraction(feature: string, routeFraction: number): string {
   return `${feature.slice(0, feature.lastIndexOf('}}'))},"routeFraction":${sixDecimals(routeFraction)}}}`;
+}
+
+/** `finishFeatureText` with the station's place along a route added, as `withRouteFraction` adds it. */
+export function finishFeatureTextAlong(text: string, reportedAt: number | null, routeFraction: number): string {
+  return reportedAt === null
+    ? withRouteFraction(text, routeFraction)
+    : `${text}${isoText(reportedAt)}","routeFraction":${sixDecimals(routeFraction)}}}`;
 }

@@ -7,7 +7,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { finishFeatureText, withRouteFraction } from './feature-text';
+import { finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -366,7 +366,7 @@ class PostgresFuelStore implements FuelStore {
     );
     return {
       features: stations.map((station) =>
-        withRouteFraction(finishFeatureText(station.text, station.reportedAt), station.routeFraction),
+        finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction),
       ),
       truncated,
     };

@@ -8,7 +8,7 @@ import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { withRouteFraction } from './feature-text';
+import { finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -102,20 +102,23 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
 }
 
 /**
- * The station as the GeoJSON Feature of the map's answers (see FeatureTexts): the station's stored
- * `feature_head` (migration 004), then for a fuel the fuel asked for (`@fuel`), the latest price's currency,
- * price and time (`strftime` writes the instant as toISOString does, to the millisecond), for chargers EUR
- * and the power when there is one. `json_quote` writes a number in the shortest form that reads back as the
- * same value, as JavaScript does, or with 17 digits. (The price's text stored with each price was tried:
- * 15 ms less for a 20,000-station box, a second more for every replace of 400,000 prices; README.)
+ * Two columns for `finishFeatureText` (feature-text.ts): the station as the GeoJSON Feature of the map's
+ * answers (see FeatureTexts), up to the opening quote of its price's time, and that time in milliseconds
+ * (NULL for chargers, whose text is whole). The text is the station's stored `feature_head` (migration 004),
+ * then for a fuel the fuel asked for (`@fuel`), the latest price's currency and price, for chargers EUR and
+ * the power when there is one. `json_quote` writes a number in the shortest form that reads back as the same
+ * value, as JavaScript does, or with 17 digits. The time is written in this process, as on PostgreSQL:
+ * `strftime` for it cost SQLite about 0.7 µs a row (scripts/bench/README.md, "ninth pass"). (The price's
+ * text stored with each price was tried: 15 ms less for a 20,000-station box, a second more for every
+ * replace of 400,000 prices; README.)
  */
 function featureJson(fuel: string): string {
   const head = `s.feature_head || ',"fuelType":' || json_quote(@fuel)`;
   return fuel === EV_FUEL
     ? `${head} || ',"currency":"EUR"' ||
-       CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || json_quote(s.power_kw) END || '}}'`
+       CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || json_quote(s.power_kw) END || '}}', NULL`
     : `${head} || ',"currency":' || json_quote(coalesce(p.currency, 'EUR')) || ',"price":' || json_quote(p.price) ||
-       ',"reportedAt":"' || strftime('%Y-%m-%dT%H:%M:%fZ', p.reported_at / 1000.0, 'unixepoch') || '"}}'`;
+       ',"reportedAt":"', p.reported_at`;
 }
 
 /**
@@ -256,7 +259,9 @@ class SqliteFuelStore implements FuelStore {
   }
 
   async stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts> {
-    const features = this.boxRows(query, featureJson(query.fuel)).map((row) => row[0] as string);
+    const features = this.boxRows(query, featureJson(query.fuel)).map((row) =>
+      finishFeatureText(row[0] as string, row[1] as number | null),
+    );
     return { features: features.slice(0, query.limit), truncated: features.length > query.limit };
   }
 
@@ -365,16 +370,18 @@ class SqliteFuelStore implements FuelStore {
       `SELECT j.key, s.country, s.external_id, s.lon, s.lat, ${featureJson(query.fuel)}
        FROM json_each(@seqs) j JOIN stations s ON s.seq = j.value ${join} WHERE ${where}`,
     ).raw();
-    type Raw = [number, string, string, number, number, string];
+    type Raw = [number, string, string, number, number, string, number | null];
     const { stations, truncated } = await searchCorridor(
-      this.corridorSource(query.fuel, details, ([at, country, externalId, lon, lat, feature]: Raw) => [
+      this.corridorSource(query.fuel, details, ([at, country, externalId, lon, lat, text, reportedAt]: Raw) => [
         at,
-        { country, externalId, lon, lat, feature },
+        { country, externalId, lon, lat, text, reportedAt },
       ]),
       query,
     );
     return {
-      features: stations.map((station) => withRouteFraction(station.feature, station.routeFraction)),
+      features: stations.map((station) =>
+        finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction),
+      ),
       truncated,
     };
   }
