@@ -17,7 +17,7 @@ const feature = (text: string): StationFeature => JSON.parse(text) as StationFea
 const POSTGRES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
 const SQLITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
 
-describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fields as JSON)', () => {
+describe('fuel migrations 003 and 006 on PostgreSQL (station ids in sample-key order, Feature heads stored)', () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   beforeEach(async () => {
@@ -79,6 +79,8 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
       for (const [externalId, name, brand] of rows) {
         const found = features.find((f) => f.properties.externalId === externalId);
         expect(found?.properties).toMatchObject({ id: ids.get(externalId), name, brand, price: 1.5 });
+        // Migration 006 wrote the stored stations' Feature heads, coordinates included.
+        expect(found?.geometry).toEqual({ type: 'Point', coordinates: [-3.7, 40.4] });
       }
       // Deleting a station still takes its prices with it.
       expect(await store.deleteStationsBySource('miteco', 'ES', { exceptExternalIds: ['a-1', 'a-3'] })).toBe(
@@ -113,21 +115,25 @@ describe('fuel migration 003 on PostgreSQL (station ids in sample-key order, fie
           source: 'miteco',
         },
       ]);
-      const { rows: added } = await pool.query<{ id: string; fields_json: string }>(
-        "SELECT id, fields_json FROM stations WHERE external_id = 'a-4'",
+      const { rows: added } = await pool.query<{ id: string; feature_head: string }>(
+        "SELECT id, feature_head FROM stations WHERE external_id = 'a-4'",
       );
       const prefix = sampleKey('ES', 'a-4').toString(16).padStart(8, '0');
       expect(added[0]?.id).toMatch(
         new RegExp(`^${prefix}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`),
       );
-      expect(JSON.parse(added[0]?.fields_json ?? '')).toEqual({
-        id: added[0]?.id,
-        externalId: 'a-4',
-        country: 'ES',
-        name: 'New',
-        brand: null,
-        address: 'Calle 4',
-        city: 'Madrid',
+      expect(JSON.parse(`${added[0]?.feature_head}}}`)).toEqual({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [-3.7, 40.4] },
+        properties: {
+          id: added[0]?.id,
+          externalId: 'a-4',
+          country: 'ES',
+          name: 'New',
+          brand: null,
+          address: 'Calle 4',
+          city: 'Madrid',
+        },
       });
       const after = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
       const renamed = after.features.map(feature).find((f) => f.properties.externalId === 'a-1');

@@ -74,33 +74,34 @@ interface RawRow {
 const COLUMNS = `s.id, s.external_id, s.country, s.station_type, s.name, s.brand, s.address, s.city,
   ST_X(s.geom) AS lon, ST_Y(s.geom) AS lat, s.power_kw`;
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
-/** A station's own fields as one JSON object, written with the row by the upsert (`fieldsJsonOf`). */
-const FIELDS_JSON = 's.fields_json';
 /**
  * Two columns for `finishFeatureText` (feature-text.ts): the station's Feature as text, for a fuel up to the
  * opening quote of its price's time, and that time in milliseconds (NULL for chargers, whose text is
- * whole). Numbers are written as PostgreSQL writes float8, the shortest text that reads back as the same
- * value (extra_float_digits 1, the default since PostgreSQL 12); the stored fields end with a string or
- * null, so `rtrim` takes off only their closing brace. `fuelParam` is the placeholder of the fuel code.
+ * whole). The text begins with the station's stored `feature_head` (migration 006, written by the upsert:
+ * `featureHeadOf`); numbers are written as PostgreSQL writes float8, the shortest text that reads back as
+ * the same value (extra_float_digits 1, the default since PostgreSQL 12). `fuelParam` is the placeholder
+ * of the fuel code.
  */
 function featureTextSql(fuel: string, fuelParam: string): string {
-  const head = `'{"type":"Feature","geometry":{"type":"Point","coordinates":[' || ST_X(s.geom) || ',' ||
-    ST_Y(s.geom) || ']},"properties":' || rtrim(${FIELDS_JSON}, '}')`;
   return fuel === EV_FUEL
-    ? `${head} || ',"fuelType":"EV","currency":"EUR"' ||
+    ? `s.feature_head || ',"fuelType":"EV","currency":"EUR"' ||
         CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || s.power_kw END || '}}',
       NULL::float8`
-    : `${head} || ',"fuelType":' || to_json(${fuelParam}::text)::text || ',"currency":' ||
+    : `s.feature_head || ',"fuelType":' || to_json(${fuelParam}::text)::text || ',"currency":' ||
         to_json(coalesce(p.currency, 'EUR'))::text || ',"price":' || p.price || ',"reportedAt":"',
       (extract(epoch FROM p.reported_at) * 1000)::float8`;
 }
 
-/** The object of FIELDS_JSON from a row's columns; `t` names the row and `id` the station's id. */
-const fieldsJsonOf = (
-  t: string,
-  id: string,
-) => `json_build_object('id', ${id}, 'externalId', ${t}.external_id,
-  'country', ${t}.country, 'name', ${t}.name, 'brand', ${t}.brand, 'address', ${t}.address, 'city', ${t}.city)::text`;
+/**
+ * `feature_head` from a row's columns: `t` names the row, `id` the station's id, `lon` and `lat` its
+ * coordinates as float8. The fields object ends with a string (the city), so `rtrim` takes off only its
+ * closing brace.
+ */
+const featureHeadOf = (t: string, id: string, lon: string, lat: string) =>
+  `'{"type":"Feature","geometry":{"type":"Point","coordinates":[' || ${lon} || ',' || ${lat} ||
+    ']},"properties":' || rtrim(json_build_object('id', ${id}, 'externalId', ${t}.external_id,
+    'country', ${t}.country, 'name', ${t}.name, 'brand', ${t}.brand, 'address', ${t}.address,
+    'city', ${t}.city)::text, '}')`;
 
 /** The newest price's columns as the JSON rows read them (the time in milliseconds). */
 const PRICE_VALUES = 'p.price, p.currency, (extract(epoch FROM p.reported_at) * 1000)::float8';
@@ -452,9 +453,10 @@ class PostgresFuelStore implements FuelStore {
       try {
         await this.pool.query(
           `INSERT INTO stations (id, external_id, country, station_type, name, brand, address, city, geom,
-             power_kw, source, sample_key, fields_json)
+             power_kw, source, sample_key, feature_head)
            SELECT u.id, u.external_id, u.country, u.t, u.name, u.brand, u.address, u.city,
-             ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk, u.so, u.sk, ${fieldsJsonOf('u', 'u.id')}
+             ST_SetSRID(ST_MakePoint(u.lo, u.la), 4326), u.pk, u.so, u.sk,
+             ${featureHeadOf('u', 'u.id', 'u.lo', 'u.la')}
            FROM (
              -- A new station's id begins with its sample key (migration 003); an existing one keeps its id.
              SELECT fuel_station_id(v.sk, gen_random_uuid()) AS id, *
@@ -465,7 +467,7 @@ class PostgresFuelStore implements FuelStore {
              station_type = excluded.station_type, name = excluded.name, brand = excluded.brand,
              address = excluded.address, city = excluded.city, geom = excluded.geom,
              power_kw = excluded.power_kw, source = excluded.source, updated_at = now(),
-             fields_json = ${fieldsJsonOf('excluded', 'stations.id')}
+             feature_head = ${featureHeadOf('excluded', 'stations.id', 'ST_X(excluded.geom)', 'ST_Y(excluded.geom)')}
            -- A station the feed lists as it was is left alone: no new row version to write, index and
            -- vacuum (most of a feed, every run); updated_at is when its fields last changed.
            WHERE (stations.station_type, stations.name, stations.brand, stations.address, stations.city,

@@ -1,6 +1,7 @@
 // The one store suite, run against both backends: SQLite in memory and PostgreSQL + PostGIS in a fresh
 // database per test.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stationFeature } from '../domain/features';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
 import { type OpenedTestStore, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../testing/stores';
@@ -126,6 +127,16 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
           type: current.type,
           source: current.source,
         });
+        // The Feature text the map reads is written again with the station.
+        const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+        const { features } = await store.stationFeaturesInBox({
+          bbox: [-10, 35, 5, 45],
+          fuel: 'EV',
+          limit: 10,
+        });
+        expect(features.map((text) => JSON.parse(text))).toEqual(
+          stations.map((row) => stationFeature(row, 'EV')),
+        );
       }
     });
 
