@@ -511,8 +511,12 @@ class PostgresFuelStore implements FuelStore {
       const deleteOld = `DELETE FROM prices p USING stations s
         WHERE p.station_id = s.id AND p.source = $1 AND s.country = $2`;
       let deleted: number;
-      /** The prices that differ from this source's previous price for the station, fuel and currency. */
-      let changes: PriceInput[] = [];
+      /**
+       * The prices that differ from this source's previous price for the station, fuel and currency: those
+       * that had one (their station is in the store: the delete found it) and those that had none.
+       */
+      let changed: PriceInput[] = [];
+      let first: PriceInput[] = [];
       if (history) {
         // The old prices go, and come back to be matched with the new ones by key (price-diff.ts), as on
         // SQLite. Probing the price index for each new price instead cost as much as the rest of the
@@ -532,18 +536,18 @@ class PostgresFuelStore implements FuelStore {
         const previous = await deletePreviousPrices(client, source, country, stationNumber, currencies);
         deleted = previous.keys.length;
         const { previousOf } = matchPrices(previous.keys, previous.order, newKeys);
-        changes = mine.filter((p, j) => {
+        for (const [j, price] of mine.entries()) {
           const i = previousOf[j] as number;
-          return i < 0 || previous.prices[i] !== p.price;
-        });
+          if (i < 0) first.push(price);
+          else if (previous.prices[i] !== price.price) changed.push(price);
+        }
       } else {
         deleted = (await client.query(deleteOld, [source, country])).rowCount ?? 0;
       }
+      const given = `unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[]) AS u(e, f, p, cur, at)`;
       // Each statement matches its prices to the country's stations by external id, and only prices of
       // a station in the store are written, to the history too.
-      const matched = `FROM unnest($3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[])
-          AS u(e, f, p, cur, at)
-        JOIN stations s ON s.external_id = u.e AND s.country = $2`;
+      const matched = `FROM ${given} JOIN stations s ON s.external_id = u.e AND s.country = $2`;
       const columns = (p: PriceInput[]) => [
         source,
         country,
@@ -553,14 +557,22 @@ class PostgresFuelStore implements FuelStore {
         p.map((x) => x.currency),
         p.map((x) => x.reportedAt ?? now),
       ];
-      for (const batch of batchesOf(changes, PRICE_BATCH)) {
-        await client.query(
-          `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
-           SELECT $2, u.e, u.f, u.p, u.cur, $1, u.at ${matched}`,
-          columns(batch.items),
-        );
+      // A price with a previous one is written as it is: its station is in the store (the delete found
+      // it), and joining a few thousand changes to the stations hashed the whole country's stations.
+      for (const [prices, from] of [
+        [changed, `FROM ${given}`],
+        [first, matched],
+      ] as const) {
+        for (const batch of batchesOf(prices, PRICE_BATCH)) {
+          await client.query(
+            `INSERT INTO price_history (country, external_id, fuel, price, currency, source, changed_at)
+             SELECT $2, u.e, u.f, u.p, u.cur, $1, u.at ${from}`,
+            columns(batch.items),
+          );
+        }
       }
-      changes = [];
+      changed = [];
+      first = [];
       let inserted = 0;
       for (const batch of batchesOf(mine, PRICE_BATCH)) {
         const result = await client.query(

@@ -452,6 +452,28 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(0);
     });
 
+    it('keeps the times of prices and changes to the millisecond, years apart', async () => {
+      await store.upsertStations([station('a', MADRID), station('b', MADRID)]);
+      const times = [
+        new Date(Date.UTC(2026, 4, 12, 6, 30, 12, 345)),
+        new Date(Date.UTC(2099, 11, 31, 23, 59, 59, 999)),
+      ];
+      await store.replacePrices('miteco', 'ES', [
+        price('a', 'B7', 1.4, { reportedAt: times[0] }),
+        price('b', 'B7', 1.5, { reportedAt: times[1] }),
+      ]);
+      const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'B7', limit: 10 });
+      expect(stations.map((s) => s.reportedAt?.toISOString()).sort()).toEqual(
+        times.map((t) => t.toISOString()),
+      );
+      const history = await store.priceHistory({
+        country: 'ES',
+        fuel: 'B7',
+        since: at('2000-01-01T00:00:00Z'),
+      });
+      expect(history.map((r) => r.changedAt.toISOString()).sort()).toEqual(times.map((t) => t.toISOString()));
+    });
+
     it('compares prices exactly: all 17 digits, and the currency with them', async () => {
       await store.upsertStations([station('a', MADRID)]);
       const odd = 0.1 + 0.2 + 1.2345678901234;
