@@ -108,7 +108,7 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
  * then for a fuel the fuel asked for (`@fuel`), the latest price's currency and price, for chargers EUR and
  * the power when there is one. `json_quote` writes a number in the shortest form that reads back as the same
  * value, as JavaScript does, or with 17 digits. The time is written in this process, as on PostgreSQL:
- * `strftime` for it cost SQLite about 0.7 µs a row (scripts/bench/README.md, "ninth pass"). (The price's
+ * `strftime` for it cost SQLite about 0.8 µs a row (scripts/bench/README.md, "ninth pass"). (The price's
  * text stored with each price was tried: 15 ms less for a 20,000-station box, a second more for every
  * replace of 400,000 prices; README.)
  */
