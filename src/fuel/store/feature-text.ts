@@ -28,7 +28,11 @@ function withRouteFraction(feature: string, routeFraction: number): string {
 }
 
 /** `finishFeatureText` with the station's place along a route added, as `withRouteFraction` adds it. */
-export function finishFeatureTextAlong(text: string, reportedAt: number | null, routeFraction: number): string {
+export function finishFeatureTextAlong(
+  text: string,
+  reportedAt: number | null,
+  routeFraction: number,
+): string {
   return reportedAt === null
     ? withRouteFraction(text, routeFraction)
     : `${text}${isoText(reportedAt)}","routeFraction":${sixDecimals(routeFraction)}}}`;

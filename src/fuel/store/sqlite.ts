@@ -372,10 +372,14 @@ class SqliteFuelStore implements FuelStore {
     ).raw();
     type Raw = [number, string, string, number, number, string, number | null];
     const { stations, truncated } = await searchCorridor(
-      this.corridorSource(query.fuel, details, ([at, country, externalId, lon, lat, text, reportedAt]: Raw) => [
-        at,
-        { country, externalId, lon, lat, text, reportedAt },
-      ]),
+      this.corridorSource(
+        query.fuel,
+        details,
+        ([at, country, externalId, lon, lat, text, reportedAt]: Raw) => [
+          at,
+          { country, externalId, lon, lat, text, reportedAt },
+        ],
+      ),
       query,
     );
     return {
