@@ -205,7 +205,7 @@ async function benchBackend(
     serialisation(
       name,
       (await store.stationsInBox(box)).stations,
-      (await store.stationFeaturesInBox(box)).features,
+      (await store.stationFeaturesInBox(box)).runs,
     );
   } finally {
     await server.close();
@@ -218,12 +218,12 @@ async function benchBackend(
  * Writing the 20,000-feature answer, as UTF-8 bytes (what the socket sends): the rows as objects then one
  * JSON.stringify, against the store's Feature texts joined in pieces of about 32 KB (what the route does).
  */
-function serialisation(name: string, rows: StationRow[], texts: string[]): void {
+function serialisation(name: string, rows: StationRow[], runs: string[]): void {
   const asObjects = () =>
     Buffer.byteLength(JSON.stringify(featureCollection(rows.map((r) => stationFeature(r, 'B7')))));
   const asText = () => {
     let bytes = 0;
-    for (const piece of featureTextCollection(texts)) bytes += Buffer.byteLength(piece);
+    for (const piece of featureTextCollection(runs)) bytes += Buffer.byteLength(piece);
     return bytes;
   };
   const time = (work: () => number) => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FeatureRuns } from '../store/feature-text';
 import type { StationRow, StoreBackend } from '../store/store';
+import { parseFeatureTexts } from '../testing/json';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
 import { featureTextCollection, stationFeature } from './features';
 
@@ -31,16 +33,28 @@ describe('a feature written as text', () => {
 describe('features written as text by the store', () => {
   it.each([0, 1, 499, 500, 501, 1201])('make one valid collection (%i features)', (count) => {
     const texts = Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'Feature', i }));
-    const pieces = [...featureTextCollection(texts, 500)];
-    expect(JSON.parse(pieces.join(''))).toEqual({
+    const runs = new FeatureRuns(1000, 500);
+    for (const text of texts) runs.add(text);
+    const result = runs.result();
+    expect(result.count).toBe(Math.min(count, 1000));
+    expect(result.truncated).toBe(count > 1000);
+    expect(JSON.parse([...featureTextCollection(result.runs)].join(''))).toEqual({
       type: 'FeatureCollection',
-      features: texts.map((t) => JSON.parse(t)),
+      features: texts.slice(0, 1000).map((t) => JSON.parse(t)),
     });
-    // A piece ends with the feature that took it to 500 characters: never longer than that by a feature.
+    // A run ends with the feature that took it to 500 characters: never longer than that by a feature...
     const longest = Math.max(0, ...texts.map((t) => t.length));
-    for (const piece of pieces) expect(piece.length).toBeLessThan(500 + longest + 50);
-    // ...and none but the last two (the rest, and the closing brackets) is cut before it.
-    for (const piece of pieces.slice(0, -2)) expect(piece.length).toBeGreaterThanOrEqual(500);
+    for (const run of result.runs) expect(run.length).toBeLessThan(500 + longest);
+    // ...and none but the last is cut before it.
+    for (const run of result.runs.slice(0, -1)) expect(run.length).toBeGreaterThanOrEqual(499);
+  });
+
+  it('are marked truncated when the store read more than it kept', () => {
+    const runs = new FeatureRuns(5);
+    runs.add('{"type":"Feature"}');
+    expect(runs.result().truncated).toBe(false);
+    runs.markTruncated();
+    expect(runs.result()).toEqual({ runs: ['{"type":"Feature"}'], count: 1, truncated: true });
   });
 
   describe.each(Object.keys(TEST_BACKENDS) as StoreBackend[])('on %s', (backend) => {
@@ -91,10 +105,9 @@ describe('features written as text by the store', () => {
       const objects = await opened.store.stationsInBox(query);
       const texts = await opened.store.stationFeaturesInBox(query);
       expect(texts.truncated).toBe(objects.truncated);
-      expect(texts.features.map((text) => JSON.parse(text))).toEqual(
-        objects.stations.map((row) => stationFeature(row, fuel)),
-      );
-      if (fuel === 'B7') expect(texts.features.length).toBe(Math.min(limit, 40));
+      expect(parseFeatureTexts(texts)).toEqual(objects.stations.map((row) => stationFeature(row, fuel)));
+      expect(texts.count).toBe(objects.stations.length);
+      if (fuel === 'B7') expect(texts.count).toBe(Math.min(limit, 40));
     });
 
     it.each([
@@ -117,9 +130,10 @@ describe('features written as text by the store', () => {
         const texts = await opened.store.stationFeaturesAlongLine(query);
         expect(objects.stations.length).toBeGreaterThan(3);
         expect(texts.truncated).toBe(objects.truncated);
-        expect(texts.features.map((text) => JSON.parse(text))).toEqual(
+        expect(parseFeatureTexts(texts)).toEqual(
           objects.stations.map((row) => stationFeature(row, fuel, { routeFraction: row.routeFraction })),
         );
+        expect(texts.count).toBe(objects.stations.length);
       },
     );
   });

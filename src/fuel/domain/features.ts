@@ -39,30 +39,13 @@ export function stationFeature(row: StationRow, fuel: FuelCode, extras: FeatureE
 }
 
 /**
- * Feature texts as the pieces of one FeatureCollection, each about `charsPerPiece` characters. A piece
- * stays well under the size at which V8 puts a string in its large-object space, where each is mapped
- * afresh: pieces of 500 features (about 140 KB) made writing a 20,000-feature answer 17 times slower than
- * pieces of 100 on a machine with costly page faults (scripts/bench/README.md, "eighth pass").
+ * The pieces of one FeatureCollection around a store's runs of Feature texts (FeatureTexts, each run about
+ * 32 KB of Features joined with commas), written as they are.
  */
-export function* featureTextCollection(
-  features: Iterable<string>,
-  charsPerPiece = 32_768,
-): Generator<string> {
+export function* featureTextCollection(runs: Iterable<string>): Generator<string> {
   let head = '{"type":"FeatureCollection","features":[';
-  let batch: string[] = [];
-  let chars = 0;
-  for (const feature of features) {
-    batch.push(feature);
-    chars += feature.length + 1;
-    if (chars >= charsPerPiece) {
-      yield head + batch.join(',');
-      head = ',';
-      batch = [];
-      chars = 0;
-    }
-  }
-  if (batch.length > 0) {
-    yield head + batch.join(',');
+  for (const run of runs) {
+    yield head + run;
     head = ',';
   }
   yield head === ',' ? ']}' : `${head}]}`;

@@ -25,13 +25,13 @@ export async function listStationsInBox(
   query: { bbox: string; fuel: FuelCode },
 ): Promise<{ body: Iterable<string>; truncated: boolean }> {
   const bbox = parseBbox(query.bbox);
-  const { features, truncated } = await store.stationFeaturesInBox({
+  const { runs, truncated } = await store.stationFeaturesInBox({
     bbox,
     fuel: query.fuel,
     limit: STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[stations] result truncated at ${STATIONS_LIMIT}`);
-  return { body: featureTextCollection(features), truncated };
+  return { body: featureTextCollection(runs), truncated };
 }
 
 export async function nearestStations(
@@ -54,12 +54,12 @@ export async function routeStations(
 ): Promise<Iterable<string>> {
   const line = body.geometry.coordinates as LonLat[];
   checkLatitudes(line.map((value, i) => ({ path: `/body/geometry/coordinates/${i}`, value })));
-  const { features, truncated } = await store.stationFeaturesAlongLine({
+  const { runs, truncated } = await store.stationFeaturesAlongLine({
     line,
     fuel: body.fuel,
     corridorKm: body.corridorKm ?? DEFAULT_CORRIDOR_KM,
     limit: ROUTE_STATIONS_LIMIT,
   });
   if (truncated) log.warn(`[route-stations] result hit LIMIT ${ROUTE_STATIONS_LIMIT} (may be truncated)`);
-  return featureTextCollection(features);
+  return featureTextCollection(runs);
 }

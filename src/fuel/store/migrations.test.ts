@@ -8,11 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratePostgres, migrateSqlite, readMigrations } from '../../common/migrations';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { type StationFeature, stationFeature } from '../domain/features';
+import { parseFeatureTexts } from '../testing/json';
 import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
 import { openSqliteDatabase, openSqliteStore } from './sqlite';
 
-const feature = (text: string): StationFeature => JSON.parse(text) as StationFeature;
+const features = (texts: { runs: string[] }): StationFeature[] => parseFeatureTexts(texts);
 
 const POSTGRES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
 const SQLITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
@@ -72,12 +73,12 @@ describe('fuel migrations 003 and 006 on PostgreSQL (station ids in sample-key o
     const store = await openPostgresStore(db.url, { maxConnections: 2 });
     try {
       const box = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
-      const features = box.features.map(feature);
-      expect(features.map((f) => f.properties.externalId)).toEqual(
+      const read = features(box);
+      expect(read.map((f) => f.properties.externalId)).toEqual(
         rows.map(([id]) => id).sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)),
       );
       for (const [externalId, name, brand] of rows) {
-        const found = features.find((f) => f.properties.externalId === externalId);
+        const found = read.find((f) => f.properties.externalId === externalId);
         expect(found?.properties).toMatchObject({ id: ids.get(externalId), name, brand, price: 1.5 });
         // Migration 006 wrote the stored stations' Feature heads, coordinates included.
         expect(found?.geometry).toEqual({ type: 'Point', coordinates: [-3.7, 40.4] });
@@ -136,7 +137,7 @@ describe('fuel migrations 003 and 006 on PostgreSQL (station ids in sample-key o
         },
       });
       const after = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
-      const renamed = after.features.map(feature).find((f) => f.properties.externalId === 'a-1');
+      const renamed = features(after).find((f) => f.properties.externalId === 'a-1');
       expect(renamed?.properties).toMatchObject({
         id: ids.get('a-1'),
         name: 'Renamed',
@@ -346,9 +347,9 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
         const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit: 10 };
         const objects = (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, fuel));
         expect(objects).toHaveLength(fuel === 'B7' ? 2 : 1);
-        expect((await store.stationFeaturesInBox(query)).features.map(feature)).toEqual(objects);
+        expect(features(await store.stationFeaturesInBox(query))).toEqual(objects);
         const along = { line, fuel, corridorKm: 5, limit: 10 };
-        expect((await store.stationFeaturesAlongLine(along)).features.map(feature)).toEqual(
+        expect(features(await store.stationFeaturesAlongLine(along))).toEqual(
           (await store.stationsAlongLine(along)).stations.map((row) =>
             stationFeature(row, fuel, { routeFraction: row.routeFraction }),
           ),
@@ -373,7 +374,7 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
         { externalId: 'a-2', country: 'ES', fuel: 'B7', price: 1.7, currency: 'EUR' },
       ]);
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
-      const after = (await store.stationFeaturesInBox(query)).features.map(feature);
+      const after = features(await store.stationFeaturesInBox(query));
       expect(after).toEqual(
         (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, 'B7')),
       );

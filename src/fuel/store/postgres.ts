@@ -2,12 +2,12 @@
  * The scale-out backend: PostgreSQL with PostGIS through pg. Boxes use the GiST index on the point
  * geometry; distances use geography on the sphere (the same sphere as the SQLite backend).
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { finishFeatureText, finishFeatureTextAlong } from './feature-text';
+import { FeatureRuns, finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -255,6 +255,36 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
+/**
+ * Runs a query and hands each row (as an array) to `each` as the driver reads it, keeping none: a
+ * 20,000-row answer held as rows until it was written made the process's minor collections copy it
+ * (FeatureRuns).
+ */
+async function forEachRow<R extends unknown[]>(
+  pool: pg.Pool,
+  config: pg.QueryConfig,
+  each: (row: R) => void,
+): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const arrays: pg.QueryArrayConfig = { ...config, rowMode: 'array' };
+      const query = new pg.Query<R>(arrays);
+      query.on('row', each);
+      query.on('end', () => resolve());
+      query.on('error', reject);
+      client.query(query);
+    });
+  } catch (error) {
+    // As the pool's own query does: a client whose query failed is not given to the next caller.
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(failure);
+  }
+}
+
 class PostgresFuelStore implements FuelStore {
   readonly backend = 'postgresql' as const;
   private closed = false;
@@ -283,17 +313,18 @@ class PostgresFuelStore implements FuelStore {
    */
   async stationFeaturesInBox({ bbox, fuel, limit }: BoxQuery): Promise<FeatureTexts> {
     const { distinct, join, where, order } = boxSelection(fuel, '$5');
-    const { rows } = await this.pool.query<[string, number | null]>({
-      text: `SELECT ${distinct} ${featureTextSql(fuel, '$5')} FROM stations s ${join}
-        WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
-        ORDER BY ${order} LIMIT $6`,
-      values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
-      rowMode: 'array',
-    });
-    return {
-      features: rows.slice(0, limit).map(([text, reportedAt]) => finishFeatureText(text, reportedAt)),
-      truncated: rows.length > limit,
-    };
+    const runs = new FeatureRuns(limit);
+    await forEachRow<[string, number | null]>(
+      this.pool,
+      {
+        text: `SELECT ${distinct} ${featureTextSql(fuel, '$5')} FROM stations s ${join}
+          WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
+          ORDER BY ${order} LIMIT $6`,
+        values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
+      },
+      ([text, reportedAt]) => runs.add(finishFeatureText(text, reportedAt)),
+    );
+    return runs.result();
   }
 
   /** The nearest stations with a price for the fuel, in widening circles (nearest.ts), as on SQLite. */
@@ -365,12 +396,11 @@ class PostgresFuelStore implements FuelStore {
       }),
       query,
     );
-    return {
-      features: stations.map((station) =>
-        finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction),
-      ),
-      truncated,
-    };
+    const runs = new FeatureRuns(query.limit);
+    for (const station of stations)
+      runs.add(finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction));
+    if (truncated) runs.markTruncated();
+    return runs.result();
   }
 
   /**

@@ -8,7 +8,7 @@ import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { finishFeatureText, finishFeatureTextAlong } from './feature-text';
+import { FeatureRuns, finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -259,10 +259,10 @@ class SqliteFuelStore implements FuelStore {
   }
 
   async stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts> {
-    const features = this.boxRows(query, featureJson(query.fuel)).map((row) =>
-      finishFeatureText(row[0] as string, row[1] as number | null),
-    );
-    return { features: features.slice(0, query.limit), truncated: features.length > query.limit };
+    const runs = new FeatureRuns(query.limit);
+    for (const row of this.boxRows(query, featureJson(query.fuel)))
+      runs.add(finishFeatureText(row[0] as string, row[1] as number | null));
+    return runs.result();
   }
 
   /**
@@ -382,12 +382,11 @@ class SqliteFuelStore implements FuelStore {
       ),
       query,
     );
-    return {
-      features: stations.map((station) =>
-        finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction),
-      ),
-      truncated,
-    };
+    const runs = new FeatureRuns(query.limit);
+    for (const station of stations)
+      runs.add(finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction));
+    if (truncated) runs.markTruncated();
+    return runs.result();
   }
 
   /**

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stationFeature } from '../domain/features';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
+import { parseFeatureTexts } from '../testing/json';
 import { type OpenedTestStore, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../testing/stores';
 import { inSampleKeyOrder } from './input';
 import { sampleKey } from './sample-key';
@@ -129,14 +130,8 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         });
         // The Feature text the map reads is written again with the station.
         const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
-        const { features } = await store.stationFeaturesInBox({
-          bbox: [-10, 35, 5, 45],
-          fuel: 'EV',
-          limit: 10,
-        });
-        expect(features.map((text) => JSON.parse(text))).toEqual(
-          stations.map((row) => stationFeature(row, 'EV')),
-        );
+        const texts = await store.stationFeaturesInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+        expect(parseFeatureTexts(texts)).toEqual(stations.map((row) => stationFeature(row, 'EV')));
       }
     });
 
@@ -615,7 +610,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       await store.replacePrices('miteco', 'ES', [price(a, 'B7', 1.45), price(b, 'B7', 1.5)]);
       expect(await prices()).toEqual({ [a]: 1.45, [b]: 1.5 });
       const texts = await store.stationFeaturesInBox(query);
-      expect(texts.features.map((t) => JSON.parse(t).properties.price).sort()).toEqual([1.45, 1.5]);
+      expect(
+        parseFeatureTexts(texts)
+          .map((f) => f.properties.price)
+          .sort(),
+      ).toEqual([1.45, 1.5]);
     });
 
     it('finds the nearest stations by great-circle distance, east-west as far as north-south', async () => {
@@ -665,7 +664,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         const json = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
         const byBox = Object.fromEntries(box.stations.map((s) => [s.externalId, s.price]));
         expect(Object.fromEntries(near.map((s) => [s.externalId, s.price]))).toEqual(byBox);
-        const prices = json.features.map((text) => JSON.parse(text).properties.price as number);
+        const prices = parseFeatureTexts(json).map((f) => f.properties.price as number);
         expect(prices.sort()).toEqual(Object.values(byBox).sort());
         return byBox;
       };
@@ -838,9 +837,9 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
           (s) => s.externalId,
         );
       const features = async () =>
-        (await store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).features.map(
-          (text) => (JSON.parse(text) as { properties: { externalId: string } }).properties.externalId,
-        );
+        parseFeatureTexts(
+          await store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 }),
+        ).map((f) => f.properties.externalId as string);
       await store.upsertStations([station('a', on(0.2, 1)), station('b', on(0.5, 1))]);
       await store.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);
       expect(await along()).toEqual(['a', 'b']);

@@ -133,12 +133,18 @@ export interface BoxResult {
 /**
  * Stations as the map's answers write them: each station one GeoJSON Feature as JSON text, which
  * parses to what `stationFeature` (domain/features.ts) makes of the station's row (`features.test.ts` holds
- * the two together on both backends). SQLite writes the whole text, its numbers in a form that reads back as
- * the same value (`52.520006599999988` where JSON.stringify writes `52.52000659999999`); PostgreSQL writes
- * it up to the price's time, which this process adds (feature-text.ts).
+ * the two together on both backends). The database writes each text up to its price's time, which this process
+ * adds (feature-text.ts); SQLite writes numbers in a form that reads back as the same value
+ * (`52.520006599999988` where JSON.stringify writes `52.52000659999999`).
  */
 export interface FeatureTexts {
-  features: string[];
+  /**
+   * The Feature texts in order, joined with commas into runs of about 32 KB (FeatureRuns, feature-text.ts):
+   * `[${runs.join(',')}]` is the array of Features.
+   */
+  runs: string[];
+  /** How many Features the runs hold. */
+  count: number;
   /** More stations matched than `limit`. */
   truncated: boolean;
 }
