@@ -42,7 +42,6 @@ const CHUNKS_PER_ROUND = 4;
 interface Hit {
   place: number;
   alongKm: number;
-  distanceKm: number;
   chunk: number;
 }
 
@@ -228,7 +227,7 @@ export async function searchCorridor<R extends Placed = StationRow>(
               last = index;
             }
             if (best.chunk >= 0)
-              open.push({ place, alongKm: best.alongKm, distanceKm: best.distanceKm, chunk: best.chunk });
+              open.push({ place, alongKm: best.alongKm, chunk: best.chunk });
           }
         }
       }
