@@ -79,18 +79,23 @@ const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
  * opening quote of its price's time, and that time in milliseconds (NULL for chargers, whose text is
  * whole). The text begins with the station's stored `feature_head` (migration 006, written by the upsert:
  * `featureHeadOf`); numbers are written as PostgreSQL writes float8, the shortest text that reads back as
- * the same value (extra_float_digits 1, the default since PostgreSQL 12). `fuelParam` is the placeholder
- * of the fuel code.
+ * the same value (extra_float_digits 1, the default since PostgreSQL 12). `prefixParam` is the placeholder
+ * of `fuelTypePrefix(fuel)`: written once here rather than by `to_json` for every row. The time is cut to
+ * the millisecond before it becomes a float8, so that rounding it gives the millisecond exactly
+ * (`extract` would give the same through numeric arithmetic, which cost 4 ms of a 20,000-station box).
  */
-function featureTextSql(fuel: string, fuelParam: string): string {
+function featureTextSql(fuel: string, prefixParam: string): string {
   return fuel === EV_FUEL
-    ? `s.feature_head || ',"fuelType":"EV","currency":"EUR"' ||
+    ? `s.feature_head || ${prefixParam}::text || '"EUR"' ||
         CASE WHEN s.power_kw IS NULL THEN '' ELSE ',"powerKw":' || s.power_kw END || '}}',
       NULL::float8`
-    : `s.feature_head || ',"fuelType":' || to_json(${fuelParam}::text)::text || ',"currency":' ||
-        to_json(coalesce(p.currency, 'EUR'))::text || ',"price":' || p.price || ',"reportedAt":"',
-      (extract(epoch FROM p.reported_at) * 1000)::float8`;
+    : `s.feature_head || ${prefixParam}::text || to_json(coalesce(p.currency, 'EUR'))::text || ',"price":' ||
+        p.price || ',"reportedAt":"',
+      round(date_part('epoch', date_trunc('milliseconds', p.reported_at)) * 1000)`;
 }
+
+/** The Feature text from the fuel's type up to its currency's value, for `featureTextSql`. */
+const fuelTypePrefix = (fuel: string) => `,"fuelType":${JSON.stringify(fuel)},"currency":`;
 
 /**
  * `feature_head` from a row's columns: `t` names the row, `id` the station's id, `lon` and `lat` its
@@ -317,10 +322,10 @@ class PostgresFuelStore implements FuelStore {
     await forEachRow<[string, number | null]>(
       this.pool,
       {
-        text: `SELECT ${distinct} ${featureTextSql(fuel, '$5')} FROM stations s ${join}
+        text: `SELECT ${distinct} ${featureTextSql(fuel, '$7')} FROM stations s ${join}
           WHERE s.geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ${where}
           ORDER BY ${order} LIMIT $6`,
-        values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1],
+        values: [...bbox, fuel === EV_FUEL ? null : fuel, limit + 1, fuelTypePrefix(fuel)],
       },
       ([text, reportedAt]) => runs.add(finishFeatureText(text, reportedAt)),
     );
@@ -382,11 +387,11 @@ class PostgresFuelStore implements FuelStore {
       await this.corridorSource(async (ids) => {
         const { rows } = await this.pool.query<Raw>({
           text: `SELECT k.place::int, s.country, s.external_id, ST_X(s.geom), ST_Y(s.geom),
-              ${featureTextSql(query.fuel, '$2')}
+              ${featureTextSql(query.fuel, '$3')}
             FROM unnest(string_to_array($1, ',')::uuid[]) WITH ORDINALITY AS k(id, place)
               JOIN stations s ON s.id = k.id ${join}
             WHERE ${where}`,
-          values: [ids, query.fuel === EV_FUEL ? null : query.fuel],
+          values: [ids, query.fuel === EV_FUEL ? null : query.fuel, fuelTypePrefix(query.fuel)],
           rowMode: 'array',
         });
         return rows.map(([place, country, externalId, lon, lat, text, reportedAt]): [number, Read] => [
