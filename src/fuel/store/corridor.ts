@@ -226,8 +226,7 @@ export async function searchCorridor<R extends Placed = StationRow>(
               measure(lon, lat, index);
               last = index;
             }
-            if (best.chunk >= 0)
-              open.push({ place, alongKm: best.alongKm, chunk: best.chunk });
+            if (best.chunk >= 0) open.push({ place, alongKm: best.alongKm, chunk: best.chunk });
           }
         }
       }

@@ -8,7 +8,7 @@ import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
 import { FeatureRuns, finishFeatureText, finishFeatureTextAlong } from './feature-text';
-import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage } from './input';
+import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
 import { type StationPositions, stationPositionsOf } from './positions';
@@ -420,9 +420,12 @@ class PostgresFuelStore implements FuelStore {
     return {
       positions: index,
       rows: async (places) => {
+        // In the order of the places, which is the order the stations were read in (the table's): the rows
+        // are fetched from the table's pages in order.
+        const sorted = Int32Array.from(places).sort();
         const found = new Map<number, R>();
-        for (const [at, row] of await detail(places.map((place) => index.keyAt(place)).join(',')))
-          found.set(places[at] as number, row);
+        for (const [at, row] of await detail(Array.from(sorted, (place) => index.keyAt(place)).join(',')))
+          found.set(sorted[at] as number, row);
         return found;
       },
     };
@@ -483,7 +486,9 @@ class PostgresFuelStore implements FuelStore {
   async upsertStations(stations: StationInput[], options: UpsertOptions = {}): Promise<UpsertResult> {
     const failedBatches: FailedBatch[] = [];
     let count = 0;
-    for (const batch of batchesOf(stations, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    // In sample-key order, as on SQLite (input.ts): a first import lays the rows out in the order of their ids,
+    // which is the order a crowded box reads them in.
+    for (const batch of batchesOf(inSampleKeyOrder(stations), options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       const s = dedupeStations(batch.items);
       try {
         await this.pool.query(

@@ -49,8 +49,8 @@ export function stationKey(country: string, externalId: string): StationKey {
 
 export interface FailedBatch {
   /**
-   * Place of the batch's first station in the order the store writes them: as given on PostgreSQL, by
-   * sample key on SQLite (input.ts, inSampleKeyOrder).
+   * Place of the batch's first station in the order the store writes them: by sample key (input.ts,
+   * inSampleKeyOrder).
    */
   offset: number;
   /** Stations of the input in the batch. */
