@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeatureRuns } from '../store/feature-text';
+import { FeatureRuns, featureRunsOf } from '../store/feature-text';
 import type { StationRow, StoreBackend } from '../store/store';
 import { parseFeatureTexts } from '../testing/json';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
@@ -49,12 +49,11 @@ describe('features written as text by the store', () => {
     for (const run of result.runs.slice(0, -1)) expect(run.length).toBeGreaterThanOrEqual(499);
   });
 
-  it('are marked truncated when the store read more than it kept', () => {
-    const runs = new FeatureRuns(5);
-    runs.add('{"type":"Feature"}');
-    expect(runs.result().truncated).toBe(false);
-    runs.markTruncated();
-    expect(runs.result()).toEqual({ runs: ['{"type":"Feature"}'], count: 1, truncated: true });
+  it.each([0, 1, 499, 500, 501, 1201])('make the same runs as they are written (%i features)', (count) => {
+    const texts = Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'Feature', i }));
+    const runs = new FeatureRuns(count, 500);
+    for (const text of texts) runs.add(text);
+    expect([...featureRunsOf(texts, (text) => text, 500)]).toEqual(runs.result().runs);
   });
 
   describe.each(Object.keys(TEST_BACKENDS) as StoreBackend[])('on %s', (backend) => {

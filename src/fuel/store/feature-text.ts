@@ -42,12 +42,13 @@ export function finishFeatureTextAlong(
 
 /**
  * Feature texts joined with commas into runs of about `charsPerRun` characters (FeatureTexts), each run made
- * as its Features are added: a store adds each row's text as it reads it, and the row's strings are garbage
- * at once. Holding 20,000 small strings until the answer was written made every minor collection of the
- * process copy them (scripts/bench/README.md, "tenth pass"). A run stays well under the size at which V8
- * puts a string in its large-object space, where each is mapped afresh: runs of 500 features (about
- * 140 KB) made writing a 20,000-feature answer 17 times slower than runs of 100 on a machine with costly
- * page faults ("eighth pass").
+ * as its Features are added: for rows handed over one by one as the driver reads them (PostgreSQL's box),
+ * whose strings are then garbage at once. 20,000 rows held until the answer was written made the minor
+ * collections copy them (scripts/bench/README.md, "tenth pass"). A store that holds its rows anyway makes
+ * the runs as the answer is written (featureRunsOf): runs made beforehand would be held beside the rows.
+ * A run stays well under the size at which V8 puts a string in its large-object space, where each is
+ * mapped afresh: runs of 500 features (about 140 KB) made writing a 20,000-feature answer 17 times slower
+ * than runs of 100 on a machine with costly page faults ("eighth pass").
  */
 export class FeatureRuns {
   private readonly runs: string[] = [];
@@ -74,12 +75,7 @@ export class FeatureRuns {
     return true;
   }
 
-  /** Marks the answer truncated without a Feature (more matched than were read). */
-  markTruncated(): void {
-    this.truncated = true;
-  }
-
-  result(): FeatureTexts {
+  result(): FeatureTexts & { runs: string[] } {
     this.endRun();
     return { runs: this.runs, count: this.count, truncated: this.truncated };
   }
@@ -90,4 +86,25 @@ export class FeatureRuns {
     this.batch = [];
     this.chars = 0;
   }
+}
+
+/** The same runs made one at a time as they are asked for, from rows already read, each row's text by `text`. */
+export function* featureRunsOf<T>(
+  rows: T[],
+  text: (row: T) => string,
+  charsPerRun = 32_768,
+): Generator<string> {
+  let batch: string[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const feature = text(row);
+    batch.push(feature);
+    chars += feature.length + 1;
+    if (chars >= charsPerRun) {
+      yield batch.join(',');
+      batch = [];
+      chars = 0;
+    }
+  }
+  if (batch.length > 0) yield batch.join(',');
 }

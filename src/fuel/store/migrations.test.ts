@@ -13,7 +13,7 @@ import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
 import { openSqliteDatabase, openSqliteStore } from './sqlite';
 
-const features = (texts: { runs: string[] }): StationFeature[] => parseFeatureTexts(texts);
+const features = (texts: { runs: Iterable<string> }): StationFeature[] => parseFeatureTexts(texts);
 
 const POSTGRES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
 const SQLITE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');

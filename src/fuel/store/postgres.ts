@@ -7,7 +7,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { createPgPool } from '../../common/databases';
 import { forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { FeatureRuns, finishFeatureText, finishFeatureTextAlong } from './feature-text';
+import { FeatureRuns, featureRunsOf, finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -401,11 +401,11 @@ class PostgresFuelStore implements FuelStore {
       }),
       query,
     );
-    const runs = new FeatureRuns(query.limit);
-    for (const station of stations)
-      runs.add(finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction));
-    if (truncated) runs.markTruncated();
-    return runs.result();
+    return {
+      runs: featureRunsOf(stations, (s) => finishFeatureTextAlong(s.text, s.reportedAt, s.routeFraction)),
+      count: stations.length,
+      truncated,
+    };
   }
 
   /**

@@ -8,7 +8,7 @@ import { openSqlite } from '../../common/databases';
 import { radiusBoxes } from '../geo/boxes';
 import { greatCircleKm } from '../geo/sphere';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { FeatureRuns, finishFeatureText, finishFeatureTextAlong } from './feature-text';
+import { featureRunsOf, finishFeatureText, finishFeatureTextAlong } from './feature-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { nearestInWideningCircles } from './nearest';
@@ -259,10 +259,17 @@ class SqliteFuelStore implements FuelStore {
   }
 
   async stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts> {
-    const runs = new FeatureRuns(query.limit);
-    for (const row of this.boxRows(query, featureJson(query.fuel)))
-      runs.add(finishFeatureText(row[0] as string, row[1] as number | null));
-    return runs.result();
+    const rows = this.boxRows(query, featureJson(query.fuel)) as [string, number | null][];
+    const count = Math.min(rows.length, query.limit);
+    return {
+      // Joined as the answer is written: the rows' texts are held until then either way, and runs made
+      // here would be held beside them (scripts/bench/README.md, "tenth pass").
+      runs: featureRunsOf(rows.length > count ? rows.slice(0, count) : rows, ([text, reportedAt]) =>
+        finishFeatureText(text, reportedAt),
+      ),
+      count,
+      truncated: rows.length > count,
+    };
   }
 
   /**
@@ -382,11 +389,11 @@ class SqliteFuelStore implements FuelStore {
       ),
       query,
     );
-    const runs = new FeatureRuns(query.limit);
-    for (const station of stations)
-      runs.add(finishFeatureTextAlong(station.text, station.reportedAt, station.routeFraction));
-    if (truncated) runs.markTruncated();
-    return runs.result();
+    return {
+      runs: featureRunsOf(stations, (s) => finishFeatureTextAlong(s.text, s.reportedAt, s.routeFraction)),
+      count: stations.length,
+      truncated,
+    };
   }
 
   /**

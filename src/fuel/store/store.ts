@@ -139,10 +139,11 @@ export interface BoxResult {
  */
 export interface FeatureTexts {
   /**
-   * The Feature texts in order, joined with commas into runs of about 32 KB (FeatureRuns, feature-text.ts):
-   * `[${runs.join(',')}]` is the array of Features.
+   * The Feature texts in order, joined with commas into runs of about 32 KB (feature-text.ts): the runs
+   * joined with commas, in brackets, are the array of Features. Made as the rows are read (FeatureRuns) or
+   * as the answer is written (featureRunsOf), so iterated once.
    */
-  runs: string[];
+  runs: Iterable<string>;
   /** How many Features the runs hold. */
   count: number;
   /** More stations matched than `limit`. */

@@ -5,5 +5,5 @@ export type Json = any;
 export const readJson = (res: Response): Promise<Json> => res.json() as Promise<Json>;
 
 /** The Features of a store's runs of Feature texts (FeatureTexts), parsed. */
-export const parseFeatureTexts = (texts: { runs: string[] }): Json[] =>
-  JSON.parse(`[${texts.runs.join(',')}]`) as Json[];
+export const parseFeatureTexts = (texts: { runs: Iterable<string> }): Json[] =>
+  JSON.parse(`[${[...texts.runs].join(',')}]`) as Json[];
