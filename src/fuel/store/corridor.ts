@@ -36,6 +36,14 @@ const SLACK_KM = 0.01;
 const DETAIL_BATCH = 1000;
 /** Stations read beyond the estimate of those it takes to pass the limit, so that one more call is rare. */
 const READ_MARGIN = 16;
+/**
+ * The share of the stations read that a search expects the fuel to keep before any read has been answered.
+ * PostgreSQL answered the five batches asked for at once by a 5,000-station search after 55–80 ms, and a
+ * sixth asked for only then (the share read from their answers) 10–12 ms later; counted at this share, the
+ * five leave room for the sixth at once (scripts/bench/README.md, "tenth pass"). Most stations sell the
+ * usual fuels; a fuel fewer sell is read in more batches once the first answers tell.
+ */
+const FIRST_SHARE = 0.9;
 /** Chunks searched per round, after which the settled stations are read: few enough to stop early. */
 const CHUNKS_PER_ROUND = 4;
 
@@ -168,26 +176,26 @@ export async function searchCorridor<R extends Placed = StationRow>(
   };
   /**
    * Reads the settled stations in order, in batches of at most DETAIL_BATCH, only whole batches until the
-   * whole line is searched. A station read adds at most one, so while the stations found and those still
-   * being read cannot pass the limit, more are asked for at once; once some have been read, as many as
-   * the share the fuel kept says it takes (reading 6,000 stations to keep 5,001 cost a tenth of the
-   * search). When the reads under way might pass the limit, they are waited for first.
+   * whole line is searched: as many as the share of the stations read that the fuel kept says it takes to
+   * pass the limit (reading 6,000 stations to keep 5,001 cost a tenth of the search), counting the reads
+   * under way at that share. Before any read is answered the share is a guess (FIRST_SHARE), so that on
+   * PostgreSQL the last batch is asked for with the others rather than after them. When the reads under
+   * way should pass the limit, they are waited for first.
    */
   const readSettled = async (done: boolean) => {
     for (;;) {
       const waiting = ordered.length - fetched;
       const ready = done ? waiting : waiting - (waiting % DETAIL_BATCH);
       if (ready === 0 || stations.length > limit) return;
-      const wanted = limit + 1 - stations.length - inFlight;
+      const share = readKeys === 0 ? FIRST_SHARE : stations.length / readKeys;
+      const wanted = limit + 1 - stations.length - Math.floor(inFlight * share);
       if (wanted <= 0) {
         await answered();
         continue;
       }
-      // Every station read so far kept: no margin, the next read may well be the last.
-      const needed =
-        stations.length === 0 || readKeys === 0
-          ? wanted
-          : Math.ceil((wanted * readKeys) / stations.length) + (readKeys > stations.length ? READ_MARGIN : 0);
+      // Every station read so far kept: no margin, the next read may well be the last. None kept: as many
+      // as may be read at once.
+      const needed = share >= 1 ? wanted : Math.ceil(wanted / share) + READ_MARGIN;
       const batch = ordered.slice(fetched, fetched + Math.min(needed, ready, DETAIL_BATCH));
       fetched += batch.length;
       ask(batch);
