@@ -91,13 +91,13 @@ export class FeatureRuns {
 /** The same runs made one at a time as they are asked for, from rows already read, each row's text by `text`. */
 export function* featureRunsOf<T>(
   rows: T[],
-  text: (row: T) => string,
+  text: (row: T, at: number) => string,
   charsPerRun = 32_768,
 ): Generator<string> {
   let batch: string[] = [];
   let chars = 0;
-  for (const row of rows) {
-    const feature = text(row);
+  for (let at = 0; at < rows.length; at++) {
+    const feature = text(rows[at] as T, at);
     batch.push(feature);
     chars += feature.length + 1;
     if (chars >= charsPerRun) {

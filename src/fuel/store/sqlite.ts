@@ -261,12 +261,21 @@ class SqliteFuelStore implements FuelStore {
   async stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts> {
     const rows = this.boxRows(query, featureJson(query.fuel)) as [string, number | null][];
     const count = Math.min(rows.length, query.limit);
+    // Joined as the answer is written: the rows' texts are held until then either way, and runs made here
+    // would be held beside them (scripts/bench/README.md, "tenth pass"). The rows themselves are not:
+    // each is an array and a boxed number more for every minor collection to copy.
+    const texts = new Array<string>(count);
+    const times = new Float64Array(count);
+    for (let at = 0; at < count; at++) {
+      const [text, reportedAt] = rows[at] as [string, number | null];
+      texts[at] = text;
+      times[at] = reportedAt ?? Number.NaN;
+    }
     return {
-      // Joined as the answer is written: the rows' texts are held until then either way, and runs made
-      // here would be held beside them (scripts/bench/README.md, "tenth pass").
-      runs: featureRunsOf(rows.length > count ? rows.slice(0, count) : rows, ([text, reportedAt]) =>
-        finishFeatureText(text, reportedAt),
-      ),
+      runs: featureRunsOf(texts, (text, at) => {
+        const reportedAt = times[at] as number;
+        return finishFeatureText(text, Number.isNaN(reportedAt) ? null : reportedAt);
+      }),
       count,
       truncated: rows.length > count,
     };
