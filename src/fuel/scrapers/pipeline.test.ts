@@ -272,11 +272,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
           prices: ['j1', 'j2', 'j3', 'j4'].map((id) => price(id, 'B7', 1.5)),
         }),
       );
-      // A parser defect: a station without a name, in a batch of its own (SQLite writes stations in
-      // sample-key order, so there its batch is its place in that order).
+      // A parser defect: a station without a name, in a batch of its own (the stores write stations in
+      // sample-key order, so its batch is its place in that order).
       const broken = fuelStation('j3', -3.7, 40.4, { name: null as unknown as string });
       const given = ['j1', 'j2', 'j3'].map((id) => ({ country: 'AJ', externalId: id }));
-      const at = (store.backend === 'sqlite' ? inSampleKeyOrder(given) : given)
+      const at = inSampleKeyOrder(given)
         .map((s) => s.externalId)
         .indexOf('j3');
       const { summary, log } = await run(
