@@ -51,13 +51,20 @@ export interface PgPoolOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/**
+ * Sent at connect by every pool: PostgreSQL writes each float8 in the shortest text that reads back as the
+ * same value, whatever the server or database sets (0 or less, which some older setups keep, writes 15
+ * significant digits, and a coordinate or a price read back moves in its last digits).
+ */
+const EXACT_FLOATS = '-c extra_float_digits=1';
+
 /** A pool on a PostgreSQL URL; a broken idle connection never takes the process down. */
 export function createPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-    ...(options.options !== undefined ? { options: options.options } : {}),
+    options: options.options === undefined ? EXACT_FLOATS : `${EXACT_FLOATS} ${options.options}`,
     ...(options.types ? { types: options.types } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(error));

@@ -49,3 +49,61 @@ describe('the PostgreSQL store reading a box row by row', () => {
     expect(texts).toMatchObject({ count: 1, truncated: false });
   });
 });
+
+describe('the PostgreSQL store on a database that writes floats with fewer digits', () => {
+  let db: TestDatabase;
+  let store: FuelStore;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_digits');
+    // What an older setup may keep: 15 significant digits for every float8 written as text.
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE ${new URL(db.url).pathname.slice(1)} SET extra_float_digits = 0`);
+    await admin.end();
+    store = await openPostgresStore(db.url);
+  });
+  afterEach(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('gives back coordinates, prices and power exactly as stored', async () => {
+    const station = {
+      country: 'ES',
+      type: 'both' as const,
+      name: 'Sur',
+      brand: null,
+      address: 'Calle 1',
+      city: 'Madrid',
+      lon: -3.703812345678901,
+      lat: 40.41681234567891,
+      powerKw: 22.123456789012344,
+      source: 'miteco',
+    };
+    await store.upsertStations([{ ...station, externalId: 'a-1' }]);
+    const price = 1.2345678901234567;
+    await store.replacePrices('miteco', 'ES', [
+      { externalId: 'a-1', country: 'ES', fuel: 'B7', price, currency: 'EUR' },
+    ]);
+    const bbox: [number, number, number, number] = [-4, 40, -3, 41];
+    const exact = { coordinates: [station.lon, station.lat], price };
+    const [feature] = parseFeatureTexts(await store.stationFeaturesInBox({ bbox, fuel: 'B7', limit: 10 }));
+    expect({ coordinates: feature?.geometry.coordinates, price: feature?.properties.price }).toEqual(exact);
+    const [along] = parseFeatureTexts(
+      await store.stationFeaturesAlongLine({
+        line: [
+          [-3.8, 40.4],
+          [-3.6, 40.4],
+        ],
+        fuel: 'B7',
+        corridorKm: 5,
+        limit: 10,
+      }),
+    );
+    expect({ coordinates: along?.geometry.coordinates, price: along?.properties.price }).toEqual(exact);
+    const [charger] = parseFeatureTexts(await store.stationFeaturesInBox({ bbox, fuel: 'EV', limit: 10 }));
+    expect(charger?.properties.powerKw).toBe(station.powerKw);
+    const [row] = (await store.stationsInBox({ bbox, fuel: 'B7', limit: 10 })).stations;
+    expect(row).toMatchObject({ lon: station.lon, lat: station.lat, powerKw: station.powerKw, price });
+  });
+});

@@ -79,10 +79,11 @@ const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
  * opening quote of its price's time, and that time in milliseconds (NULL for chargers, whose text is
  * whole). The text begins with the station's stored `feature_head` (migration 006, written by the upsert:
  * `featureHeadOf`); numbers are written as PostgreSQL writes float8, the shortest text that reads back as
- * the same value (extra_float_digits 1, the default since PostgreSQL 12). `prefixParam` is the placeholder
- * of `fuelTypePrefix(fuel)`: written once here rather than by `to_json` for every row. The time is cut to
- * the millisecond before it becomes a float8, so that rounding it gives the millisecond exactly
- * (`extract` would give the same through numeric arithmetic, which cost 4 ms of a 20,000-station box).
+ * the same value (extra_float_digits 1, which every pool sets: `createPgPool`). `prefixParam` is the
+ * placeholder of `fuelTypePrefix(fuel)`: written once here rather than by `to_json` for every row. The
+ * time is cut to the millisecond before it becomes a float8, so that rounding it gives the millisecond
+ * exactly (`extract` would give the same through numeric arithmetic, which cost 4 ms of a 20,000-station
+ * box).
  */
 function featureTextSql(fuel: string, prefixParam: string): string {
   return fuel === EV_FUEL
