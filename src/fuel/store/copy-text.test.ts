@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import { forEachCopyRow, forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
+import { escapeCopyText, forEachCopyRow, forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
 
 /** Texts COPY has to escape, and some it leaves alone. */
 const AWKWARD = [
@@ -86,6 +88,14 @@ describe('COPY text rows', () => {
         read.push([Number(n), unescapeCopyText(t as string), unescapeCopyText(odd as string)]),
       );
       expect(read).toEqual(AWKWARD.map((t, i) => [i + 1, t, (i + 1) % 2 === 0 ? null : t]));
+    });
+
+    it('writes every text so that COPY FROM stores it exactly', async () => {
+      await client.query('CREATE TEMP TABLE written (n int, t text)');
+      const lines = AWKWARD.map((t, i) => `${i + 1}\t${escapeCopyText(t)}\n`).join('');
+      await pipeline(Readable.from([lines]), client.query(copyFrom('COPY written FROM STDIN')));
+      const { rows } = await client.query<{ t: string }>('SELECT t FROM written ORDER BY n');
+      expect(rows.map((r) => r.t)).toEqual(AWKWARD);
     });
   });
 });

@@ -17,6 +17,13 @@ export function unescapeCopyText(column: string): string | null {
   return column.replace(/\\(.)/gs, (_, code: string) => ESCAPES[code] ?? code);
 }
 
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A column's text as COPY FROM reads it: a backslash, tab or line break escaped. */
+export function escapeCopyText(text: string): string {
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPED[c] ?? c) : text;
+}
+
 /**
  * Calls `row` with each line's columns, still escaped (a tab or line break inside a column is always
  * escaped, so splitting on them is exact). `columns` is how many each line has.

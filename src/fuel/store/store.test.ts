@@ -469,6 +469,19 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(history.map((r) => r.changedAt.toISOString()).sort()).toEqual(times.map((t) => t.toISOString()));
     });
 
+    it('records the changes of a station whose id holds a tab, a backslash or a line break', async () => {
+      const id = 'tab\there back\\slash line\nbreak';
+      await store.upsertStations([station(id, MADRID)]);
+      await run([price(id, 'B7', 1.4)], '2026-01-01T06:00:00Z');
+      await run([price(id, 'B7', 1.45)], '2026-01-02T06:00:00Z');
+      const since = at('2000-01-01T00:00:00Z');
+      const rows = await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: id });
+      expect(rows.map((r) => [r.externalId, r.price])).toEqual([
+        [id, 1.4],
+        [id, 1.45],
+      ]);
+    });
+
     it('compares prices exactly: all 17 digits, and the currency with them', async () => {
       await store.upsertStations([station('a', MADRID)]);
       const odd = 0.1 + 0.2 + 1.2345678901234;
