@@ -4,7 +4,7 @@
  * SQLite's R*Tree cost 12–14 ms, most of it in handing each row to JavaScript, and from PostGIS ten queries;
  * this index answers the same boxes in about 2 ms, with the stations' exact coordinates
  * (scripts/bench/README.md, "eighth pass"). Each adapter keeps one and reads it again when its stations
- * have changed (SqliteFuelStore.corridorSource, PostgresFuelStore.stationPositions).
+ * have changed (SqliteFuelStore.stationPositions, PostgresFuelStore.stationPositions).
  */
 import KDBush from 'kdbush';
 import type { BBox } from './store';
@@ -46,20 +46,44 @@ export class StationPositions<K = number> {
   }
 }
 
-/** Builds the index from `count` rows of [key, lon, lat] (a query's raw rows, read once). */
-export function stationPositions(count: number, rows: Iterable<[number, number, number]>): StationPositions {
-  const keys = new Float64Array(count);
-  const lons = new Float64Array(count);
-  const lats = new Float64Array(count);
-  let at = 0;
-  for (const [key, lon, lat] of rows) {
-    if (at === count) break;
-    keys[at] = key;
-    lons[at] = lon;
-    lats[at] = lat;
-    at++;
+/**
+ * Collects stations' numeric keys and positions as they are read, in arrays that grow when more come than
+ * expected, and makes the index of them at the end.
+ */
+export class PositionsBuilder {
+  private keys: Float64Array;
+  private lons: Float64Array;
+  private lats: Float64Array;
+  private count = 0;
+
+  constructor(expected: number) {
+    const size = Math.max(1, expected);
+    this.keys = new Float64Array(size);
+    this.lons = new Float64Array(size);
+    this.lats = new Float64Array(size);
   }
-  return new StationPositions(keys.subarray(0, at), lons.subarray(0, at), lats.subarray(0, at));
+
+  add(key: number, lon: number, lat: number): void {
+    if (this.count === this.keys.length) {
+      const grown = (from: Float64Array) => {
+        const to = new Float64Array(from.length * 2);
+        to.set(from);
+        return to;
+      };
+      this.keys = grown(this.keys);
+      this.lons = grown(this.lons);
+      this.lats = grown(this.lats);
+    }
+    this.keys[this.count] = key;
+    this.lons[this.count] = lon;
+    this.lats[this.count] = lat;
+    this.count++;
+  }
+
+  finish(): StationPositions {
+    const n = this.count;
+    return new StationPositions(this.keys.subarray(0, n), this.lons.subarray(0, n), this.lats.subarray(0, n));
+  }
 }
 
 /** The same from rows whose keys are not numbers (PostgreSQL's ids). */

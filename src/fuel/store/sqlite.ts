@@ -12,7 +12,7 @@ import { featureRunsOf, finishFeatureText, finishFeatureTextAlong } from './feat
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { nearestInWideningCircles } from './nearest';
-import { type StationPositions, stationPositions } from './positions';
+import { PositionsBuilder, type StationPositions } from './positions';
 import {
   CURRENCY_SLOTS,
   currencySlots,
@@ -58,7 +58,14 @@ export interface SqliteStoreOptions {
    * once; with the readers' settings a 1,000,000-station ingest kept about 300 MB of them resident.
    */
   forScrapes?: boolean;
+  /**
+   * Stations whose positions one statement reads when the corridor search reads them again after a write
+   * (default 50,000); the server answers other requests between two statements.
+   */
+  positionsPerRead?: number;
 }
+
+const POSITIONS_PER_READ = 50_000;
 
 /**
  * One station row as an array in COLUMNS order (read in raw mode: a country-sized box returns 20,000 rows,
@@ -233,7 +240,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     db.close();
     throw error;
   }
-  return new SqliteFuelStore(db);
+  return new SqliteFuelStore(db, options.positionsPerRead ?? POSITIONS_PER_READ);
 }
 
 class SqliteFuelStore implements FuelStore {
@@ -241,9 +248,12 @@ class SqliteFuelStore implements FuelStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   /** The stations' positions for the corridor search, and the file's version they were read at. */
-  private positions?: { version: string; index: StationPositions };
+  private positions?: { version: string; index: Promise<StationPositions> };
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly positionsPerRead: number,
+  ) {}
 
   private prepare(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -393,7 +403,7 @@ class SqliteFuelStore implements FuelStore {
        WHERE ${where}`,
     ).raw();
     return searchCorridor(
-      this.corridorSource(query.fuel, details, (row: RawRow) => [row[15] as number, toRow(row)]),
+      await this.corridorSource(query.fuel, details, (row: RawRow) => [row[15] as number, toRow(row)]),
       query,
     );
   }
@@ -406,7 +416,7 @@ class SqliteFuelStore implements FuelStore {
     ).raw();
     type Raw = [number, string, string, number, number, string, number | null];
     const { stations, truncated } = await searchCorridor(
-      this.corridorSource(
+      await this.corridorSource(
         query.fuel,
         details,
         ([at, country, externalId, lon, lat, text, reportedAt]: Raw) => [
@@ -428,32 +438,13 @@ class SqliteFuelStore implements FuelStore {
    * coordinates, keyed by their place in the index (small integers, where station numbers are above 2^31).
    * `details` reads the stations of a batch given as a JSON array of numbers (`@seqs`), each row with its
    * place in that array (`j.key`), which `entry` returns with the row.
-   *
-   * The positions are read again when the file has changed since they were read: `data_version` moves
-   * when another connection commits (the scrape thread's, another process's), `total_changes()` when this
-   * one writes. The version is read before the positions, so positions newer than their version are read
-   * once more, never the reverse.
    */
-  private corridorSource<Raw, R extends Placed>(
+  private async corridorSource<Raw, R extends Placed>(
     fuel: string,
     details: Database.Statement,
     entry: (row: Raw) => [number, R],
-  ): CorridorSource<R> {
-    const version = this.prepare("SELECT total_changes() || ',' || data_version FROM pragma_data_version")
-      .pluck()
-      .get() as string;
-    if (this.positions?.version !== version) {
-      const read = this.db.transaction(() =>
-        stationPositions(
-          this.prepare('SELECT count(*) FROM stations').pluck().get() as number,
-          this.prepare('SELECT seq, lon, lat FROM stations').raw().iterate() as Iterable<
-            [number, number, number]
-          >,
-        ),
-      );
-      this.positions = { version, index: read() };
-    }
-    const { index } = this.positions;
+  ): Promise<CorridorSource<R>> {
+    const index = await this.stationPositions();
     return {
       positions: index,
       rows: async (places) => {
@@ -466,6 +457,49 @@ class SqliteFuelStore implements FuelStore {
         return found;
       },
     };
+  }
+
+  /**
+   * The stations' positions, read again when the file has changed since they were read: `data_version`
+   * moves when another connection commits (the scrape thread's, another process's), `total_changes()` when
+   * this one writes. The version is read before the positions, so positions newer than their version are
+   * read once more, never the reverse; searches that find the same version share one read, and a failed
+   * read is not kept.
+   */
+  private stationPositions(): Promise<StationPositions> {
+    const version = this.prepare("SELECT total_changes() || ',' || data_version FROM pragma_data_version")
+      .pluck()
+      .get() as string;
+    if (this.positions?.version !== version) {
+      const index = this.readPositions();
+      this.positions = { version, index };
+      index.catch(() => {
+        if (this.positions?.index === index) this.positions = undefined;
+      });
+    }
+    return this.positions.index;
+  }
+
+  /**
+   * Every station's position, `positionsPerRead` stations a statement in the order of their numbers, and the
+   * server answering other requests between two statements: read in one, 1,000,000 stations held every
+   * request for about 0.9 s (scripts/bench/README.md, "eleventh pass"). A write between two statements
+   * moves the version, so the next search reads them again.
+   */
+  private async readPositions(): Promise<StationPositions> {
+    const next = this.prepare('SELECT seq, lon, lat FROM stations WHERE seq > ? ORDER BY seq LIMIT ?').raw();
+    const positions = new PositionsBuilder(
+      this.prepare('SELECT count(*) FROM stations').pluck().get() as number,
+    );
+    for (let after = -1; ; ) {
+      const read = next.all(after, this.positionsPerRead) as [number, number, number][];
+      for (const [seq, lon, lat] of read) positions.add(seq, lon, lat);
+      const last = read.at(-1);
+      if (!last || read.length < this.positionsPerRead) break;
+      after = last[0];
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return positions.finish();
   }
 
   async stats(): Promise<StoreStats> {
