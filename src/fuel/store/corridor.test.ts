@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, intermediate } from '../geo/sphere';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { stationPositionsOf } from './positions';
+import { PositionsBuilder } from './positions';
 import type { LonLat } from './store';
 
 const LINE: LonLat[] = Array.from({ length: 400 }, (_, i) => [-4 + i * 0.005, 40 + Math.sin(i / 30) * 0.05]);
@@ -29,7 +29,9 @@ function fakeSource(
   fail?: (call: number) => boolean,
   late = true,
 ): Fake {
-  const positions = stationPositionsOf(all.map((s, i): [number, number, number] => [i, s.lon, s.lat]));
+  const builder = new PositionsBuilder();
+  all.forEach((s, i) => builder.add(i, s.lon, s.lat));
+  const positions = builder.finish();
   let read = 0;
   let running = 0;
   let call = 0;

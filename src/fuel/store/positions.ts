@@ -47,56 +47,38 @@ export class StationPositions<K = number> {
 }
 
 /**
- * Collects stations' numeric keys and positions as they are read, in arrays that grow when more come than
- * expected, and makes the index of them at the end.
+ * Collects stations' keys and positions as they are read, in arrays that grow when more come than
+ * expected, and makes the index of them at the end: the rows are not held until then.
  */
-export class PositionsBuilder {
-  private keys: Float64Array;
+export class PositionsBuilder<K = number> {
+  private readonly keys: K[] = [];
   private lons: Float64Array;
   private lats: Float64Array;
-  private count = 0;
 
-  constructor(expected: number) {
-    const size = Math.max(1, expected);
-    this.keys = new Float64Array(size);
+  constructor(expected = 0) {
+    const size = Math.max(1024, expected);
     this.lons = new Float64Array(size);
     this.lats = new Float64Array(size);
   }
 
-  add(key: number, lon: number, lat: number): void {
-    if (this.count === this.keys.length) {
+  add(key: K, lon: number, lat: number): void {
+    const at = this.keys.length;
+    if (at === this.lons.length) {
       const grown = (from: Float64Array) => {
         const to = new Float64Array(from.length * 2);
         to.set(from);
         return to;
       };
-      this.keys = grown(this.keys);
       this.lons = grown(this.lons);
       this.lats = grown(this.lats);
     }
-    this.keys[this.count] = key;
-    this.lons[this.count] = lon;
-    this.lats[this.count] = lat;
-    this.count++;
+    this.keys.push(key);
+    this.lons[at] = lon;
+    this.lats[at] = lat;
   }
 
-  finish(): StationPositions {
-    const n = this.count;
-    return new StationPositions(this.keys.subarray(0, n), this.lons.subarray(0, n), this.lats.subarray(0, n));
+  finish(): StationPositions<K> {
+    const n = this.keys.length;
+    return new StationPositions(this.keys, this.lons.subarray(0, n), this.lats.subarray(0, n));
   }
-}
-
-/** The same from rows whose keys are not numbers (PostgreSQL's ids). */
-export function stationPositionsOf<K>(rows: [K, number, number][]): StationPositions<K> {
-  const lons = new Float64Array(rows.length);
-  const lats = new Float64Array(rows.length);
-  rows.forEach(([, lon, lat], at) => {
-    lons[at] = lon;
-    lats[at] = lat;
-  });
-  return new StationPositions(
-    rows.map(([key]) => key),
-    lons,
-    lats,
-  );
 }
