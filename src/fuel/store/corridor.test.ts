@@ -30,7 +30,7 @@ function fakeSource(
   late = true,
 ): Fake {
   const builder = new PositionsBuilder();
-  all.forEach((s, i) => builder.add(i, s.lon, s.lat));
+  for (const [i, s] of all.entries()) builder.add(i, s.lon, s.lat);
   const positions = builder.finish();
   let read = 0;
   let running = 0;
