@@ -82,3 +82,24 @@ export class PositionsBuilder<K = number> {
     return new StationPositions(this.keys, this.lons.subarray(0, n), this.lats.subarray(0, n));
   }
 }
+
+/**
+ * The positions of one version of the stations, shared by the searches that find that version, read again
+ * when the version moves. Each search reads the version before it asks, so positions newer than their
+ * version are read once more, never the reverse; a failed read is not kept.
+ */
+export class VersionedPositions<K> {
+  private current?: { version: string; index: Promise<StationPositions<K>> };
+
+  at(version: string, read: () => Promise<StationPositions<K>>): Promise<StationPositions<K>> {
+    if (this.current?.version !== version) {
+      const index = read();
+      const current = { version, index };
+      this.current = current;
+      index.catch(() => {
+        if (this.current === current) this.current = undefined;
+      });
+    }
+    return this.current.index;
+  }
+}

@@ -13,7 +13,7 @@ import { FeatureRuns, featureRunsOf, finishFeatureText, finishFeatureTextAlong }
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuel } from './migrations';
 import { nearestInWideningCircles } from './nearest';
-import { PositionsBuilder, type StationPositions } from './positions';
+import { PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
 import {
   CURRENCY_SLOTS,
   currencySlots,
@@ -314,8 +314,8 @@ class PostgresFuelStore implements FuelStore {
   readonly backend = 'postgresql' as const;
   private closed = false;
 
-  /** The stations' positions for the corridor search, and the `stations_version` they were read at. */
-  private positions?: { version: string; index: Promise<StationPositions<string>> };
+  /** The stations' positions for the corridor search, by the `stations_version` they were read at. */
+  private readonly positions = new VersionedPositions<string>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -453,20 +453,11 @@ class PostgresFuelStore implements FuelStore {
 
   /**
    * The stations' positions, read again when `stations_version` (migration 005) has moved since they were
-   * read. The version is read first, so positions newer than their version are read once more, never the
-   * reverse; searches that find the same version share one read, and a failed read is not kept.
+   * read (VersionedPositions).
    */
   private async stationPositions(): Promise<StationPositions<string>> {
     const { rows } = await this.pool.query<{ version: string }>('SELECT version::text FROM stations_version');
-    const version = rows[0]?.version ?? '';
-    if (this.positions?.version !== version) {
-      const index = this.readPositions();
-      this.positions = { version, index };
-      index.catch(() => {
-        if (this.positions?.index === index) this.positions = undefined;
-      });
-    }
-    return this.positions.index;
+    return this.positions.at(rows[0]?.version ?? '', () => this.readPositions());
   }
 
   /**

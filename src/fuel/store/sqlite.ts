@@ -12,7 +12,7 @@ import { featureRunsOf, finishFeatureText, finishFeatureTextAlong } from './feat
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from './input';
 import { migrateFuelSqlite } from './migrations';
 import { nearestInWideningCircles } from './nearest';
-import { PositionsBuilder, type StationPositions } from './positions';
+import { PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
 import {
   CURRENCY_SLOTS,
   currencySlots,
@@ -247,8 +247,8 @@ class SqliteFuelStore implements FuelStore {
   readonly backend = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
 
-  /** The stations' positions for the corridor search, and the file's version they were read at. */
-  private positions?: { version: string; index: Promise<StationPositions> };
+  /** The stations' positions for the corridor search, by the file's version they were read at. */
+  private readonly positions = new VersionedPositions<number>();
 
   constructor(
     private readonly db: Database.Database,
@@ -462,22 +462,13 @@ class SqliteFuelStore implements FuelStore {
   /**
    * The stations' positions, read again when the file has changed since they were read: `data_version`
    * moves when another connection commits (the scrape thread's, another process's), `total_changes()` when
-   * this one writes. The version is read before the positions, so positions newer than their version are
-   * read once more, never the reverse; searches that find the same version share one read, and a failed
-   * read is not kept.
+   * this one writes (VersionedPositions).
    */
   private stationPositions(): Promise<StationPositions> {
     const version = this.prepare("SELECT total_changes() || ',' || data_version FROM pragma_data_version")
       .pluck()
       .get() as string;
-    if (this.positions?.version !== version) {
-      const index = this.readPositions();
-      this.positions = { version, index };
-      index.catch(() => {
-        if (this.positions?.index === index) this.positions = undefined;
-      });
-    }
-    return this.positions.index;
+    return this.positions.at(version, () => this.readPositions());
   }
 
   /**

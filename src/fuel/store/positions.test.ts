@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
+
+const positionsOf = (points: [number, number][]): StationPositions => {
+  const builder = new PositionsBuilder(1);
+  for (const [i, [lon, lat]] of points.entries()) builder.add(100 + i, lon, lat);
+  return builder.finish();
+};
+
+describe('station positions', () => {
+  it('keep every station added past the size expected, and find them in a box', () => {
+    const points = Array.from({ length: 3000 }, (_, i): [number, number] => [i / 1000, (i % 10) / 10]);
+    const positions = positionsOf(points);
+    expect(positions.size).toBe(3000);
+    const inside = positions.inBox([1, 0, 1.002, 1]).map((place) => positions.keyAt(place));
+    expect(inside.sort()).toEqual([1100, 1101, 1102]);
+    expect([positions.lonAt(2999), positions.latAt(2999)]).toEqual([2.999, 0.9]);
+  });
+
+  it('are read once per version, again when it moves, and not kept when the read fails', async () => {
+    const cache = new VersionedPositions<number>();
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      return positionsOf([[reads, 0]]);
+    };
+    const [a, b] = await Promise.all([cache.at('1', read), cache.at('1', read)]);
+    expect(a).toBe(b);
+    expect(reads).toBe(1);
+    expect((await cache.at('2', read)).lonAt(0)).toBe(2);
+    await expect(cache.at('3', () => Promise.reject(new Error('the read failed')))).rejects.toThrow(
+      'the read failed',
+    );
+    expect((await cache.at('3', read)).lonAt(0)).toBe(3);
+    expect(reads).toBe(3);
+  });
+});
