@@ -3,8 +3,9 @@
  * learns nothing from parameter errors. Each operation's level is its `x-access` mark in the document;
  * the viewer refuses to start when one is missing or unknown.
  */
-import { type Request, type RequestHandler, type Response, Router } from 'express';
-import { documentedOperations, expressPath } from '../../common/http/operations';
+import type { Request, RequestHandler, Response } from 'express';
+import { matchedOperation, pathParam } from '../../common/http/matched-operation';
+import { documentedOperations } from '../../common/http/operations';
 import {
   ADMIN_REQUIRED,
   ArchiveError,
@@ -83,19 +84,26 @@ export async function optionalPrincipal(req: Request, res: Response): Promise<Pr
   return state.principal;
 }
 
-function guard(operationId: string, access: Access, chatRoute: boolean): RequestHandler {
-  const loginAttempt = LOGIN_OPERATIONS.has(operationId);
+/**
+ * The guard of every documented operation, bound to the operation the front door matched (never to the
+ * path as spelled): its level, the login limit of the login routes, and for `{chat_ref}` routes the chat,
+ * found visible to the caller. A request the document has no operation for passes to the 404.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
+export function accessGuards(doc: any): RequestHandler {
+  const levels = accessLevels(doc);
   return async (req, res, next) => {
-    const state = requestState(res);
-    if (state.guarded) return next();
-    state.guarded = true;
+    const operation = matchedOperation(req);
+    if (!operation) return next();
+    const { operationId } = operation;
+    const access = levels.get(operationId) as Access;
     const d = deps(req);
     if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
       // Refused before its body is looked at; it is drained so the connection stays usable.
       await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');
     }
-    if (loginAttempt) {
+    if (LOGIN_OPERATIONS.has(operationId)) {
       const decision = d.limiter.attempt(clientIp(req, d.config.auth.trustProxyHeaders));
       if (!decision.allowed) {
         throw new ArchiveError(
@@ -112,39 +120,13 @@ function guard(operationId: string, access: Access, chatRoute: boolean): Request
     if (access === 'master' && (!isMaster(p) || viewerOnly(req))) {
       throw new ArchiveError('forbidden', ADMIN_REQUIRED);
     }
-    if (chatRoute) {
-      const ref = String(req.params.chat_ref ?? '');
-      const found = await d.store.findChat(visibilityOf(p, d.config.displayChatIds), ref);
+    if (operation.template.includes('{chat_ref}')) {
+      const ref = pathParam(operation, 'chat_ref');
+      const found =
+        ref === undefined ? undefined : await d.store.findChat(visibilityOf(p, d.config.displayChatIds), ref);
       if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
-      state.chat = found;
+      requestState(res).chat = found;
     }
     next();
   };
-}
-
-/**
- * One guard per documented operation, registered most specific path first (as the operations are
- * mounted), so the first guard that matches decides.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
-export function accessGuards(doc: any): Router {
-  const levels = accessLevels(doc);
-  const router = Router();
-  const ops = documentedOperations(doc).sort((a, b) => {
-    const sa = a.path.split('/');
-    const sb = b.path.split('/');
-    for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-      const ta = sa[i]?.startsWith('{') ? 1 : 0;
-      const tb = sb[i]?.startsWith('{') ? 1 : 0;
-      if (ta !== tb) return ta - tb;
-    }
-    return 0;
-  });
-  for (const op of ops) {
-    router[op.method](
-      expressPath(op.path),
-      guard(op.operationId, levels.get(op.operationId) as Access, op.path.includes('{chat_ref}')),
-    );
-  }
-  return router;
 }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
+import { ArchiveError } from '../domain/errors';
 import type { AttemptOrigin } from '../domain/login';
 import type { MediaDeps } from '../domain/media';
 import { type Audience, FileProbe } from '../domain/present';
@@ -11,6 +12,7 @@ import type { SlidingWindowLimiter } from '../domain/rate-limit';
 import type { SessionManager } from '../domain/sessions';
 import type { Thumbnailer } from '../domain/thumbnails';
 import type { Live } from '../live/live';
+import type { VerifiedDelivery } from '../live/transcription';
 import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
@@ -44,7 +46,6 @@ export const deps = (req: { app: { locals: Record<string, unknown> } }): Archive
 
 /** What the access guard learned about one request (kept off `res.locals`, which other code types). */
 export interface RequestState {
-  guarded?: boolean;
   /** Undefined: not authenticated yet; null: nobody. */
   principal?: Principal | null;
   chat?: FoundChat;
@@ -53,6 +54,8 @@ export interface RequestState {
    * field): for the few rules that must tell them apart.
    */
   rawBody?: unknown;
+  /** A transcription callback whose signature was checked (transcription-callback.ts). */
+  delivery?: VerifiedDelivery;
 }
 
 const states = new WeakMap<object, RequestState>();
@@ -128,6 +131,13 @@ export function adminDeps(req: AnyRequest): AdminDeps {
     auth: d.config.auth,
     passwordIterations: d.passwordIterations,
   };
+}
+
+/** The signed transcription callback of this request; a request that was not verified has none. */
+export function verifiedDelivery(res: AnyResponse): VerifiedDelivery {
+  const delivery = requestState(res).delivery;
+  if (!delivery) throw new ArchiveError('not-found', 'Not Found');
+  return delivery;
 }
 
 /** The JSON body as the client sent it (see RequestState.rawBody). */

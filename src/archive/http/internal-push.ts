@@ -13,13 +13,13 @@
 import { Ajv } from 'ajv';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { loadBundledDocument } from '../../common/documents';
+import { matchedOperation } from '../../common/http/matched-operation';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
 import { deps, requestState } from './context';
 import { pushInternalUpdate } from './handlers/internal';
 import { internalPushAllowed } from './internal-access';
 import { exactJson } from './json';
 
-const PATH = '/internal/push';
 /** The JSON body limit of every archive route (`jsonBody('1mb')` in app.ts). */
 const LIMIT = 1024 * 1024;
 
@@ -35,7 +35,8 @@ function compileEventSchema() {
 
 /** Whether the request is the ordinary post this handler answers (before its body is read). */
 function ordinaryPost(req: Request): boolean {
-  if (req.method !== 'POST' || req.url !== PATH) return false;
+  // The front door matched the operation in any spelling and rewrote the URL; a query takes the normal path.
+  if (matchedOperation(req)?.operationId !== 'pushInternalUpdate' || req.url.includes('?')) return false;
   const type = req.headers['content-type']?.toLowerCase().replace(/\s+/g, '');
   if (type !== 'application/json' && type !== 'application/json;charset=utf-8') return false;
   const length = Number(req.headers['content-length']);

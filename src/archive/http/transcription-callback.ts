@@ -1,15 +1,15 @@
 /**
- * The body of `POST /api/transcriptions/callback`, read before the JSON parser: over 256 KiB is refused
+ * The body of the transcription callback operation (bound to the operation the front door matched, in
+ * any spelling of its path), read before the JSON parser: over 256 KiB is refused
  * with 413 before the rest is read, and the Standard Webhooks signature is checked over the exact bytes
  * received. The verified JSON then goes through the document's validation like any body.
  */
 import type { RequestHandler } from 'express';
+import { matchedOperation } from '../../common/http/matched-operation';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
-import { deps } from './context';
+import { deps, requestState } from './context';
 import { drainBody } from './internal-access';
-
-const PATH = '/api/transcriptions/callback';
 
 function tooLarge(res: Parameters<RequestHandler>[1]): void {
   res.setHeader('Connection', 'close');
@@ -17,7 +17,7 @@ function tooLarge(res: Parameters<RequestHandler>[1]): void {
 }
 
 export const transcriptionCallbackBody: RequestHandler = async (req, res, next) => {
-  if (req.method !== 'POST' || req.path !== PATH) return next();
+  if (matchedOperation(req)?.operationId !== 'receiveTranscriptionCallback') return next();
   const transcription = deps(req).live.transcription;
   if (!transcription.callbackEnabled) {
     // The route does not exist: answer once the body is drained, so the connection stays usable.
@@ -50,7 +50,9 @@ export const transcriptionCallbackBody: RequestHandler = async (req, res, next) 
     tooLarge(res);
     return;
   }
-  req.body = transcription.verify(raw, req.headers);
+  const delivery = transcription.verify(raw, req.headers);
+  requestState(res).delivery = delivery;
+  req.body = delivery.body;
   // Tells the JSON parser the body is already read.
   (req as { _body?: boolean })._body = true;
   next();

@@ -37,6 +37,21 @@ export interface TranscriptionDeps {
 /** Callback verification failed: 400 for missing headers or a non-JSON body, 401 for a bad signature. */
 export class CallbackRejected extends ArchiveError {}
 
+/**
+ * A callback whose Standard Webhooks signature was checked: only `verify` makes one, and `receive` takes
+ * nothing else, so no path to the store skips the signature.
+ */
+export class VerifiedDelivery {
+  readonly #verified = true;
+  constructor(
+    readonly webhookId: string,
+    readonly body: unknown,
+  ) {}
+  static check(value: unknown): value is VerifiedDelivery {
+    return value instanceof VerifiedDelivery && value.#verified;
+  }
+}
+
 export class Transcription {
   private readonly webhook: Webhook | null;
 
@@ -116,8 +131,8 @@ export class Transcription {
       .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'transcript event not published'));
   }
 
-  /** Checks a callback's Standard Webhooks signature over the raw body; returns the parsed body. */
-  verify(raw: string, headers: Record<string, string | string[] | undefined>): unknown {
+  /** Checks a callback's Standard Webhooks signature over the raw body (404 while callbacks are off). */
+  verify(raw: string, headers: Record<string, string | string[] | undefined>): VerifiedDelivery {
     if (!this.webhook) throw new ArchiveError('not-found', 'Not Found');
     const flat: Record<string, string> = {};
     for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
@@ -126,7 +141,7 @@ export class Transcription {
     }
     if (Object.keys(flat).length < 3) throw new CallbackRejected('invalid', 'Missing webhook headers');
     try {
-      return this.webhook.verify(raw, flat);
+      return new VerifiedDelivery(flat['webhook-id'] as string, this.webhook.verify(raw, flat));
     } catch (error) {
       if (error instanceof WebhookVerificationError)
         throw new CallbackRejected('unauthenticated', 'Invalid signature');
@@ -134,11 +149,13 @@ export class Transcription {
     }
   }
 
-  /** A verified delivery: stored once per webhook id, whatever it says. */
-  async receive(webhookId: string, body: { type?: unknown; data?: Record<string, unknown> }): Promise<void> {
+  /** A verified delivery: stored once per webhook id, whatever it says; nothing while callbacks are off. */
+  async receive(delivery: VerifiedDelivery): Promise<void> {
+    if (!this.webhook || !VerifiedDelivery.check(delivery)) throw new ArchiveError('not-found', 'Not Found');
     const { store } = this.deps;
     const now = new Date(this.deps.now());
-    if (!(await store.recordWebhookDelivery(webhookId, now))) return;
+    if (!(await store.recordWebhookDelivery(delivery.webhookId, now))) return;
+    const body = delivery.body as { type?: unknown; data?: Record<string, unknown> };
     const data = body.data ?? {};
     const status = String(data.status ?? '');
     const done = status === 'done' || status === 'completed' || body.type === 'job.completed';

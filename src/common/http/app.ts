@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import { recordRequest } from '../metrics';
 import type { Service } from '../services';
+import { matchOperations } from './matched-operation';
 import { type MountableHandlers, mountOperations } from './operations';
 
 export interface ServiceAppOptions {
@@ -17,7 +18,12 @@ export interface ServiceAppOptions {
   notFound: RequestHandler;
   /** Responses are validated in tests and development, never silently dropped (VALIDATE_RESPONSES). */
   validateResponses: boolean;
-  /** Middleware before validation: security headers, authentication, static files. */
+  /**
+   * The front door: finds the request's operation and rewrites the request to the document's spelling
+   * (default: `matchOperations`; the subtitles gate also strips its base path). Nothing before it decides.
+   */
+  frontDoor?: RequestHandler;
+  /** Middleware before validation, after the front door: security headers, authentication. */
   before?: RequestHandler[];
   allowUnknownQueryParameters?: boolean;
   /** Largest JSON body accepted. */
@@ -30,6 +36,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLogger(options.logger, options.service));
+  app.use(options.frontDoor ?? matchOperations(doc));
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   app.use(

@@ -4,6 +4,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { type OpenApiNode, type OperationEntry, walkOperations } from '../openapi';
+import { bySpecificity } from './matched-operation';
 
 type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -53,23 +54,8 @@ export function expressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-/**
- * Literal segments win over templated ones, as OpenAPI says (`/media/avatar/{ref}` before
- * `/media/{ref}/{key}`), so routes are registered in that order.
- */
-function specificity(a: DocumentedOperation, b: DocumentedOperation): number {
-  const sa = a.path.split('/');
-  const sb = b.path.split('/');
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    const ta = sa[i]?.startsWith('{') ? 1 : 0;
-    const tb = sb[i]?.startsWith('{') ? 1 : 0;
-    if (ta !== tb) return ta - tb;
-  }
-  return 0;
-}
-
 export function mountOperations(router: Router, doc: OpenApiNode, handlers: MountableHandlers): void {
-  const operations = documentedOperations(doc).sort(specificity);
+  const operations = documentedOperations(doc).sort((a, b) => bySpecificity(a.path, b.path));
   const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   const known = new Set(operations.map((op) => op.operationId));
   const extra = Object.keys(handlers).filter((id) => !known.has(id));

@@ -23,15 +23,13 @@ export function createSubtitlesApp(services: Services, logger: Logger): Express 
     errorMapper,
     notFound,
     validateResponses: config.validateResponses,
-    before: [
-      gate({
-        basePath: config.basePath,
-        pluginName: config.pluginName,
-        pluginEnabled: config.pluginEnabled,
-        store,
-        legacyAuthorization: () => settings.legacy.enabled,
-      }),
-    ],
+    frontDoor: gate({
+      basePath: config.basePath,
+      pluginName: config.pluginName,
+      pluginEnabled: config.pluginEnabled,
+      store,
+      legacyAuthorization: () => settings.legacy.enabled,
+    }),
     jsonLimit: '64kb',
   });
   app.locals.subtitles = services;

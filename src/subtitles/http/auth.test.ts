@@ -416,7 +416,6 @@ describe('public routes and unknown paths', () => {
   it.each([
     ['GET', '/'],
     ['GET', '/Plugins/Subtitles'],
-    ['GET', '/Plugins/Subtitles/Setup/Status/'],
     ['GET', '/Plugins/Subtitles/Queue/Items'],
     ['DELETE', '/Plugins/Subtitles/Queue'],
     ['GET', '/web/other.html'],

@@ -4,15 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../common/documents';
-import { accessRoutes, gate } from './gate';
+import { accessLevels, gate } from './gate';
 
 // biome-ignore lint/suspicious/noExplicitAny: a copy of the bundled document, edited per case.
 const documentCopy = (): any => structuredClone(loadBundledDocument('subtitles'));
 
 describe('access levels from the document', () => {
   it('reads one level per documented operation', () => {
-    const routes = accessRoutes(documentCopy());
-    const byId = Object.fromEntries(routes.map((route) => [route.operationId, route.access]));
+    const byId = Object.fromEntries(accessLevels(documentCopy()));
     expect(byId).toMatchObject({
       getSetupStatus: 'admin',
       getQueue: 'admin',
@@ -29,13 +28,13 @@ describe('access levels from the document', () => {
   ])('refuses an operation with %s', (_case, value) => {
     const doc = documentCopy();
     doc.paths['/Plugins/{plugin}/Queue'].get['x-access'] = value;
-    expect(() => accessRoutes(doc)).toThrow(/getQueue .*x-access/);
+    expect(() => accessLevels(doc)).toThrow(/getQueue .*x-access/);
   });
 
   it('refuses a level that needs credentials on an operation that documents none', () => {
     const doc = documentCopy();
     doc.paths['/System/Info/Public'].get['x-access'] = 'admin';
-    expect(() => accessRoutes(doc)).toThrow(/getPublicSystemInfo: x-access admin/);
+    expect(() => accessLevels(doc)).toThrow(/getPublicSystemInfo: x-access admin/);
   });
 
   it('checks at construction (the app builds it at start), not on the first request', () => {

@@ -6,6 +6,13 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { loadBundledDocument } from '../../common/documents';
+import {
+  decoded,
+  type MatchedOperation,
+  OperationTable,
+  recordOperation,
+  splitUrl,
+} from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
 import { type Principal, resolveToken } from '../domain/accounts';
 import { findToken } from '../domain/credentials';
@@ -15,50 +22,28 @@ import type { SubtitlesStore } from '../store/store';
 export const ACCESS_LEVELS = ['public', 'user', 'admin'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
-export interface Route {
-  method: string;
-  /** The document's path, e.g. `/Plugins/{plugin}/Queue`. */
-  template: string;
-  pattern: RegExp;
-  plugin: boolean;
-  access: Access;
-  operationId: string;
-}
-
-const literal = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-
 /**
- * Every operation's route and access level, read from the document's `x-access`. Throws (so the server
- * does not start) when an operation has no level or an unknown one, or needs credentials the
- * document does not describe.
+ * Every operation's access level, read from the document's `x-access`. Throws (so the server does not
+ * start) when an operation has no level or an unknown one, or needs credentials the document does not
+ * describe.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
-export function accessRoutes(doc: any): Route[] {
-  return documentedOperations(doc).map((op) => {
-    const operation = doc.paths[op.path][op.method];
-    const access = operation['x-access'];
+export function accessLevels(doc: any): Map<string, Access> {
+  const levels = new Map<string, Access>();
+  for (const op of documentedOperations(doc)) {
+    const access = op.operation['x-access'];
     if (!ACCESS_LEVELS.includes(access)) {
       throw new Error(
         `${op.operationId} (${op.method.toUpperCase()} ${op.path}) has no valid x-access (public, user or admin): ${JSON.stringify(access)}`,
       );
     }
-    const security: unknown[] = operation.security ?? doc.security ?? [];
+    const security: unknown[] = op.operation.security ?? doc.security ?? [];
     if (access !== 'public' && security.length === 0) {
       throw new Error(`${op.operationId}: x-access ${access} but the document names no credentials for it`);
     }
-    const source = op.path
-      .split(/(\{[^}]+\})/)
-      .map((part) => (part.startsWith('{') ? '([^/]+)' : literal(part)))
-      .join('');
-    return {
-      method: op.method.toUpperCase(),
-      template: op.path,
-      pattern: new RegExp(`^${source}$`, 'i'),
-      plugin: op.path.startsWith('/Plugins/{plugin}/'),
-      access: access as Access,
-      operationId: op.operationId,
-    };
-  });
+    levels.set(op.operationId, access as Access);
+  }
+  return levels;
 }
 
 export interface GateSettings {
@@ -67,14 +52,6 @@ export interface GateSettings {
   pluginEnabled: boolean;
   store: SubtitlesStore;
   legacyAuthorization: () => boolean;
-}
-
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 function apiKeyQuery(req: Request): string | undefined {
@@ -89,40 +66,14 @@ function withoutApiKey(query: string): string {
   const kept = query
     .slice(1)
     .split('&')
-    .filter((part) => part !== '' && decode(part.split('=')[0] ?? '') !== 'ApiKey');
+    .filter((part) => part !== '' && decoded(part.split('=')[0] ?? '') !== 'ApiKey');
   return kept.length > 0 ? `?${kept.join('&')}` : '';
 }
 
-interface Found {
-  route: Route;
-  /** The path in the document's spelling, with the request's parameter values. */
-  canonical: string;
-}
-
-function routeOf(known: Route[], method: string, local: string, pluginName: string): Found | undefined {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  for (const route of known) {
-    if (route.method !== wanted) continue;
-    const match = route.pattern.exec(local);
-    if (!match) continue;
-    const values = match.slice(1);
-    let index = 0;
-    const canonical = route.template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
-      const value = values[index++] ?? '';
-      // The plugin's segment is a literal route segment of the media server: any case, one spelling.
-      return name === 'plugin' && decode(value)?.toLowerCase() === pluginName.toLowerCase()
-        ? pluginName
-        : value;
-    });
-    return { route, canonical };
-  }
-  return undefined;
-}
-
 /** A plugin route is open only while the plugin is loaded, and only under its own segment. */
-const pluginOpen = (found: Found, settings: GateSettings) =>
-  !found.route.plugin ||
-  (settings.pluginEnabled && found.canonical.startsWith(`/Plugins/${settings.pluginName}/`));
+const pluginOpen = (found: MatchedOperation, settings: GateSettings) =>
+  !found.template.startsWith('/Plugins/{plugin}/') ||
+  (settings.pluginEnabled && found.rawParams.plugin === settings.pluginName);
 
 /** The caller the gate let through (absent on public routes). */
 export const principalOf = (res: Pick<Response, 'locals'>): Principal | undefined =>
@@ -132,27 +83,27 @@ export function gate(
   settings: GateSettings,
   document: unknown = loadBundledDocument('subtitles'),
 ): RequestHandler {
-  const known = accessRoutes(document);
+  const table = new OperationTable(document);
+  const levels = accessLevels(document);
   const basePath = settings.basePath.toLowerCase();
+  const literalParams = { plugin: settings.pluginName };
   return async (req, res, next) => {
-    const queryStart = req.url.indexOf('?');
-    const pathname = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
-    const query = queryStart < 0 ? '' : req.url.slice(queryStart);
+    const { pathname, query } = splitUrl(req.url);
     if (basePath && !pathname.toLowerCase().startsWith(`${basePath}/`)) {
-      res.status(404).end();
-      return;
-    }
-    const local = pathname.slice(basePath.length);
-    const found = routeOf(known, req.method, local, settings.pluginName);
-    if (!found || !pluginOpen(found, settings)) {
       res.status(404).end();
       return;
     }
     const apiKey = apiKeyQuery(req);
     // The rest of the app (validator included) sees paths as the document writes them, and no ApiKey.
-    req.url = `${found.canonical}${withoutApiKey(query)}`;
-    req.originalUrl = req.url;
-    if (found.route.access !== 'public') {
+    const found = recordOperation(table, req, pathname.slice(basePath.length), withoutApiKey(query), {
+      literalParams,
+    });
+    if (!found || !pluginOpen(found, settings)) {
+      res.status(404).end();
+      return;
+    }
+    const access = levels.get(found.operationId) as Access;
+    if (access !== 'public') {
       const token = findToken(
         { header: (name) => req.get(name), apiKeyQuery: apiKey },
         settings.legacyAuthorization(),
@@ -162,7 +113,7 @@ export function gate(
         res.status(401).end();
         return;
       }
-      if (found.route.access === 'admin' && !principal.isAdmin) {
+      if (access === 'admin' && !principal.isAdmin) {
         res.status(403).end();
         return;
       }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { invalid } from '../../domain/errors';
 import { type LiveEventType, missingField, type WireEvent } from '../../live/events';
-import { deps, rawBody } from '../context';
+import { deps, rawBody, verifiedDelivery } from '../context';
 import type { Handler } from './types';
 
 /**
@@ -23,6 +23,6 @@ export const pushInternalUpdate: Handler<'pushInternalUpdate'> = async (req, res
 
 /** Verified by transcription-callback.ts before validation; stored once per `webhook-id`. */
 export const receiveTranscriptionCallback: Handler<'receiveTranscriptionCallback'> = async (req, res) => {
-  await deps(req).live.transcription.receive(String(req.headers['webhook-id']), req.body);
+  await deps(req).live.transcription.receive(verifiedDelivery(res));
   (res as Response).status(204).end();
 };

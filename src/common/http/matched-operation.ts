@@ -1,0 +1,176 @@
+/**
+ * The operation of the document a request is for, found once at the front door of every service and
+ * the only thing security decisions look at (never the path as spelled).
+ *
+ * Routes match as Express and the media server match them: literal segments in any letter case, a
+ * trailing slash ignored, literal segments before templated ones. The request is then rewritten to the
+ * document's spelling, so the validator, the router and every check behind it see one spelling of one
+ * operation; a path no operation has is left as it is for the service's 404.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
+import { type HttpMethod, type OpenApiNode, walkOperations } from '../openapi';
+
+export interface MatchedOperation {
+  operationId: string;
+  method: HttpMethod;
+  /** The document's path, `/api/chats/{chat_ref}`. */
+  template: string;
+  /** The operation object (its `x-` marks included). */
+  operation: OpenApiNode;
+  /** Path parameters as sent (still percent-encoded). */
+  rawParams: Readonly<Record<string, string>>;
+  /** The request's path in the document's spelling, parameter values as sent. */
+  path: string;
+}
+
+interface Route {
+  method: HttpMethod;
+  template: string;
+  operationId: string;
+  operation: OpenApiNode;
+  names: string[];
+  pattern: RegExp;
+}
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Literal segments win over templated ones, as OpenAPI says (`/media/avatar/{ref}` before `/media/{ref}/{key}`). */
+export function bySpecificity(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const ta = sa[i]?.startsWith('{') ? 1 : 0;
+    const tb = sb[i]?.startsWith('{') ? 1 : 0;
+    if (ta !== tb) return ta - tb;
+  }
+  return 0;
+}
+
+export interface MatchOptions {
+  /**
+   * Parameters that stand for one literal segment of the host (the media server's plugin name): a value
+   * equal to it in any letter case is rewritten to this spelling.
+   */
+  literalParams?: Readonly<Record<string, string>>;
+}
+
+export class OperationTable {
+  private readonly routes: Route[];
+
+  constructor(doc: OpenApiNode) {
+    this.routes = walkOperations(doc)
+      .map((op) => {
+        const names: string[] = [];
+        const source = op.path
+          .split(/(\{[^}]+\})/)
+          .map((part) => {
+            if (!part.startsWith('{')) return literal(part);
+            names.push(part.slice(1, -1));
+            return '([^/]+)';
+          })
+          .join('');
+        return {
+          method: op.method,
+          template: op.path,
+          operationId: op.operationId,
+          operation: op.operation,
+          names,
+          pattern: new RegExp(`^${source}/?$`, 'i'),
+        };
+      })
+      .sort((a, b) => bySpecificity(a.template, b.template));
+  }
+
+  /** The operation of `method pathname` (HEAD answers as GET where the document has no HEAD). */
+  find(method: string, pathname: string, options: MatchOptions = {}): MatchedOperation | undefined {
+    const lower = method.toLowerCase();
+    return (
+      this.findExact(lower, pathname, options) ??
+      (lower === 'head' ? this.findExact('get', pathname, options) : undefined)
+    );
+  }
+
+  private findExact(method: string, pathname: string, options: MatchOptions): MatchedOperation | undefined {
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const match = route.pattern.exec(pathname);
+      if (!match) continue;
+      const rawParams: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        const value = match[i + 1] ?? '';
+        const fixed = options.literalParams?.[name];
+        rawParams[name] =
+          fixed !== undefined && decoded(value)?.toLowerCase() === fixed.toLowerCase() ? fixed : value;
+      });
+      return {
+        operationId: route.operationId,
+        method: route.method,
+        template: route.template,
+        operation: route.operation,
+        rawParams,
+        path: route.template.replace(/\{([^}]+)\}/g, (_whole, name: string) => rawParams[name] ?? ''),
+      };
+    }
+    return undefined;
+  }
+}
+
+export function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path parameter of the matched operation, decoded (undefined when absent or not valid percent-encoding). */
+export function pathParam(operation: MatchedOperation, name: string): string | undefined {
+  const raw = operation.rawParams[name];
+  return raw === undefined ? undefined : decoded(raw);
+}
+
+const matched = new WeakMap<IncomingMessage, MatchedOperation>();
+
+/** The operation the front door found for this request (undefined: none of the document's). */
+export function matchedOperation(req: IncomingMessage): MatchedOperation | undefined {
+  return matched.get(req);
+}
+
+/** Splits `req.url` into its path and its query (with the `?`). */
+export function splitUrl(url: string): { pathname: string; query: string } {
+  const at = url.indexOf('?');
+  return at < 0 ? { pathname: url, query: '' } : { pathname: url.slice(0, at), query: url.slice(at) };
+}
+
+/**
+ * Finds the request's operation, records it, and rewrites the request to the document's spelling
+ * (`req.url` and `req.originalUrl`, which the validator matches on). Returns the operation, or undefined
+ * when the document has none for it.
+ */
+export function recordOperation(
+  table: OperationTable,
+  req: IncomingMessage & { originalUrl?: string },
+  pathname: string,
+  query: string,
+  options: MatchOptions = {},
+): MatchedOperation | undefined {
+  const found = table.find(req.method ?? 'GET', pathname, options);
+  if (!found) return undefined;
+  matched.set(req, found);
+  req.url = `${found.path}${query}`;
+  req.originalUrl = req.url;
+  return found;
+}
+
+/** The front door of the archive and fuel apps (the subtitles gate also strips its base path first). */
+export function matchOperations(doc: OpenApiNode): RequestHandler {
+  const table = new OperationTable(doc);
+  return (req, _res, next) => {
+    if (!matched.has(req)) {
+      const { pathname, query } = splitUrl(req.url);
+      recordOperation(table, req, pathname, query);
+    }
+    next();
+  };
+}
