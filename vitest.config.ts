@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'security/**/*.test.ts', 'scripts/**/*.test.ts', 'contract-tests/**/*.test.ts', 'web/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'security/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'contract-tests/**/*.test.ts',
+      'web/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', 'web/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
