@@ -53,11 +53,17 @@ export const importCommand: Command = {
         if (duplicates > 0) lines.push(`  Duplicate message ids skipped: ${duplicates}`);
         const archived = sum((c) => c.alreadyArchived);
         if (archived > 0) lines.push(`  Already archived: ${archived}`);
+        const outside = sum((c) => c.mediaOutside);
+        if (outside > 0)
+          lines.push(`  Media files skipped: ${outside} (symbolic links leading out of the export folder)`);
         const skipped = sum((c) => c.skipped);
         if (skipped > 0) lines.push(`  Entries without a date skipped: ${skipped}`);
         for (const c of report.chats) {
           const extra = [
-            c.mediaMissing > 0 ? `${c.mediaMissing} media not in the export` : '',
+            c.mediaMissing > c.mediaOutside
+              ? `${c.mediaMissing - c.mediaOutside} media not in the export`
+              : '',
+            c.mediaOutside > 0 ? `${c.mediaOutside} links out of the export skipped` : '',
             c.duplicates > 0 ? `${c.duplicates} duplicate ids skipped` : '',
             c.alreadyArchived > 0 ? `${c.alreadyArchived} already archived` : '',
           ].filter(Boolean);

@@ -7,16 +7,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type HTMLElement, parse } from 'node-html-parser';
 import type { ChatType } from '../store/store';
+import { exportFile } from './export-folder';
 import type { ImportEvent, ImportedMedia, ImportedMessage } from './types';
 import { ImportError } from './types';
 
-/** The export's pages in order: messages.html, messages2.html, messages3.html, ... */
+/** The export's pages in order: messages.html, messages2.html, ...; a link leading out of the export is no page. */
 export function htmlPages(dir: string): string[] {
   return readdirSync(dir)
     .map((name) => ({ name, match: /^messages(\d*)\.html$/.exec(name) }))
     .filter((p) => p.match)
     .sort((a, b) => Number(a.match?.[1] || 1) - Number(b.match?.[1] || 1))
-    .map((p) => path.join(dir, p.name));
+    .map((p) => exportFile(dir, p.name))
+    .flatMap((found) => (found.kind === 'file' ? [found.path] : []));
 }
 
 const MEDIA_CLASSES: [string, string][] = [

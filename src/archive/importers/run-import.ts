@@ -10,6 +10,7 @@ import type { Logger } from '../../common/logger';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
 import { readDesktopHtml } from './desktop-html';
 import { readDesktopJson } from './desktop-json';
+import { type ExportFile, exportFile } from './export-folder';
 import { chatMediaPath, MediaCopier, sha256File } from './media-files';
 import { SeenIds } from './seen-ids';
 import type { ImportEvent, ImportedChat, ImportedMessage } from './types';
@@ -32,6 +33,8 @@ export interface ChatReport {
   messages: number;
   mediaFiles: number;
   mediaMissing: number;
+  /** Media entries whose file is a link leading out of the export (refused, counted in mediaMissing too). */
+  mediaOutside: number;
   duplicates: number;
   alreadyArchived: number;
   skipped: number;
@@ -47,21 +50,19 @@ const BATCH = 500;
 export function detectExport(dir: string): 'json' | 'html' {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new ImportError(`export folder not found: ${dir}`);
-  if (existsSync(path.join(dir, 'result.json'))) return 'json';
-  if (existsSync(path.join(dir, 'messages.html'))) return 'html';
+  for (const [name, format] of [
+    ['result.json', 'json'],
+    ['messages.html', 'html'],
+  ] as const) {
+    const found = exportFile(dir, name);
+    if (found.kind === 'outside') throw new ImportError(`${name} is a link leading out of the export folder`);
+    if (found.kind === 'file') return format;
+  }
   throw new ImportError(`no result.json or messages.html in ${dir}`);
 }
 
 async function* asAsync(events: Iterable<ImportEvent>): AsyncGenerator<ImportEvent> {
   yield* events;
-}
-
-/** The file an export entry points at, if it is inside the export folder and present. */
-function exportFile(dir: string, relative: string | null): string | null {
-  if (!relative) return null;
-  const file = path.resolve(dir, relative);
-  if (!file.startsWith(path.resolve(dir) + path.sep)) return null;
-  return existsSync(file) && statSync(file).isFile() ? file : null;
 }
 
 class ChatImport {
@@ -79,6 +80,7 @@ class ChatImport {
       messages: 0,
       mediaFiles: 0,
       mediaMissing: 0,
+      mediaOutside: 0,
       duplicates: 0,
       alreadyArchived: 0,
       skipped: 0,
@@ -120,13 +122,18 @@ class ChatImport {
     };
   }
 
+  private missing(found: ExportFile | null): void {
+    this.report.mediaMissing++;
+    if (found?.kind === 'outside') this.report.mediaOutside++;
+  }
+
   /** Counts the files a real import would copy (dry run). */
   countMedia(messages: ImportedMessage[]): void {
     for (const m of messages) {
       if (!m.media) continue;
-      if (!this.options.skipMedia && exportFile(this.options.dir, m.media.relativePath))
-        this.report.mediaFiles++;
-      else this.report.mediaMissing++;
+      const found = this.options.skipMedia ? null : exportFile(this.options.dir, m.media.relativePath);
+      if (found?.kind === 'file') this.report.mediaFiles++;
+      else this.missing(found);
     }
   }
 
@@ -138,7 +145,8 @@ class ChatImport {
       }
       if (!m.media) continue;
       const media = m.media;
-      const source = this.options.skipMedia ? null : exportFile(this.options.dir, media.relativePath);
+      const found = this.options.skipMedia ? null : exportFile(this.options.dir, media.relativePath);
+      const source = found?.kind === 'file' ? found.path : null;
       let stored: { filePath: string; size: number; hash: string } | null = null;
       if (source) {
         const relative = chatMediaPath(target.accountId, target.chatId, m.id, media.type, media.relativePath);
@@ -147,7 +155,7 @@ class ChatImport {
         stored = { filePath: relative, size: statSync(source).size, hash };
         this.report.mediaFiles++;
       } else {
-        this.report.mediaMissing++;
+        this.missing(found);
       }
       await w.upsertMedia({
         accountId: target.accountId,
