@@ -3,6 +3,7 @@
  * otherwise links, `#tags` and `$TAGS` found in the text; tags open the tag view; search words are marked.
  */
 import type { ComponentChildren } from 'preact';
+import { safeBareHref, safeHref } from '../shared/links';
 
 interface Entity {
   kind: string;
@@ -52,10 +53,11 @@ function linkify(text: string, words: string[], key: string, links = true): Comp
   for (const match of text.matchAll(TOKEN)) {
     const [whole, url, lead = '', tag] = match;
     const start = match.index ?? 0;
-    if (url) {
+    const href = url ? safeHref(url) : null;
+    if (url && href) {
       out.push(highlight(text.slice(last, start), words, `${key}-t${n}`));
       out.push(
-        <a key={`${key}-u${n}`} href={url} target="_blank" rel="noopener noreferrer">
+        <a key={`${key}-u${n}`} href={href} target="_blank" rel="noopener noreferrer">
           {highlight(url, words, `${key}-uh${n}`)}
         </a>,
       );
@@ -73,6 +75,17 @@ function linkify(text: string, words: string[], key: string, links = true): Comp
   }
   out.push(highlight(text.slice(last), words, `${key}-end`));
   return out;
+}
+
+/** A link to `href`, or the text alone when the value is no link a chat app would open (see safeHref). */
+function link(href: string | null, inner: ComponentChildren, key: string): ComponentChildren {
+  return href ? (
+    <a key={key} href={href} target="_blank" rel="noopener noreferrer">
+      {inner}
+    </a>
+  ) : (
+    <span key={key}>{inner}</span>
+  );
 }
 
 function styled(entity: Entity, inner: ComponentChildren, body: string, key: string): ComponentChildren {
@@ -102,24 +115,9 @@ function styled(entity: Entity, inner: ComponentChildren, body: string, key: str
       );
     case 'texturl':
     case 'text_link':
-      return entity.url ? (
-        <a key={key} href={entity.url} target="_blank" rel="noopener noreferrer">
-          {inner}
-        </a>
-      ) : (
-        inner
-      );
+      return link(safeHref(entity.url), inner, key);
     case 'url':
-      return (
-        <a
-          key={key}
-          href={/^https?:\/\//.test(body) ? body : `https://${body}`}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          {inner}
-        </a>
-      );
+      return link(safeBareHref(body), inner, key);
     case 'hashtag':
     case 'cashtag':
       return (
