@@ -3336,6 +3336,20 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request changes state, carries the session cookie, and comes from a page of another origin (its `Origin` is neither this host nor one of `CORS_ORIGINS`, or `Sec-Fetch-Site` says it is not same-origin; a page on another port of the same host included). Scripts that send neither header are not affected. */
+        CrossSiteRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Cross-site request refused: this origin may not act with the viewer login"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorDetail"];
+            };
+        };
         /** @description Login rate limit: `POST /api/login` and `POST /auth/token` share one limit of 15 attempts per client IP in 5 minutes. The client IP is the socket peer, or `X-Forwarded-For` / `X-Real-IP` when the operator sets `TRUST_PROXY_HEADERS=true`. The seed does not name a `Retry-After` header for this limit; we send one with the seconds until the oldest attempt leaves the window, so a script can wait exactly. */
         TooManyRequests: {
             headers: {
@@ -3397,7 +3411,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
-        /** @description Master only: the caller is not the master login (or a proxy admin), or the request carries `X-Viewer-Only: true`. */
+        /** @description Master only: the caller is not the master login (or a proxy admin), or the request carries `X-Viewer-Only: true`. A request that changes state with the session cookie from a page of another origin gets 403 `Cross-site request refused: …` (see the document's description). */
         AdminRequired: {
             headers: {
                 [name: string]: unknown;
@@ -3614,6 +3628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            403: components["responses"]["CrossSiteRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The database was unreachable (so viewer accounts could not be checked) and the credentials were not the master's; or no login mode is configured at all. */
@@ -3736,6 +3751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            403: components["responses"]["CrossSiteRefused"];
             429: components["responses"]["TooManyRequests"];
             /** @description The database is unreachable (this route answers 500 `Database not available`, not 503), or another failure (`Internal server error`). */
             500: {
@@ -3859,6 +3875,7 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["CrossSiteRefused"];
         };
     };
     getHealth: {
@@ -6781,6 +6798,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["ChatNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6833,6 +6851,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRefused"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

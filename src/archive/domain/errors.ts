@@ -38,6 +38,7 @@ export const NOT_AUTHENTICATED = 'Not authenticated';
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const INVALID_TOKEN = 'Invalid or expired token';
 export const ADMIN_REQUIRED = 'Admin access required';
+export const CROSS_SITE_REFUSED = 'Cross-site request refused: this origin may not act with the viewer login';
 export const CHAT_NOT_FOUND = 'Chat not found';
 export const AUTH_NOT_CONFIGURED = 'Viewer authentication is not configured';
 export const DATABASE_UNAVAILABLE = 'Database temporarily unavailable';

@@ -6,11 +6,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { matchedOperation, pathParam } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
+import { changesState, sameOriginRequest } from '../../common/http/origin';
 import {
   ADMIN_REQUIRED,
   ArchiveError,
   AUTH_NOT_CONFIGURED,
   CHAT_NOT_FOUND,
+  CROSS_SITE_REFUSED,
   NOT_AUTHENTICATED,
 } from '../domain/errors';
 import { proxyPrincipal } from '../domain/login';
@@ -98,6 +100,16 @@ export function accessGuards(doc: any): RequestHandler {
     const { operationId } = operation;
     const access = levels.get(operationId) as Access;
     const d = deps(req);
+    if (
+      access !== 'internal' &&
+      changesState(req.method) &&
+      readCookie(req, COOKIE) &&
+      !sameOriginRequest(req.headers, d.config.corsOrigins)
+    ) {
+      // A page of another origin (another port of this host included) acting with the viewer's cookie.
+      await drainBody(req);
+      throw new ArchiveError('forbidden', CROSS_SITE_REFUSED);
+    }
     if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
       // Refused before its body is looked at; it is drained so the connection stays usable.
       await drainBody(req);

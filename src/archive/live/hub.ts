@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { ServerMessage } from '../../../generated/archive-updates/frames';
+import { sameOriginRequest } from '../../common/http/origin';
 import { archiveWebSocketMetrics } from '../../common/metrics';
 import { closeWebSockets } from '../../common/serve';
 import { FileProbe, presentMessages } from '../domain/present';
@@ -93,19 +94,6 @@ export class WsHub {
     });
   }
 
-  private originAllowed(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    // Scripts send no Origin; a browser always does, and a foreign page is what this check stops.
-    if (origin === undefined) return true;
-    const { corsOrigins } = this.options;
-    if (Array.isArray(corsOrigins) && corsOrigins.includes(origin)) return true;
-    try {
-      return new URL(origin).host === req.headers.host;
-    } catch {
-      return false;
-    }
-  }
-
   private async admit(ws: WebSocket, req: IncomingMessage): Promise<void> {
     ws.on('error', () => undefined);
     // Frames a client sends before its login is checked are kept and answered once it is admitted.
@@ -114,7 +102,7 @@ export class WsHub {
       if (early.length < MAX_EARLY_FRAMES) early.push([data, isBinary]);
     };
     ws.on('message', keep);
-    if (!this.originAllowed(req)) {
+    if (!sameOriginRequest(req.headers, this.options.corsOrigins)) {
       ws.close(4003, 'Origin not allowed');
       return;
     }

@@ -5,8 +5,8 @@
  */
 import type { VNode } from 'preact';
 import { describe, expect, it } from 'vitest';
-import { RichText } from '../web/archive/text';
-import { safeBareHref, safeHref } from '../web/shared/links';
+import { RichText } from '../../web/archive/text';
+import { safeBareHref, safeHref } from '../../web/shared/links';
 
 const ATTACKS = [
   'javascript:alert(document.cookie)',
