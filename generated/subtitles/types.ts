@@ -183,7 +183,7 @@ export interface paths {
          *     plugin endpoints, another user's token gets 403 there. A device holds one session per user: signing
          *     the same user in again from the same `DeviceId` ends that device's earlier session (its token
          *     answers 401 afterwards), as the real server does. `POST /Sessions/Logout` ends a session. Passwords
-         *     are stored only as slow salted hashes (scrypt). The seed does not cover sign-in; this is the media
+         *     are stored only as slow salted hashes (scrypt). A client that keeps failing waits (429, below). The seed does not cover sign-in; this is the media
          *     server's own route, which the plugin relies on.
          */
         post: operations["authenticateUserByName"];
@@ -1033,6 +1033,18 @@ export interface operations {
                 content?: never;
             };
             404: components["responses"]["NotFound"];
+            /** @description Too many failed sign-ins from this client: 5 for one user name (without regard to case), or 20 in all, within 15 minutes (`SUBTITLES_SIGNIN_MAX_FAILURES_PER_USER`, `SUBTITLES_SIGNIN_MAX_FAILURES`, `SUBTITLES_SIGNIN_WINDOW_SECONDS`). The password is not checked; `Retry-After` says when the oldest counted failure leaves the window. A success clears the client's failures for that user. The media server locks a user out for everyone after a few failures; here only the failing client waits, so nobody can lock another person out. The body is empty. */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this client may try again.
+                     * @example 840
+                     */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     logoutSession: {

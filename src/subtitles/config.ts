@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { boolVar, ConfigError, type Env, enumVar, intVar, portVar, stringVar } from '../common/env';
+import type { SignInLimits } from './domain/sign-in-throttle';
 
 export const VARIANTS = ['cpu', 'noavx', 'cuda12', 'cuda12-noavx', 'vulkan', 'vulkan-noavx', 'rocm'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -53,6 +54,8 @@ export interface SubtitlesConfig {
   workers: number;
   maxAttempts: number;
   jobTimeoutMs: number;
+  /** Failed sign-ins a client may make before it waits (domain/sign-in-throttle.ts). */
+  signInLimits: SignInLimits;
   logLevel: (typeof LOG_LEVELS)[number];
   validateResponses: boolean;
 }
@@ -160,6 +163,11 @@ export function loadConfig(env: Env): SubtitlesConfig {
     maxAttempts: intVar(env, 'SUBTITLES_QUEUE_MAX_ATTEMPTS', 2, { min: 1, max: 10 }),
     jobTimeoutMs:
       intVar(env, 'SUBTITLES_JOB_TIMEOUT_SECONDS', 4 * 3600, { min: 1, max: 7 * 24 * 3600 }) * 1000,
+    signInLimits: {
+      perUser: intVar(env, 'SUBTITLES_SIGNIN_MAX_FAILURES_PER_USER', 5, { min: 1, max: 1000 }),
+      perClient: intVar(env, 'SUBTITLES_SIGNIN_MAX_FAILURES', 20, { min: 1, max: 10_000 }),
+      windowMs: intVar(env, 'SUBTITLES_SIGNIN_WINDOW_SECONDS', 900, { min: 1, max: 86_400 }) * 1000,
+    },
     logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     validateResponses: boolVar(env, 'VALIDATE_RESPONSES', (env.NODE_ENV ?? '') !== 'production'),
   };

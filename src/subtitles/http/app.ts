@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
+import { SignInThrottle } from '../domain/sign-in-throttle';
 import { errorMapper, notFound } from './errors';
 import { gate } from './gate';
 import * as queue from './handlers/queue';
@@ -14,7 +15,8 @@ import type { Services } from './services';
 
 export const handlers = { ...setup, ...queue, ...users, ...system, ...web } satisfies Handlers<operations>;
 
-export function createSubtitlesApp(services: Services, logger: Logger): Express {
+export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Logger): Express {
+  const services: Services = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
   const { config, store, settings } = services;
   const app = createServiceApp({
     service: 'subtitles',

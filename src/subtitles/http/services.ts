@@ -4,6 +4,7 @@ import type { SubtitlesConfig } from '../config';
 import type { Probe } from '../domain/probe';
 import type { TranscriptionQueue } from '../domain/queue';
 import type { ServerSettings } from '../domain/server-settings';
+import type { SignInThrottle } from '../domain/sign-in-throttle';
 import type { SubtitlesStore } from '../store/store';
 
 export type Handler<K extends keyof operations> = OperationHandler<operations[K]>;
@@ -15,6 +16,8 @@ export interface Services {
   queue: TranscriptionQueue;
   probe: Probe;
   settings: ServerSettings;
+  /** Failed sign-ins per client (built by createSubtitlesApp from the config). */
+  signIns: SignInThrottle;
   /** The server's own address once it listens (for probing what it serves). */
   selfUrl: () => string | undefined;
 }

@@ -1,3 +1,4 @@
+import { clientIp } from '../../../common/http/client';
 import { clientInfo, signIn, signOut } from '../../domain/accounts';
 import { authorizationInfo } from '../../domain/credentials';
 import { principalOf } from '../gate';
@@ -22,13 +23,24 @@ const DEFAULT_USER_CONFIGURATION = {
 };
 
 export const authenticateUserByName: Handler<'authenticateUserByName'> = async (req, res) => {
-  const { store, settings } = services(req);
+  const { store, settings, signIns } = services(req);
   const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
-  const signedIn = await signIn(store, { name: req.body.Username, password: req.body.Pw }, client);
+  const address = clientIp(req, { trustProxyHeaders: false });
+  const name = req.body.Username;
+  const wait = signIns.waitFor(address, name);
+  if (wait > 0) {
+    req.log.warn({ retryAfter: wait }, 'sign-in refused: too many failures from this client');
+    res.setHeader('Retry-After', String(wait));
+    res.status(429).end();
+    return;
+  }
+  const signedIn = await signIn(store, { name, password: req.body.Pw }, client);
   if (!signedIn) {
+    signIns.failed(address, name);
     res.status(401).end();
     return;
   }
+  signIns.succeeded(address, name);
   const { user, accessToken, session, ended } = signedIn;
   const serverId = settings.serverId;
   req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
