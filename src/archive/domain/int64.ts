@@ -177,10 +177,31 @@ export function parseJson(text: string): unknown {
   return result;
 }
 
-/** Whether a value parsed by JSON.parse holds a whole number beyond 2^53 (then parseJson is needed). */
+/** How deep a JSON body may nest: no document schema comes near it, and the exact reading recurses. */
+export const MAX_JSON_DEPTH = 64;
+
+/** A body nested deeper than MAX_JSON_DEPTH. */
+export class JsonTooDeepError extends Error {
+  constructor() {
+    super(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+/**
+ * Whether a value parsed by JSON.parse holds a whole number beyond 2^53 (then parseJson is needed). Walks
+ * without recursion, so any depth JSON.parse accepts is looked at; deeper than MAX_JSON_DEPTH is refused.
+ */
 export function holdsLargeInteger(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
-  if (Array.isArray(value)) return value.some(holdsLargeInteger);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsLargeInteger);
-  return false;
+  const stack: [unknown, number][] = [[value, 0]];
+  let found = false;
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item === 'number') {
+      if (Number.isInteger(item) && !Number.isSafeInteger(item)) found = true;
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
+      for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    }
+  }
+  return found;
 }

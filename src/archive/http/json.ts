@@ -6,7 +6,13 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { ArchiveError } from '../domain/errors';
-import { holdsLargeInteger, JsonNumberError, parseJson, stringifyJson } from '../domain/int64';
+import {
+  holdsLargeInteger,
+  JsonNumberError,
+  JsonTooDeepError,
+  parseJson,
+  stringifyJson,
+} from '../domain/int64';
 
 const texts = new WeakMap<IncomingMessage, Buffer>();
 
@@ -27,13 +33,14 @@ export function jsonBody(limit: string): RequestHandler[] {
  * number no 64-bit integer holds is a 400.
  */
 export function exactJson(text: string, parsed: unknown): unknown {
-  if (!holdsLargeInteger(parsed)) return parsed;
   try {
+    if (!holdsLargeInteger(parsed)) return parsed;
     return parseJson(text);
   } catch (error) {
     if (error instanceof JsonNumberError) {
       throw new ArchiveError('invalid', `${error.path || 'body'}: ${error.message}`);
     }
+    if (error instanceof JsonTooDeepError) throw new ArchiveError('invalid', `body: ${error.message}`);
     throw error;
   }
 }
