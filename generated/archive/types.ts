@@ -48,7 +48,9 @@ export interface paths {
          *     `token:` plus the token's label (`token:token:<id>` for a token without a label). Each use updates
          *     the token's `last_used_at` and `use_count`.
          *
-         *     Invalid, revoked and expired tokens all answer 401 `Invalid or expired token`. Expiry blocks new
+         *     Invalid, revoked and expired tokens all answer 401 `Invalid or expired token`, and so does a value
+         *     that is no token at all (after stripping blanks around it); each failure is audited as
+         *     `token_auth_failed`. Expiry blocks new
          *     logins only: sessions opened before stay valid for `AUTH_SESSION_DAYS`.
          *
          *     Rate limit: this route and `POST /api/login` share 15 attempts per client IP in 5 minutes, then 429.
@@ -3664,7 +3666,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description The share token, 64 hexadecimal characters.
+                     * @description The share token, 64 hexadecimal characters. Blanks around it are stripped; any other value is an unknown token (401), as the upstream viewer answers.
                      * @example 074693b592ef65a067dd37c6a506bb451a13dc49a8c37b0ea60feb2ed4657a0b
                      */
                     token: string;
@@ -3723,7 +3725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or `token` is missing or not 64 hexadecimal characters. */
+            /** @description The body is not JSON, or `token` is missing, not a string, or longer than 1024 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3733,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "token must be 64 hexadecimal characters"
+                     *       "detail": "token is required (the share token, 64 hexadecimal characters)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorDetail"];

@@ -163,14 +163,19 @@ async function passwordLogin(
  * A share-token login, recorded as `token_auth_success:<token id>` or `token_auth_failed` (when `origin`
  * is given); the token itself is never written.
  */
+const SHARE_TOKEN = /^[0-9a-f]{64}$/;
+
 export async function loginWithToken(
   deps: LoginDeps,
   plaintext: string,
   origin?: AttemptOrigin,
 ): Promise<LoggedIn> {
-  let token: ShareToken | null;
+  let token: ShareToken | null = null;
+  // As the upstream viewer: the value is stripped, and anything that is no token is an unknown token.
+  const value = plaintext.trim().toLowerCase();
   try {
-    token = await deps.store.redeemShareToken(plaintext.toLowerCase(), new Date((deps.now ?? Date.now)()));
+    if (SHARE_TOKEN.test(value))
+      token = await deps.store.redeemShareToken(value, new Date((deps.now ?? Date.now)()));
   } catch (error) {
     // The seed's one exception to 503: this route says 500 'Database not available'.
     if (error instanceof DatabaseUnavailableError)

@@ -18,7 +18,7 @@ const STATUS: Record<ArchiveErrorKind, number> = {
 
 /** Answers the seed gives for some fields, instead of the validator's wording. */
 const FIELD_MESSAGES: Record<string, string> = {
-  '/body/token': 'token must be 64 hexadecimal characters',
+  '/body/token': 'token is required (the share token, 64 hexadecimal characters)',
   '/body/allowed_chat_ids': 'allowed_chat_ids is no longer accepted; send allowed_chat_refs',
   '/body/chat_id': 'chat_id is no longer accepted; send chat_ref',
   '/body/allowed_chat_refs': 'allowed_chat_refs is required (list of chat refs)',

@@ -134,8 +134,15 @@ describe('password mode', () => {
   });
 
   it('refuses malformed and unknown tokens', async () => {
-    const short = await call(viewer.url, '/auth/token', { body: { token: 'abc' }, headers: from() });
-    expect(short).toMatchObject({ status: 400, body: { detail: 'token must be 64 hexadecimal characters' } });
+    for (const token of ['abc', ' '.repeat(3), 'g'.repeat(64), `${'a'.repeat(64)}x`]) {
+      const malformed = await call(viewer.url, '/auth/token', { body: { token }, headers: from() });
+      expect(malformed).toMatchObject({ status: 401, body: { detail: 'Invalid or expired token' } });
+    }
+    const missing = await call(viewer.url, '/auth/token', { body: {}, headers: from() });
+    expect(missing).toMatchObject({
+      status: 400,
+      body: { detail: 'token is required (the share token, 64 hexadecimal characters)' },
+    });
     const unknown = await call(viewer.url, '/auth/token', {
       body: { token: 'a'.repeat(64) },
       headers: from(),
