@@ -3,6 +3,7 @@
  * and ISO text come out exactly like PostgreSQL's booleans and Dates.
  */
 import { parseJson as parseExactJson } from '../domain/int64';
+import { mediaTypeOf } from '../model/content-type';
 import type { Row } from './driver';
 import type { StoredChat, StoredMedia, StoredSearchResult } from './media-types';
 import type { Account, AdminChat, ChatType, Transcript, TranscriptStatus } from './types';
@@ -97,7 +98,7 @@ export function toMessageMedia(row: Row): StoredMedia | undefined {
     file_path: str(row.md_file_path),
     file_name: str(row.md_file_name),
     file_size: num(row.md_file_size),
-    mime_type: str(row.md_mime_type),
+    mime_type: mediaTypeOf(row.md_mime_type),
     width: num(row.md_width),
     height: num(row.md_height),
     duration: num(row.md_duration),

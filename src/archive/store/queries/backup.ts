@@ -2,6 +2,8 @@
  * What the backup engine reads and writes beyond the plain ingest: progress markers, the recent messages it
  * compares with the platform, media waiting for a download and the outcome of each attempt.
  */
+
+import { mediaTypeOf } from '../../model/content-type';
 import { bool, num, str } from '../rows';
 import { list, sql } from '../sql';
 import type { Db } from './common';
@@ -82,7 +84,7 @@ export async function recordMedia(db: Db, m: BackupMediaInput): Promise<string> 
   await db.run(sql`INSERT INTO media (account_id, id, chat_id, message_id, type, file_name, file_size, mime_type,
       width, height, duration, platform_file_id, downloaded, download_attempts)
     VALUES (${m.accountId}, ${id}, ${m.chatId}, ${m.messageId}, ${m.type}, ${m.fileName ?? null},
-      ${m.fileSize ?? null}, ${m.mimeType ?? null}, ${m.width ?? null}, ${m.height ?? null}, ${m.duration ?? null},
+      ${m.fileSize ?? null}, ${mediaTypeOf(m.mimeType)}, ${m.width ?? null}, ${m.height ?? null}, ${m.duration ?? null},
       ${m.platformFileId}, FALSE, 0)
     ON CONFLICT (account_id, chat_id, message_id) DO UPDATE SET platform_file_id = excluded.platform_file_id,
       file_name = coalesce(media.file_name, excluded.file_name), mime_type = coalesce(media.mime_type,
@@ -109,7 +111,7 @@ export async function pendingMedia(
     type: String(r.type),
     platformFileId: str(r.platform_file_id),
     fileName: str(r.file_name),
-    mimeType: str(r.mime_type),
+    mimeType: mediaTypeOf(r.mime_type),
     fileSize: num(r.file_size),
     downloadAttempts: Number(r.download_attempts),
   }));

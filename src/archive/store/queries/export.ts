@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../../model/content-type';
 import type { Row } from '../driver';
 import type { ExportedMessage, ExportedMessageVersion, ExportWindow } from '../media-types';
 import { bool, iso, isoRequired, num, str, toTranscript } from '../rows';
@@ -30,7 +31,7 @@ function toExported(r: Row): ExportedMessage {
             type: String(r.md_type),
             file_name: str(r.md_file_name),
             file_size: num(r.md_file_size),
-            mime_type: str(r.md_mime_type),
+            mime_type: mediaTypeOf(r.md_mime_type),
             width: num(r.md_width),
             height: num(r.md_height),
             duration: num(r.md_duration),

@@ -3,6 +3,7 @@ import { storageMediaId } from '../../domain/media-layout';
 
 export { storageMediaId };
 
+import { mediaTypeOf } from '../../model/content-type';
 import type { Driver } from '../driver';
 import { str } from '../rows';
 import { join, json, list, type Sql, sql } from '../sql';
@@ -175,7 +176,7 @@ export async function upsertMedia(db: Db, m: NewMedia): Promise<string> {
       file_size, mime_type, width, height, duration, content_hash, downloaded, download_attempts, skip_reason,
       download_date)
     VALUES (${m.accountId}, ${id}, ${m.chatId}, ${m.messageId}, ${m.type}, ${m.filePath ?? null},
-      ${m.fileName ?? null}, ${m.fileSize ?? null}, ${m.mimeType ?? null}, ${m.width ?? null}, ${m.height ?? null},
+      ${m.fileName ?? null}, ${m.fileSize ?? null}, ${mediaTypeOf(m.mimeType)}, ${m.width ?? null}, ${m.height ?? null},
       ${m.duration ?? null}, ${m.contentHash ?? null}, ${m.downloaded ?? false}, ${m.downloadAttempts ?? 0},
       ${m.skipReason ?? null}, ${m.downloadDate ?? null})
     ON CONFLICT (account_id, chat_id, message_id) DO UPDATE SET file_path = excluded.file_path,

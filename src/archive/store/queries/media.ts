@@ -1,4 +1,5 @@
 import { FILELESS_TYPES } from '../../domain/media-kinds';
+import { mediaTypeOf } from '../../model/content-type';
 import type { Row } from '../driver';
 import type { GalleryPage, GalleryQuery, StoredChatAvatar, StoredMediaItem } from '../media-types';
 import { bool, iso, isoRequired, num, str } from '../rows';
@@ -24,7 +25,7 @@ function toItem(r: Row): StoredMediaItem {
     filePath: str(r.file_path),
     fileName: str(r.file_name),
     fileSize: num(r.file_size),
-    mimeType: str(r.mime_type),
+    mimeType: mediaTypeOf(r.mime_type),
     width: num(r.width),
     height: num(r.height),
     duration: num(r.duration),

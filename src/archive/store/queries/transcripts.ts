@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../../model/content-type';
 import type { Driver } from '../driver';
 import type { QueuedTranscript, TranscriptMedia, TranscriptOutcome, TranscriptTarget } from '../live-types';
 import { bool, isoRequired, str, toTranscript } from '../rows';
@@ -12,7 +13,7 @@ function toTranscriptMedia(r: Record<string, unknown>): TranscriptMedia {
     chatId: Number(r.chat_id),
     messageId: Number(r.message_id),
     type: String(r.type),
-    mimeType: str(r.mime_type),
+    mimeType: mediaTypeOf(r.mime_type),
     filePath: str(r.file_path),
     downloaded: bool(r.downloaded),
     contentHash: str(r.content_hash),
