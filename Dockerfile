@@ -38,7 +38,7 @@ ENV NODE_ENV=production \
     TMPDIR=/data/tmp \
     HOST=0.0.0.0 \
     HEARTBEAT_FILE=/data/backup.heartbeat
-RUN mkdir -p /data/tmp && chown -R 1000:1000 /data
+RUN mkdir -p /data/tmp && chown -R 1000:1000 /data && chmod -R 0700 /data
 VOLUME /data
 USER 1000:1000
 EXPOSE 8000 3000 8096

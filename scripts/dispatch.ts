@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { privateFileModes } from '../src/common/file-modes';
 import { isService, ROOT, SERVICES } from '../src/common/services';
 
 /**
@@ -10,6 +11,8 @@ import { isService, ROOT, SERVICES } from '../src/common/services';
  */
 export async function dispatch(task: string, argv = process.argv.slice(2)): Promise<void> {
   const [service, ...rest] = argv;
+  // Demo data and migrated databases are private like every data file (src/common/file-modes.ts).
+  privateFileModes();
   if (!isService(service)) {
     console.error(`usage: npm run ${task} -- <${SERVICES.join('|')}> [options]`);
     process.exit(2);

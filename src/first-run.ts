@@ -53,7 +53,7 @@ export type FirstRunPlan =
   | { mode: 'demo'; dataDir: string; seed: boolean }
   | { mode: 'normal'; reason: string };
 
-const dataDirOf = (env: Env) => path.resolve(env.DATA_DIR?.trim() || './data');
+export const dataDirOf = (env: Env) => path.resolve(env.DATA_DIR?.trim() || './data');
 
 /** The databases a service would open in the data folder with no configuration. */
 function defaultDatabases(dataDir: string): string[] {

@@ -15,12 +15,14 @@ import { loadConfig as loadArchiveConfig, loginModes } from './archive/config';
 import { start as startArchive } from './archive/main';
 import { migrateArchive } from './archive/store/migrate';
 import { ConfigError, type Env } from './common/env';
+import { privateDir, privateFileModes } from './common/file-modes';
 import { createLogger } from './common/logger';
 import { closeOnSignals } from './common/serve';
 import {
   type BannerLine,
   banner,
   type DemoCredentials,
+  dataDirOf,
   demoEnv,
   loadDemo,
   planFirstRun,
@@ -46,6 +48,9 @@ async function subtitlesHasUsers(env: Env): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
+  privateFileModes();
+  // The data folder holds every database and the media: the owner's only, one made before included.
+  privateDir(dataDirOf(process.env));
   const logger = createLogger('specyard');
   const plan = planFirstRun(process.env, process.argv.includes('--first-run'));
   let credentials: DemoCredentials | undefined;

@@ -2,7 +2,10 @@
  * `archive-cli` (also `npm run archive -- <command>`): the viewer, migrations and the database-side
  * commands and scripts. The dispatcher is cli/run.ts; each command is a file under cli/.
  */
+import { privateFileModes } from '../common/file-modes';
 import { runCli } from './cli/run';
+
+privateFileModes();
 
 const code = await runCli(
   process.argv.slice(2),

@@ -2,10 +2,11 @@
  * The one SQLite opener and the one PostgreSQL pool factory of the three services: the settings every
  * connection shares live here, what differs (busy timeout, pool size, cache) comes from the caller's config.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { privateDir, privateFile, tighten } from './file-modes';
 
 export interface SqliteOpenOptions {
   /** How long a writer waits for the lock another connection holds (config; default 5 s). */
@@ -16,13 +17,19 @@ export interface SqliteOpenOptions {
 }
 
 /**
- * Opens (creating its folder) an SQLite file: WAL journal (not for `:memory:` or read-only), NORMAL
+ * Opens (creating its folder, 0700, and the file, 0600) an SQLite file: WAL journal (not for `:memory:` or read-only), NORMAL
  * synchronous (consistent through a crash in WAL mode, one fsync fewer per write), foreign keys on, and the
  * busy timeout of the config.
  */
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): Database.Database {
   const memory = file === ':memory:';
-  if (!memory && !options.readonly) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (!memory && !options.readonly) {
+    // 0600 in a 0700 folder; SQLite gives its -wal and -shm files the database file's mode.
+    const dir = path.dirname(path.resolve(file));
+    if (!existsSync(dir)) privateDir(dir);
+    privateFile(file);
+    for (const journal of [`${file}-wal`, `${file}-shm`]) tighten(journal, 0o600);
+  }
   const db = new Database(file, {
     readonly: options.readonly ?? false,
     timeout: options.busyTimeoutMs ?? 5000,

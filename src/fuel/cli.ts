@@ -5,6 +5,7 @@
  *   scrape --country=ES   run scrapers once (`npm run scrape -- --country=ES`)
  */
 import { ConfigError } from '../common/env';
+import { privateFileModes } from '../common/file-modes';
 import { migrateCommand, serveCommand } from './commands';
 
 const USAGE = `usage: npm run fuel -- <command>
@@ -19,6 +20,7 @@ async function scrape(argv: string[]): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  privateFileModes();
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':

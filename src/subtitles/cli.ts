@@ -1,8 +1,11 @@
 // `npm run subtitles -- <command>` (also the `subtitles` package bin).
+import { privateFileModes } from '../common/file-modes';
 import { createLogger } from '../common/logger';
 import { closeOnSignals } from '../common/serve';
 import { runCli } from './commands';
 import { processEnv } from './config';
+
+privateFileModes();
 
 const io = {
   out: (text: string) => process.stdout.write(text),
