@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 
 /**
  * Same-origin policy for everything the viewer serves: scripts and styles only from the viewer's own
- * files (no inline script, no eval), images and media also from blob:/data:, the WebSocket on its own host.
+ * files (no inline script, no eval), images and media also from blob:/data:, the WebSocket on its own host
+ * and port.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -11,7 +12,8 @@ export const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",
   "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
+  // 'self' covers the page's own WebSocket (ws: or wss: on the same host and port), and nothing else.
+  "connect-src 'self'",
   "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
@@ -19,9 +21,8 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-/** The seed's headers, on every response (errors and 404s included). */
+/** The seed's headers, on every response (errors and 404s included; `nosniff` comes from the common app). */
 export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'SAMEORIGIN');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);

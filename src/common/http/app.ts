@@ -36,6 +36,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestLogger(options.logger, options.service));
+  app.use(noSniff);
   app.use(options.frontDoor ?? matchOperations(doc));
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
@@ -63,6 +64,12 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(options.errorMapper);
   return app;
 }
+
+/** Every answer of the three services, errors and 404s included: the browser takes the declared type as it is. */
+const noSniff: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
 
 /**
  * The one request logger of the three services: each request gets a child logger carrying its id
