@@ -10,7 +10,11 @@ describe('loadConfig', () => {
     expect(config.auth.secureCookies).toBeNull();
     expect(config.corsOrigins).toBe('*');
     expect(config.displayChatIds).toBeNull();
-    expect(config.websocket).toEqual({ maxConnections: 200, maxSubscriptionsPerConnection: 16 });
+    expect(config.websocket).toEqual({
+      maxConnections: 200,
+      maxConnectionsPerLogin: 10,
+      maxSubscriptionsPerConnection: 16,
+    });
     expect(loginModes(config.auth)).toEqual({
       password: false,
       proxy: false,

@@ -70,7 +70,11 @@ export interface ArchiveConfig {
   statsCalculationHour: number;
   push: { mode: PushMode; enableNotifications: boolean; vapid: VapidConfig | null };
   transcription: TranscriptionConfig;
-  websocket: { maxConnections: number; maxSubscriptionsPerConnection: number };
+  websocket: {
+    maxConnections: number;
+    maxConnectionsPerLogin: number;
+    maxSubscriptionsPerConnection: number;
+  };
   /** Media failed this often count as exhausted in the status (`MEDIA_MAX_DOWNLOAD_ATTEMPTS`). */
   mediaMaxDownloadAttempts: number;
   /** Where media files live and the commands that open them on the viewer host. */
@@ -199,6 +203,7 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
     },
     websocket: {
       maxConnections: intVar(env, 'MAX_WS_CONNECTIONS', 200, { min: 1 }),
+      maxConnectionsPerLogin: intVar(env, 'MAX_WS_CONNECTIONS_PER_LOGIN', 10, { min: 1 }),
       maxSubscriptionsPerConnection: intVar(env, 'MAX_WS_SUBSCRIPTIONS_PER_CONNECTION', 16, { min: 1 }),
     },
     mediaMaxDownloadAttempts: intVar(env, 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, { min: 1 }),

@@ -31,6 +31,8 @@ export interface HubOptions {
   corsOrigins: '*' | string[];
   displayChatIds: number[] | null;
   maxConnections: number;
+  /** Sockets one login may hold (a viewer, a share link, a proxy user; anonymous callers per address). */
+  maxConnectionsPerLogin: number;
   maxSubscriptions: number;
   withTranscripts: boolean;
   /** The backup folder, to tell which avatar files exist (domain/present.ts). */
@@ -45,6 +47,8 @@ export interface HubOptions {
 interface Client {
   ws: WebSocket;
   principal: Principal;
+  /** Whose socket this is, for the per-login cap (see loginKey). */
+  login: string;
   /** Stored id of the session behind the socket (null for proxy and anonymous logins). */
   sessionId: string | null;
   visibility: Visibility;
@@ -65,9 +69,20 @@ function maySee(vis: Visibility, chat: ChatKey): boolean {
   );
 }
 
+/**
+ * The login a socket counts against: the session's user (a viewer, the master, or a share link, whose
+ * user is `token:<label>`), the proxy's user, or, for anonymous callers, who share one login, the address.
+ */
+function loginKey(principal: Principal, req: IncomingMessage): string {
+  if (principal.via === 'anonymous') return `anonymous:${req.socket.remoteAddress ?? ''}`;
+  return `${principal.via}:${principal.username ?? ''}`;
+}
+
 export class WsHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   private readonly clients = new Set<Client>();
+  /** Open sockets per login (loginKey). */
+  private readonly perLogin = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   /** Frames sent to sockets (benchmark counts). */
   framesSent = 0;
@@ -120,22 +135,34 @@ export class WsHub {
       ws.close(1013, 'Too many connections');
       return;
     }
+    const login = loginKey(principal, req);
+    if ((this.perLogin.get(login) ?? 0) >= this.options.maxConnectionsPerLogin) {
+      ws.close(1013, 'Too many connections for this login');
+      return;
+    }
     if (ws.readyState !== WebSocket.OPEN) return;
     const client: Client = {
       ws,
       principal,
+      login,
       sessionId: principal.sessionKey ? this.options.sessionIdOf(principal.sessionKey) : null,
       visibility: visibilityOf(principal, this.options.displayChatIds),
       subscriptions: new Map(),
       alive: true,
     };
     this.clients.add(client);
+    this.perLogin.set(login, (this.perLogin.get(login) ?? 0) + 1);
     archiveWebSocketMetrics.opened();
     ws.once('close', () => archiveWebSocketMetrics.closed());
     ws.on('pong', () => {
       client.alive = true;
     });
-    ws.on('close', () => this.clients.delete(client));
+    ws.on('close', () => {
+      this.clients.delete(client);
+      const left = (this.perLogin.get(login) ?? 1) - 1;
+      if (left > 0) this.perLogin.set(login, left);
+      else this.perLogin.delete(login);
+    });
     ws.off('message', keep);
     ws.on('message', (data, isBinary) => void this.onFrame(client, data, isBinary));
     for (const [data, isBinary] of early) void this.onFrame(client, data, isBinary);

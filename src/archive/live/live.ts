@@ -59,6 +59,7 @@ export class Live {
       corsOrigins: config.corsOrigins,
       displayChatIds: config.displayChatIds,
       maxConnections: config.websocket.maxConnections,
+      maxConnectionsPerLogin: config.websocket.maxConnectionsPerLogin,
       maxSubscriptions: config.websocket.maxSubscriptionsPerConnection,
       withTranscripts: config.transcription.enabled,
       backupPath: config.media.backupPath,
