@@ -10,6 +10,7 @@ import type { Principal } from '../domain/principal';
 import type { ArchiveStore } from '../store/store';
 import { EventBus } from './events';
 import { WsHub } from './hub';
+import type { Resolver } from './public-address';
 import { LivePublisher } from './publisher';
 import { resolvePushSecret } from './push-secret';
 import { Transcription } from './transcription';
@@ -21,6 +22,8 @@ export interface LiveOptions {
   sessionCheckMs?: number;
   allowPrivatePushEndpoints?: boolean;
   pushBackoffMs?: (attempt: number) => number;
+  /** How push endpoint names are resolved before each send (tests). */
+  pushResolve?: Resolver;
 }
 
 export interface LiveDeps {
@@ -77,6 +80,7 @@ export class Live {
         allowPrivateEndpoints: options.allowPrivatePushEndpoints,
       }),
       ...(options.pushBackoffMs && { backoffMs: options.pushBackoffMs }),
+      ...(options.pushResolve && { resolve: options.pushResolve }),
     });
     this.transcription = new Transcription({
       config: config.transcription,

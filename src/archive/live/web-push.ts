@@ -4,7 +4,9 @@
  * the chat. Sending runs off the event path through a small queue: a push service's 404/410 removes the
  * subscription, 429 and 5xx are retried with back-off, anything else is logged and dropped.
  */
-import { isIP } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
 import type { PushMode, VapidConfig } from '../config';
@@ -16,6 +18,7 @@ import {
   type PushSubscriptionRow,
 } from '../store/store';
 import type { LiveEvent } from './events';
+import { isPublicAddress, NotPublicAddressError, publicOnly, type Resolver } from './public-address';
 
 const PUBLIC_KEY = 'vapid_public_key';
 const PRIVATE_KEY = 'vapid_private_key';
@@ -32,6 +35,8 @@ export interface WebPushOptions {
   displayChatIds: number[] | null;
   /** Tests: accept http endpoints on loopback (the fake push service). */
   allowPrivateEndpoints?: boolean;
+  /** How endpoint names are resolved before each send (default: the system's; tests give their own). */
+  resolve?: Resolver;
   /** Back-off before retry n (1-based), in ms; tests shorten it. */
   backoffMs?: (attempt: number) => number;
 }
@@ -50,38 +55,19 @@ interface Job {
   attempt: number;
 }
 
+/** Names that never lead to the public internet; an IP literal must be a public address. */
 function privateHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(h) !== 0) return !isPublicAddress(h);
   if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal'))
     return true;
-  if (!h.includes('.') && isIP(h) === 0) return true;
-  if (isIP(h) === 4) {
-    const [a = 0, b = 0] = h.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  if (isIP(h) === 6) {
-    return (
-      h === '::1' ||
-      h === '::' ||
-      h.startsWith('fc') ||
-      h.startsWith('fd') ||
-      h.startsWith('fe80') ||
-      h.startsWith('::ffff:')
-    );
-  }
-  return false;
+  return !h.includes('.');
 }
 
-/** An https URL on a public host (tests may allow http on loopback). */
+/**
+ * An https URL on a public host (tests may allow http on loopback). Checked when a subscription is
+ * saved; the address a name resolves to is checked again at every send (postToEndpoint).
+ */
 export function validEndpoint(endpoint: string, allowPrivate = false): boolean {
   let url: URL;
   try {
@@ -92,6 +78,43 @@ export function validEndpoint(endpoint: string, allowPrivate = false): boolean {
   if (url.username || url.password) return false;
   if (allowPrivate) return url.protocol === 'https:' || url.protocol === 'http:';
   return url.protocol === 'https:' && !privateHost(url.hostname);
+}
+
+/**
+ * Posts one notification. The endpoint's name is resolved when connecting and the connection goes only to
+ * a public address (`lookup`, from publicOnly); an IP literal is checked here, since no lookup is made for
+ * it. No lookup: private endpoints allowed (tests).
+ */
+function postToEndpoint(
+  details: { endpoint: string; method: string; headers: Record<string, unknown>; body: Buffer | null },
+  lookup: LookupFunction | null,
+): Promise<{ status: number; retryAfter: string | null }> {
+  const url = new URL(details.endpoint);
+  if (lookup && (url.protocol !== 'https:' || privateHost(url.hostname))) {
+    return Promise.reject(new NotPublicAddressError(`${url.hostname} is not a public address`));
+  }
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: details.method,
+        headers: details.headers as Record<string, string>,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(lookup && { lookup }),
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => {
+          const header = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter: typeof header === 'string' ? header : null });
+        });
+        res.once('error', reject);
+      },
+    );
+    req.once('error', reject);
+    req.end(details.body ?? undefined);
+  });
 }
 
 function visibleTo(sub: PushSubscriptionRow, chat: ChatKey, displayChatIds: number[] | null): boolean {
@@ -113,7 +136,11 @@ export class WebPush {
   /** Notifications accepted by push services (tests, benchmark). */
   delivered = 0;
 
-  constructor(private readonly options: WebPushOptions) {}
+  private readonly lookup: LookupFunction;
+
+  constructor(private readonly options: WebPushOptions) {
+    this.lookup = publicOnly(options.resolve);
+  }
 
   /** Loads or creates the VAPID keys (mode `full` only). */
   async start(): Promise<void> {
@@ -238,23 +265,23 @@ export class WebPush {
         urgency: 'normal',
       },
     );
+    const { store, logger } = this.options;
     let status: number;
     let retryAfter: string | null = null;
     try {
-      const res = await fetch(details.endpoint, {
-        method: details.method,
-        headers: details.headers as Record<string, string>,
-        // Typed as a view of bytes, so the line also compiles under the DOM's fetch types (web/tsconfig.json).
-        body: details.body as Uint8Array<ArrayBuffer>,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      status = res.status;
-      retryAfter = res.headers.get('retry-after');
-    } catch {
+      ({ status, retryAfter } = await postToEndpoint(
+        details,
+        this.allowPrivateEndpoints ? null : this.lookup,
+      ));
+    } catch (error) {
+      if (error instanceof NotPublicAddressError) {
+        // A name that moved to a private address: the subscription is no push service's.
+        await store.dropPushSubscription(subscription.endpoint).catch(() => undefined);
+        logger.warn('web push: endpoint does not resolve to a public address, subscription removed');
+        return;
+      }
       status = 0;
     }
-    const { store, logger } = this.options;
     if (status >= 200 && status < 300) {
       this.delivered++;
       await store.touchPushSubscription(subscription.endpoint).catch(() => undefined);
