@@ -35,11 +35,26 @@ describe('loadConfig', () => {
     const anonymous = loadConfig({ ALLOW_ANONYMOUS_VIEWER: 'yes' });
     expect(loginModes(anonymous.auth)).toMatchObject({ anonymous: true, configured: true });
     const proxy = loadConfig({ AUTH_PROXY_HEADER: 'Remote-User', AUTH_PROXY_ADMIN_USERS: 'root, ops' });
-    expect(proxy.auth.proxy).toEqual({
+    expect(proxy.auth.proxy).toMatchObject({
       header: 'remote-user',
       adminUsers: ['root', 'ops'],
       defaultAccess: 'none',
+      trusted: { entries: ['127.0.0.0/8', '::1'] },
     });
+    expect(
+      ['127.0.0.1', '::ffff:127.0.0.1', '::1', '10.0.0.1'].map((ip) => proxy.auth.proxy?.trusted.has(ip)),
+    ).toEqual([true, true, true, false]);
+  });
+
+  it('reads the trusted proxies, and refuses an entry that is no address or range', () => {
+    const trusted = loadConfig({
+      AUTH_PROXY_HEADER: 'Remote-User',
+      AUTH_PROXY_TRUSTED: '10.0.0.0/8, fd00::1',
+    }).auth.proxy?.trusted;
+    expect(['10.2.3.4', 'fd00::1', '127.0.0.1'].map((ip) => trusted?.has(ip))).toEqual([true, true, false]);
+    expect(() => loadConfig({ AUTH_PROXY_HEADER: 'Remote-User', AUTH_PROXY_TRUSTED: 'proxy.local' })).toThrow(
+      'AUTH_PROXY_TRUSTED: "proxy.local" is neither an IP address nor a CIDR range',
+    );
   });
 
   it('lets the ARCHIVE_ prefix win under npm start', () => {

@@ -14,6 +14,7 @@ import {
   scopedEnv,
   stringVar,
 } from '../common/env';
+import { type TrustedPeers, trustedPeers } from '../common/http/client';
 import { isTimeZone } from './domain/time';
 import { type DatabaseConfig, parseDatabaseConfig } from './store/config';
 
@@ -22,7 +23,13 @@ export type PushMode = 'off' | 'basic' | 'full';
 export interface AuthConfig {
   /** Password mode: both set. */
   master: { username: string; password: string } | null;
-  proxy: { header: string; adminUsers: string[]; defaultAccess: 'all' | 'none' } | null;
+  proxy: {
+    header: string;
+    adminUsers: string[];
+    defaultAccess: 'all' | 'none';
+    /** The peers whose header is believed (`AUTH_PROXY_TRUSTED`, default loopback). */
+    trusted: TrustedPeers;
+  } | null;
   /** Effective only with neither password nor proxy mode. */
   anonymous: boolean;
   sessionDays: number;
@@ -133,6 +140,16 @@ function checkSharedSettings(env: Env): void {
   numberVar(env, 'MASS_OPERATION_BUFFER_DELAY', 2);
 }
 
+/** The proxies allowed to send AUTH_PROXY_HEADER: loopback unless AUTH_PROXY_TRUSTED lists others. */
+function proxyPeers(env: Env): TrustedPeers {
+  const listed = listOf(env.AUTH_PROXY_TRUSTED);
+  try {
+    return trustedPeers(listed.length > 0 ? listed : ['127.0.0.0/8', '::1']);
+  } catch (error) {
+    throw new ConfigError(`AUTH_PROXY_TRUSTED: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
   const env = scopedEnv(processEnv, 'ARCHIVE_');
   const username = stringVar(env, 'VIEWER_USERNAME');
@@ -159,6 +176,7 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
             adminUsers: listOf(env.AUTH_PROXY_ADMIN_USERS),
             defaultAccess:
               stringVar(env, 'AUTH_PROXY_DEFAULT_ACCESS', 'none').toLowerCase() === 'all' ? 'all' : 'none',
+            trusted: proxyPeers(env),
           }
         : null,
       anonymous: boolVar(env, 'ALLOW_ANONYMOUS_VIEWER', false),

@@ -57,7 +57,8 @@ const COOKIE = 'viewer_auth';
 export async function authenticate(req: Request): Promise<Principal | null> {
   const d = deps(req);
   const proxy = d.config.auth.proxy;
-  if (proxy) {
+  // The identity header counts only from the proxy itself (the socket peer, never a forwarded address).
+  if (proxy?.trusted.has(req.socket.remoteAddress)) {
     const name = String(req.headers[proxy.header] ?? '').trim();
     if (name) return proxyPrincipal({ ...d, auth: d.config.auth }, name);
   }

@@ -2,6 +2,7 @@
  * Who is asking, for rate limits and audit lines: one client-IP rule and one rate-limit decision for
  * every service.
  */
+import { BlockList, isIP } from 'node:net';
 import type { Request } from 'express';
 
 /** What a rate limiter answers for one attempt. */
@@ -34,4 +35,44 @@ export function clientIp(req: Pick<Request, 'headers' | 'socket'>, options: Clie
   }
   if (options.withoutHeader === 'shared') return 'unknown';
   return stripMapped(req.socket.remoteAddress ?? 'unknown');
+}
+
+/** Peers whose word a service takes (a reverse proxy's identity header): addresses and CIDR ranges. */
+export interface TrustedPeers {
+  /** The entries as configured, for messages and logs. */
+  readonly entries: readonly string[];
+  /** Whether a socket peer is one of them (IPv4-mapped IPv6 peers match their IPv4 entries). */
+  has(address: string | undefined): boolean;
+}
+
+/**
+ * Parses `127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`; throws naming the first entry that is neither an
+ * address nor a range.
+ */
+export function trustedPeers(entries: readonly string[]): TrustedPeers {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
+    if (
+      family === 0 ||
+      extra !== undefined ||
+      !Number.isInteger(bits) ||
+      bits < 0 ||
+      bits > (family === 6 ? 128 : 32)
+    ) {
+      throw new Error(`"${entry}" is neither an IP address nor a CIDR range`);
+    }
+    list.addSubnet(address, bits, family === 6 ? 'ipv6' : 'ipv4');
+  }
+  return {
+    entries: [...entries],
+    has(raw) {
+      if (!raw) return false;
+      const address = stripMapped(raw);
+      const family = isIP(address);
+      return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+    },
+  };
 }
