@@ -18,14 +18,7 @@ import { documentedOperations } from '../src/common/http/operations';
 import { deref, parametersOf } from '../src/common/openapi';
 import type { Service } from '../src/common/services';
 import { startTestFuel, type TestFuel } from '../src/fuel/testing/server';
-import {
-  authHeader,
-  type Fixture,
-  makeFixture,
-  type Server,
-  seedAccounts,
-  startServer,
-} from '../src/subtitles/test-support';
+import { authHeader, type Server, startSeededServer } from '../src/subtitles/test-support';
 
 const HUGE = ['9007199254740993', '9223372036854775808', '18446744073709551616', '99999999999999999999999'];
 const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
@@ -129,17 +122,10 @@ describe('fuel', () => {
 });
 
 describe('subtitles', () => {
-  let fixture: Fixture;
-  let server: Server;
-  let key: string;
+  let server: Server & { adminKey: string };
   beforeAll(async () => {
-    fixture = makeFixture();
-    key = (await seedAccounts(fixture.dataDir)).adminKey;
-    server = await startServer(fixture.env);
+    server = await startSeededServer();
   });
-  afterAll(async () => {
-    await server.close();
-    fixture.remove();
-  });
-  sweep('subtitles', () => ({ url: server.url, headers: authHeader(key) }));
+  afterAll(() => server.close());
+  sweep('subtitles', () => ({ url: server.url, headers: authHeader(server.adminKey) }));
 });

@@ -6,32 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_ENV, startTestViewer, type TestViewer } from '../src/archive/http/test-viewer';
 import { startTestFuel, type TestFuel } from '../src/fuel/testing/server';
-import {
-  type Fixture,
-  makeFixture,
-  type Server,
-  seedAccounts,
-  startServer,
-} from '../src/subtitles/test-support';
+import { type Server, startSeededServer } from '../src/subtitles/test-support';
 
 let viewer: TestViewer;
 let fuel: TestFuel;
-let fixture: Fixture;
 let subtitles: Server;
 
 beforeAll(async () => {
-  fixture = makeFixture();
-  await seedAccounts(fixture.dataDir);
   [viewer, fuel, subtitles] = await Promise.all([
     startTestViewer(PASSWORD_ENV),
     startTestFuel(),
-    startServer(fixture.env),
+    startSeededServer(),
   ]);
 });
-afterAll(async () => {
-  await Promise.all([viewer.close(), fuel.close(), subtitles.close()]);
-  fixture.remove();
-});
+afterAll(() => Promise.all([viewer.close(), fuel.close(), subtitles.close()]));
 
 const REQUESTS: [string, () => string, string, string?][] = [
   ['archive', () => viewer.url, '/api/health'],

@@ -34,10 +34,11 @@ describe('AUTH_PROXY_HEADER from untrusted peers', () => {
   afterAll(() => viewer.close());
 
   it('ignores the header from a peer that is not the proxy, forwarded address or not', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { 'remote-user': 'root' },
       { 'remote-user': 'root', 'x-forwarded-for': '127.0.0.2' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await get(viewer.url, '/api/admin/viewers', '127.0.0.1', headers);
       expect(res.status).toBe(401);
     }

@@ -11,13 +11,7 @@ import { documentedOperations } from '../src/common/http/operations';
 import { parametersOf } from '../src/common/openapi';
 import type { Service } from '../src/common/services';
 import { startTestFuel, type TestFuel } from '../src/fuel/testing/server';
-import {
-  type Fixture,
-  makeFixture,
-  type Server,
-  seedAccounts,
-  startServer,
-} from '../src/subtitles/test-support';
+import { type Server, startSeededServer } from '../src/subtitles/test-support';
 
 /** A value for each path parameter: the document's example, else something of the right shape. */
 const SAMPLE_PARAMS: Record<string, string> = {
@@ -108,16 +102,10 @@ describe('fuel', () => {
 });
 
 describe('subtitles', () => {
-  let fixture: Fixture;
   let server: Server;
   beforeAll(async () => {
-    fixture = makeFixture();
-    await seedAccounts(fixture.dataDir);
-    server = await startServer(fixture.env);
+    server = await startSeededServer();
   });
-  afterAll(async () => {
-    await server.close();
-    fixture.remove();
-  });
+  afterAll(() => server.close());
   spellingsOf('subtitles', () => server.url);
 });

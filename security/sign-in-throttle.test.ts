@@ -5,13 +5,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Fixture,
-  makeFixture,
-  type Server,
-  seedAccounts,
-  startServer,
-} from '../src/subtitles/test-support';
+import { type Server, startSeededServer } from '../src/subtitles/test-support';
 
 const CLIENT =
   'MediaServer Client="Jellyfin Web", Device="Firefox", DeviceId="attack-test", Version="10.11.0"';
@@ -42,17 +36,11 @@ function signIn(base: string, from: string, name: string, password: string) {
 }
 
 describe('subtitles sign-in throttle', () => {
-  let fixture: Fixture;
   let server: Server;
   beforeAll(async () => {
-    fixture = makeFixture();
-    await seedAccounts(fixture.dataDir);
-    server = await startServer(fixture.env);
+    server = await startSeededServer();
   });
-  afterAll(async () => {
-    await server.close();
-    fixture.remove();
-  });
+  afterAll(() => server.close());
 
   it('refuses a guessing client after five failures for a user, and only that client', async () => {
     const statuses: number[] = [];
