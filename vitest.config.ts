@@ -1,18 +1,24 @@
 import { defineConfig } from 'vitest/config';
+import { ALL_TESTS, EXCLUDED, ISOLATED_TESTS, SLOW_TESTS } from './vitest.tiers.ts';
 
+// The fast tier (`npm test`); the slow suites are vitest.ci.config.ts (`npm run test:ci`).
 export default defineConfig({
   test: {
-    include: [
-      'src/**/*.test.ts',
-      'security/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'contract-tests/**/*.test.ts',
-      'web/**/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', 'web/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // Each file starts its own mocks or servers on free ports; two cores, so keep the pool small.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ALL_TESTS,
+          exclude: [...EXCLUDED, ...SLOW_TESTS, ...ISOLATED_TESTS],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_TESTS, exclude: EXCLUDED } },
+    ],
   },
 });

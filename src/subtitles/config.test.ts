@@ -23,6 +23,7 @@ describe('subtitles configuration', () => {
       workers: 1,
       maxAttempts: 2,
       defaultLanguage: 'en',
+      signInLimits: { perUser: 5, perClient: 20, windowMs: 900_000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

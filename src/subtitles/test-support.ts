@@ -181,10 +181,12 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, ms = 15_00
 export const authHeader = (token: string) => ({ Authorization: `MediaServer Token="${token}"` });
 
 /** A real server over a seeded fixture of its own (accounts of seedAccounts); closing it removes the fixture. */
-export async function startSeededServer(): Promise<Server & { adminKey: string }> {
+export async function startSeededServer(
+  env: Record<string, string> = {},
+): Promise<Server & { adminKey: string }> {
   const fixture = makeFixture();
   const { adminKey } = await seedAccounts(fixture.dataDir);
-  const server = await startServer(fixture.env);
+  const server = await startServer({ ...fixture.env, ...env });
   return {
     ...server,
     adminKey,

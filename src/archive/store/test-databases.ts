@@ -6,8 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../../common/logger';
-import { createTestDatabase as createPostgresTestDatabase } from '../../common/testing/postgres';
+import {
+  createTestDatabase as createPostgresTestDatabase,
+  migratedTemplate,
+} from '../../common/testing/postgres';
 import type { DatabaseConfig } from './config';
 import { seedFixtures } from './fixtures';
 import { migrateOpenStore } from './migrate';
@@ -16,12 +20,33 @@ import type { ArchiveDatabase, Backend } from './store';
 
 export const TEST_BACKENDS: readonly Backend[] = ['sqlite', 'postgresql'];
 
+/** Every PostgreSQL test database starts as a copy of one migrated database (made once per migration set). */
+const MIGRATED = migratedTemplate(
+  'specyard_archive',
+  [fileURLToPath(new URL('./migrations/postgres', import.meta.url))],
+  async (url) => {
+    const db = await openArchiveStore(
+      { backend: 'postgresql', url, timeoutSeconds: 5, echo: false },
+      silentLogger(),
+    );
+    try {
+      await migrateOpenStore(db);
+    } finally {
+      await db.close();
+    }
+  },
+);
+
 export interface TestDatabase {
   config: DatabaseConfig;
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+/** An empty database; `migrated`: PostgreSQL starts as a copy of the migrated template (SQLite migrates fast). */
+export async function createTestDatabase(
+  backend: Backend,
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   if (backend === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-'));
     return {
@@ -29,7 +54,10 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const database = await createPostgresTestDatabase('specyard_archive');
+  const database = await createPostgresTestDatabase(
+    'specyard_archive',
+    options.migrated ? MIGRATED : undefined,
+  );
   return {
     config: { backend: 'postgresql', url: database.url, timeoutSeconds: 5, echo: false },
     drop: database.drop,
@@ -45,7 +73,7 @@ export interface TestStore {
 
 /** A migrated store on a fresh database, with the fixture archive unless `seed` is false. */
 export async function openTestStore(backend: Backend, options: { seed?: boolean } = {}): Promise<TestStore> {
-  const database = await createTestDatabase(backend);
+  const database = await createTestDatabase(backend, { migrated: true });
   const db = await openArchiveStore(database.config, silentLogger());
   try {
     await migrateOpenStore(db);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '../../common/testing/postgres';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, migratedTemplate } from '../../common/testing/postgres';
 import { openPostgresStore } from '../store/postgres';
 import { openSqliteStore } from '../store/sqlite';
 import type { FuelStore, StoreBackend } from '../store/store';
@@ -12,6 +13,16 @@ export interface OpenedTestStore {
   dispose(): Promise<void>;
 }
 
+/** PostgreSQL test databases start as a copy of one migrated database with PostGIS (made once per migration set). */
+export const MIGRATED_FUEL = migratedTemplate(
+  'specyard_fuel',
+  [fileURLToPath(new URL('../store/migrations/postgres', import.meta.url))],
+  async (url) => {
+    const store = await openPostgresStore(url, { maxConnections: 1 });
+    await store.close();
+  },
+);
+
 /** Opens an empty, migrated store of each backend: SQLite in memory, PostgreSQL in a fresh database. */
 export const TEST_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStore>> = {
   sqlite: async () => {
@@ -19,7 +30,7 @@ export const TEST_BACKENDS: Record<StoreBackend, () => Promise<OpenedTestStore>>
     return { store, dispose: () => store.close() };
   },
   postgresql: async () => {
-    const db = await createTestDatabase('specyard_fuel');
+    const db = await createTestDatabase('specyard_fuel', MIGRATED_FUEL);
     try {
       const store = await openPostgresStore(db.url, { maxConnections: 4 });
       return {
@@ -57,7 +68,7 @@ export const TEST_SHARED_BACKENDS: Record<StoreBackend, () => Promise<OpenedTest
     };
   },
   postgresql: async () => {
-    const db = await createTestDatabase('specyard_fuel');
+    const db = await createTestDatabase('specyard_fuel', MIGRATED_FUEL);
     const opened: FuelStore[] = [];
     const dispose = async () => {
       await Promise.all(opened.map((store) => store.close()));

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import { EXCLUDED, SLOW_TESTS } from './vitest.tiers.ts';
+
+// The slow tier (`npm run test:ci`): the image, Dredd, the Prism mocks and Chromium (vitest.tiers.ts).
+export default defineConfig({
+  test: {
+    include: SLOW_TESTS,
+    exclude: EXCLUDED,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * The two test tiers. `npm test` (vitest.config.ts) runs everything but the slow suites below; `npm run
+ * test:ci` (vitest.ci.config.ts) runs exactly those: the image build, Dredd and the Prism mocks against
+ * each document, and the pages in Chromium. `.ci/run` runs both.
+ */
+export const ALL_TESTS = [
+  'src/**/*.test.ts',
+  'security/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'contract-tests/**/*.test.ts',
+  'web/**/*.test.ts',
+];
+
+export const SLOW_TESTS = [
+  // Builds the container image's steps (npm ci, the bundle, the pages) in a scratch folder: about 2 minutes.
+  'scripts/image/image-steps.test.ts',
+  // Dredd against each live server, and the contract suite against each document's Prism mock.
+  'contract-tests/**/*.dredd.test.ts',
+  'contract-tests/**/*.contract.test.ts',
+  // Each page's journeys in Chromium.
+  'web/**/*.test.ts',
+];
+
+export const EXCLUDED = ['**/node_modules/**', 'web/dist/**'];
+
+/**
+ * Files that need modules of their own. The others share their worker's loaded modules from file to file
+ * (`isolate: false`), which takes two fifths off the fast tier's time on two cores: each file would
+ * otherwise load Express, the validators and the bundled documents again.
+ */
+export const ISOLATED_TESTS = [
+  // Replaces the scheduler module with vi.mock.
+  'src/fuel/main.test.ts',
+  // Counts requests in the process-wide metrics registry, which other files' servers also count in.
+  'src/common/metrics.test.ts',
+  // Spies on the route compiler of express-openapi-validator to count its calls.
+  'src/common/http/app.test.ts',
+];
