@@ -15,7 +15,7 @@ import {
   stringVar,
 } from '../common/env';
 import { type TrustedPeers, trustedPeers } from '../common/http/client';
-import { isTimeZone } from './domain/time';
+import { isValidTimeZone as isTimeZone } from './model/timezone';
 import { type DatabaseConfig, parseDatabaseConfig } from './store/config';
 
 export type PushMode = 'off' | 'basic' | 'full';

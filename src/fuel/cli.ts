@@ -15,7 +15,7 @@ const USAGE = `usage: npm run fuel -- <command>
 
 async function scrape(argv: string[]): Promise<void> {
   // Loaded on demand: serving and migrating do not need the scrapers and their feeds.
-  const { runScrapeCommand } = await import('./scrapers/cli');
+  const { runScrapeCommand } = await import('./cli/scrape');
   process.exitCode = await runScrapeCommand(argv);
 }
 

@@ -13,14 +13,14 @@ import {
   scopedEnv,
   stringVar,
 } from '../common/env';
-import { COUNTRY_SETTINGS } from './domain/countries';
-import { FUEL_CODES, type FuelCode, isFuelCode } from './fuels';
+import { COUNTRY_SETTINGS } from './model/countries';
+import { FUEL_CODES, type FuelCode, isFuelCode } from './model/fuels';
+import type { LonLat } from './model/geometry';
 import { parseScraperConfig, type ScraperConfig } from './scrapers/config';
 import { countryFuels } from './scrapers/registry';
 import type { DatabaseLocation } from './store/open';
-import type { LonLat } from './store/store';
 
-export type { FuelCode } from './fuels';
+export type { FuelCode } from './model/fuels';
 
 export interface CountrySettings {
   code: string;

@@ -4,7 +4,6 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { boolVar, ConfigError, type Env, enumVar, intVar, portVar, stringVar } from '../common/env';
-import type { SignInLimits } from './domain/sign-in-throttle';
 
 export const VARIANTS = ['cpu', 'noavx', 'cuda12', 'cuda12-noavx', 'vulkan', 'vulkan-noavx', 'rocm'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -23,6 +22,15 @@ export interface ServerVersion {
   text: string;
   major: number;
   minor: number;
+}
+
+/** Failed sign-ins a client may make before it waits (domain/sign-in-throttle.ts). */
+export interface SignInLimits {
+  /** Failures one client may make for one user name in the window. */
+  perUser: number;
+  /** Failures one client may make in all in the window. */
+  perClient: number;
+  windowMs: number;
 }
 
 export interface SubtitlesConfig {

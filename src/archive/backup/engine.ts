@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
-import { storageMediaId } from '../domain/media-layout';
+import { storageMediaId } from '../model/media-layout';
 import type { BackupState } from '../store/backup-state';
 import { accountScopedKey, BACKUP_KEYS } from '../store/metadata-keys';
 import type { ArchiveDatabase } from '../store/store';

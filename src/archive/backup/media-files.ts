@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { chatAvatarPath, extensionFor, mediaFilePath } from '../domain/media-layout';
+import { chatAvatarPath, extensionFor, mediaFilePath } from '../model/media-layout';
 
 const DEFAULT_EXTENSION: Record<string, string> = {
   photo: '.jpg',

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatFolder } from '../domain/media-layout';
 import { MediaCopier } from '../importers/media-files';
+import { chatFolder } from '../model/media-layout';
 import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 import { listMigrations } from '../store/migrate';
 import { openArchiveStore } from '../store/open';

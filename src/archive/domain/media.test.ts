@@ -2,10 +2,16 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPicture, isInline, parseMediaKey } from '../model/media-kinds';
+import {
+  chatFolder,
+  mediaFilePath,
+  resolveInside,
+  sharedFilePath,
+  thumbnailPath,
+} from '../model/media-layout';
 import { exportFileName, exportWindow } from './export';
 import { contentDisposition, dispositionOf } from './media';
-import { hasPicture, isInline, parseMediaKey } from './media-kinds';
-import { chatFolder, mediaFilePath, resolveInside, sharedFilePath, thumbnailPath } from './media-layout';
 
 describe('media layout', () => {
   let root: string;

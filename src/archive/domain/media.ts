@@ -5,6 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { hasFile, hasPicture, isInline, isVideo, parseMediaKey } from '../model/media-kinds';
+import {
+  chatAvatarPath,
+  resolveInside,
+  THUMBNAIL_SIZES,
+  type ThumbnailSize,
+  userAvatarPath,
+} from '../model/media-layout';
 import type { ArchiveStore, ChatKey, StoredMediaItem } from '../store/store';
 import {
   ArchiveError,
@@ -15,14 +23,6 @@ import {
   notFound,
   unsupportedType,
 } from './errors';
-import { hasFile, hasPicture, isInline, isVideo, parseMediaKey } from './media-kinds';
-import {
-  chatAvatarPath,
-  resolveInside,
-  THUMBNAIL_SIZES,
-  type ThumbnailSize,
-  userAvatarPath,
-} from './media-layout';
 import { fileServed, mediaUrl, thumbUrl } from './present';
 import type { Thumbnailer } from './thumbnails';
 

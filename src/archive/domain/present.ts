@@ -4,6 +4,8 @@
  * no-download rule (no file paths or URLs, `downloaded` false).
  */
 import { stat } from 'node:fs/promises';
+import { hasFile, hasPicture } from '../model/media-kinds';
+import { chatAvatarPath, resolveInside, userAvatarPath } from '../model/media-layout';
 import type {
   Chat,
   ChatAvatar,
@@ -17,8 +19,6 @@ import type {
   StoredMessage,
   StoredSearchResult,
 } from '../store/store';
-import { hasFile, hasPicture } from './media-kinds';
-import { chatAvatarPath, resolveInside, userAvatarPath } from './media-layout';
 
 export const mediaUrl = (ref: string, key: string) => `/media/${ref}/${key}`;
 export const thumbUrl = (ref: string, key: string, size = 200) => `/media/thumb/${size}/${ref}/${key}`;

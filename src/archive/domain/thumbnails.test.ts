@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { thumbnailPath } from './media-layout';
+import { thumbnailPath } from '../model/media-layout';
 import { Thumbnailer } from './thumbnails';
 
 const PHOTO = path.join(path.dirname(fileURLToPath(import.meta.url)), '../store/fixture-media/photo.jpg');

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { type ThumbnailSize, thumbnailPath } from './media-layout';
+import { type ThumbnailSize, thumbnailPath } from '../model/media-layout';
 
 const FFMPEG_TIMEOUT_MS = 30_000;
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;

@@ -1,6 +1,7 @@
 /** The API's date parameters: IANA zones and the seed's rule that a timestamp without an offset is UTC. */
-import { isValidTimeZone } from '../store/timezone';
-import { parseApiTimestamp as parseTimestamp } from './changes';
+
+import { parseApiTimestamp as parseTimestamp } from '../model/changes';
+import { isValidTimeZone } from '../model/timezone';
 import { invalid } from './errors';
 
 export const isTimeZone = isValidTimeZone;

@@ -12,7 +12,7 @@ import {
   JsonTooDeepError,
   parseJson,
   stringifyJson,
-} from '../domain/int64';
+} from '../model/int64';
 
 const texts = new WeakMap<IncomingMessage, Buffer>();
 

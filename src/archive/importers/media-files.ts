@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { extensionFor, mediaFilePath, sharedFilePath } from '../domain/media-layout';
+import { extensionFor, mediaFilePath, sharedFilePath } from '../model/media-layout';
 
 export function chatMediaPath(
   accountId: number,

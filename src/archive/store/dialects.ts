@@ -3,7 +3,7 @@
  * `capabilities`. Query files ask it for SQL fragments instead of testing which backend they run on, so
  * a query is written once and a new difference is added here, on both sides.
  */
-import { fts5PrefixQuery, fts5WordQuery } from '../domain/search';
+import { fts5PrefixQuery, fts5WordQuery } from '../model/search';
 import { join, raw, type Sql, sql } from './sql';
 
 /** A full-text match over messages aliased `m`: what to select from, the condition and the order. */

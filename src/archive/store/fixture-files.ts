@@ -6,7 +6,7 @@
 import { copyFile, mkdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chatAvatarPath, mediaFilePath, sharedFilePath, userAvatarPath } from '../domain/media-layout';
+import { chatAvatarPath, mediaFilePath, sharedFilePath, userAvatarPath } from '../model/media-layout';
 
 const SOURCE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixture-media');
 const RELEASE_CREW = -1001234567890;

@@ -2,8 +2,9 @@
  * From database rows to the documented shapes. Both backends go through these, so SQLite's 0/1 flags
  * and ISO text come out exactly like PostgreSQL's booleans and Dates.
  */
-import { parseJson as parseExactJson } from '../domain/int64';
+
 import { mediaTypeOf } from '../model/content-type';
+import { parseJson as parseExactJson } from '../model/int64';
 import type { Row } from './driver';
 import type { StoredChat, StoredMedia, StoredSearchResult } from './media-types';
 import type { Account, AdminChat, ChatType, Transcript, TranscriptStatus } from './types';

@@ -4,7 +4,7 @@
  * SQLite, timestamps ISO strings there; arrays and objects are stored as JSON text, id lists beyond 2^53
  * exactly).
  */
-import { stringifyJson } from '../domain/int64';
+import { stringifyJson } from '../model/int64';
 
 export type Dialect = 'sqlite' | 'postgresql';
 

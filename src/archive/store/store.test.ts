@@ -2,7 +2,7 @@
  * The one store suite, run against every backend on a fresh database seeded with the fixture archive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegerList } from '../domain/int64';
+import { IntegerList } from '../model/int64';
 import { FIXTURE } from './fixtures';
 import {
   ALL_VISIBLE,

@@ -75,13 +75,13 @@ import type {
 } from './types';
 import type { ArchiveWriter } from './writer';
 
+export { isValidTimeZone } from '../model/timezone';
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
 export type * from './live-types';
 export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
-export { isValidTimeZone } from './timezone';
 export type * from './tools';
 export type * from './types';
 export type * from './writer';

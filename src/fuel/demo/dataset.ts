@@ -4,7 +4,8 @@
  * The demo command, the live contract suite and the HTTP tests seed it.
  */
 import { destination } from '../geo/sphere';
-import type { FuelStore, LonLat, PriceInput, StationInput, StationType } from '../store/store';
+import type { LonLat } from '../model/geometry';
+import type { FuelStore, PriceInput, StationInput, StationType } from '../store/store';
 
 interface City {
   name: string;

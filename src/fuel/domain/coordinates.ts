@@ -1,6 +1,6 @@
 import type { ValidationDetail } from '../../common/http/errors';
-import type { BBox, LonLat } from '../store/store';
-import { InvalidParameters } from './errors';
+import { InvalidParameters } from '../model/errors';
+import type { BBox, LonLat } from '../model/geometry';
 
 export const BBOX_MESSAGE = 'bbox must be minLon,minLat,maxLon,maxLat with valid coordinates';
 

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/fuel/types';
 import type { RoutingConfig } from '../config';
-import type { LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
 import type { OsrmClient } from '../upstreams/osrm';
 import { checkLatitudes } from './coordinates';
 import type { Semaphore } from './semaphore';

@@ -1,8 +1,8 @@
 /** A station's price changes and a country's daily price figures, from the price history. */
 import type { components } from '../../../generated/fuel/types';
-import type { FuelCode } from '../fuels';
+import { NotFound } from '../model/errors';
+import type { FuelCode } from '../model/fuels';
 import { EV_FUEL, type FuelStore, type PriceChangeRow } from '../store/store';
-import { NotFound } from './errors';
 
 export type PriceHistory = components['schemas']['PriceHistory'];
 export type DailyPriceStats = components['schemas']['DailyPriceStats'];

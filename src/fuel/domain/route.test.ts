@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { LonLat } from '../model/geometry';
 import { realSample } from '../scrapers/testing/fake-feeds';
-import type { LonLat } from '../store/store';
 import { readRoute } from '../upstreams/osrm';
 import { cumulativeDurations, thinIndices, toRoute } from './route';
 

@@ -1,10 +1,10 @@
 import type { components } from '../../../generated/fuel/types';
 import type { RoutingConfig } from '../config';
 import { bboxOf, cumulativeKm } from '../geo/sphere';
-import type { LonLat } from '../store/store';
+import { UpstreamFailure } from '../model/errors';
+import type { LonLat } from '../model/geometry';
 import type { EngineRoute, OsrmClient } from '../upstreams/osrm';
 import { checkLatitudes } from './coordinates';
-import { UpstreamFailure } from './errors';
 
 export type RouteRequest = components['schemas']['RouteRequest'];
 export type RouteResponse = components['schemas']['RouteResponse'];

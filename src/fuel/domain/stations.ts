@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { FuelCode } from '../config';
-import type { FuelStore, LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
+import type { FuelStore } from '../store/store';
 import { checkLatitudes, parseBbox } from './coordinates';
 import {
   featureCollection,

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/fuel/types';
 import type { MapConfig } from '../config';
+import { countryName } from '../model/countries';
+import { DatabaseFailure } from '../model/errors';
 import type { FuelStore } from '../store/store';
-import { countryName } from './countries';
-import { DatabaseFailure } from './errors';
 
 export type StatsResponse = components['schemas']['StatsResponse'];
 export type ConfigResponse = components['schemas']['ConfigResponse'];

@@ -1,5 +1,5 @@
 /** Boxes in degrees that hold every point within a distance of a box, a point or a line: what a spatial index answers. */
-import type { BBox, LonLat } from '../store/store';
+import type { BBox, LonLat } from '../model/geometry';
 import { arcLatRange, cumulativeKm, KM_PER_DEGREE, RAD } from './sphere';
 
 /**

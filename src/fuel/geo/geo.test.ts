@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
 import { corridorChunks, padBox, radiusBoxes } from './boxes';
 import { nearestOnLine, prepareLine } from './line';
 import { arcLatRange, destination, greatCircleKm, intermediate } from './sphere';

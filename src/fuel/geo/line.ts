@@ -1,5 +1,5 @@
 /** The nearest point of a line to many points, and how far along the line it lies. */
-import type { LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
 import { padBox } from './boxes';
 import { arcLatRange, cross, cumulativeKm, EARTH_RADIUS_KM, norm, RAD, toVec, type Vec } from './sphere';
 

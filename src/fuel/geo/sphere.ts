@@ -2,7 +2,7 @@
  * Distances on the globe, on a sphere of the Earth's mean radius (the sphere PostGIS uses for geography
  * when asked not to use the spheroid), so both store backends measure the same way.
  */
-import type { BBox, LonLat } from '../store/store';
+import type { BBox, LonLat } from '../model/geometry';
 
 export const EARTH_RADIUS_KM = 6371.0088;
 export const RAD = Math.PI / 180;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resettingPort } from '../../common/testing/ports';
-import type { LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
 

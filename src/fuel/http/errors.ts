@@ -7,7 +7,7 @@ import {
   NotFound,
   TooManyRequests,
   UpstreamFailure,
-} from '../domain/errors';
+} from '../model/errors';
 
 type ErrorBody = { error: string; details?: ValidationDetail[] };
 

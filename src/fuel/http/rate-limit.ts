@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import { clientIp } from '../../common/http/client';
 import { matchedOperation } from '../../common/http/matched-operation';
 import type { RateLimitConfig } from '../config';
-import { TooManyRequests } from '../domain/errors';
 import { FixedWindowLimiter } from '../domain/rate-limit';
+import { TooManyRequests } from '../model/errors';
 
 /**
  * The routing operations' per-IP limits, checked before the body is read or validated (a flood of bad

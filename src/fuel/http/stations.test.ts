@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BBOX_MESSAGE } from '../domain/coordinates';
 import { greatCircleKm } from '../geo/sphere';
+import type { LonLat } from '../model/geometry';
 import { openSqliteStore } from '../store/sqlite';
-import type { LonLat, StationInput } from '../store/store';
+import type { StationInput } from '../store/store';
 import { readJson } from '../testing/json';
 import { startTestFuel, type TestFuel } from '../testing/server';
 

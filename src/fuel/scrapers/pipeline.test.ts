@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FuelCode } from '../fuels';
+import type { FuelCode } from '../model/fuels';
 import { inSampleKeyOrder } from '../store/input';
 import type { FuelStore } from '../store/store';
 import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';

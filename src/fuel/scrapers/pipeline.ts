@@ -1,4 +1,4 @@
-import { isFuelCode } from '../fuels';
+import { isFuelCode } from '../model/fuels';
 import type { FuelStore, PriceInput, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
 import { isValidLatLon } from './parse';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FuelCode } from '../fuels';
-import { inListOrder } from '../fuels';
+import type { FuelCode } from '../model/fuels';
+import { inListOrder } from '../model/fuels';
 import type { ScraperConfig } from './config';
 import { NSW_FUELS, newSouthWalesScraper, WA_PRODUCTS, westernAustraliaScraper } from './feeds/australia';
 import { AUSTRIA_FUELS, austriaScraper } from './feeds/austria';

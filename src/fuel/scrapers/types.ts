@@ -1,4 +1,4 @@
-import type { FuelCode } from '../fuels';
+import type { FuelCode } from '../model/fuels';
 import type { FuelStore, StationType } from '../store/store';
 
 /** One station as a feed parser produces it, before the pipeline filters and stores it. */

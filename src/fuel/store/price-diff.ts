@@ -6,7 +6,7 @@
  * Both backends use the same matching.
  */
 
-import { FUEL_CODES } from '../fuels';
+import { FUEL_CODES } from '../model/fuels';
 
 /** A key that never matches: the price is inserted, or the previous row deleted. */
 export const NO_KEY = -1;

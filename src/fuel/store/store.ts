@@ -4,6 +4,7 @@
  *
  * Names in this file are a contract with the scrapers and the HTTP layer: add, never rename or remove.
  */
+import type { BBox, LonLat } from '../model/geometry';
 
 export type StationType = 'fuel' | 'ev_charger' | 'both';
 
@@ -93,10 +94,7 @@ export interface DeleteBySourceOptions {
   exceptExternalIds?: Iterable<string>;
 }
 
-/** [minLon, minLat, maxLon, maxLat] */
-export type BBox = [number, number, number, number];
-/** [lon, lat] */
-export type LonLat = [number, number];
+export type { BBox, LonLat };
 
 /** One station as the read queries return it, with its latest price for the fuel asked for. */
 export interface StationRow {

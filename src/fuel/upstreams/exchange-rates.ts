@@ -1,7 +1,7 @@
 /** Euro reference rates from the central bank's daily XML, kept in memory. */
 import type { components } from '../../../generated/fuel/types';
 import type { ExchangeRatesConfig } from '../config';
-import { UpstreamFailure } from '../domain/errors';
+import { UpstreamFailure } from '../model/errors';
 
 export type ExchangeRatesBody = components['schemas']['ExchangeRates'];
 

@@ -1,7 +1,7 @@
 /** Place search through a Photon geocoder (`GET {url}/api?q=…&limit=5[&lat=…&lon=…]`). */
 import type { components } from '../../../generated/fuel/types';
 import type { GeocoderConfig } from '../config';
-import { UpstreamFailure } from '../domain/errors';
+import { UpstreamFailure } from '../model/errors';
 
 export type GeocodeResult = components['schemas']['GeocodeResult'];
 

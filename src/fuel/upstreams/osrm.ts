@@ -2,7 +2,7 @@
  * A client of an OSRM-compatible routing engine (`/route/v1/driving/{lon,lat;…}`). It knows the engine's
  * wire format and nothing of this API's answers.
  */
-import type { LonLat } from '../store/store';
+import type { LonLat } from '../model/geometry';
 
 export interface EngineRoute {
   /** Metres. */

@@ -6,13 +6,7 @@
  * while, so nobody can lock a user out by failing on purpose. A success clears the client's failures for
  * that user. Kept in memory: a restart forgets it.
  */
-export interface SignInLimits {
-  /** Failures one client may make for one user name in the window. */
-  perUser: number;
-  /** Failures one client may make in all in the window. */
-  perClient: number;
-  windowMs: number;
-}
+import type { SignInLimits } from '../config';
 
 export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();

@@ -1,4 +1,4 @@
-import { pageWithoutSplitTies, splitInstant } from '../../domain/changes';
+import { pageWithoutSplitTies, splitInstant } from '../../model/changes';
 import type { Row } from '../driver';
 import { chatName, isoRequired, str } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';

@@ -1,4 +1,4 @@
-import { containsPattern } from '../../domain/search';
+import { containsPattern } from '../../model/search';
 import type { Row } from '../driver';
 import type { StoredChatAvatar } from '../media-types';
 import { accountLabel, bool, iso, isoRequired, num, str, toAccount, toAdminChat, toChat } from '../rows';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { stringifyJson } from '../../domain/int64';
+import { stringifyJson } from '../../model/int64';
 import type { Driver, Row } from '../driver';
 import { isUniqueViolation } from '../driver';
 import { StoreConflictError } from '../errors';

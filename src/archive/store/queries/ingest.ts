@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { storageMediaId } from '../../domain/media-layout';
+import { storageMediaId } from '../../model/media-layout';
 
 export { storageMediaId };
 

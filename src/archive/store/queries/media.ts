@@ -1,5 +1,5 @@
-import { FILELESS_TYPES } from '../../domain/media-kinds';
 import { mediaTypeOf } from '../../model/content-type';
+import { FILELESS_TYPES } from '../../model/media-kinds';
 import type { Row } from '../driver';
 import type { GalleryPage, GalleryQuery, StoredChatAvatar, StoredMediaItem } from '../media-types';
 import { bool, iso, isoRequired, num, str } from '../rows';

@@ -1,4 +1,5 @@
-import { containsPattern } from '../../domain/search';
+import { containsPattern } from '../../model/search';
+import { localDayRange, localMonthDays } from '../../model/timezone';
 import type { Row } from '../driver';
 import type { StoredMessage } from '../media-types';
 import {
@@ -13,7 +14,6 @@ import {
   toTranscript,
 } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
-import { localDayRange, localMonthDays } from '../timezone';
 import type {
   ChatKey,
   MessageByDateQuery,

@@ -1,5 +1,5 @@
-import { containsPattern, searchWords } from '../../domain/search';
-import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../domain/tags';
+import { containsPattern, searchWords } from '../../model/search';
+import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../model/tags';
 import type { Driver, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
 import { join, raw, type Sql, sql } from '../sql';

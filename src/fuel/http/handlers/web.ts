@@ -5,7 +5,7 @@
  */
 import type { Response } from 'express';
 import { sameOriginPolicy, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
-import { NotFound } from '../../domain/errors';
+import { NotFound } from '../../model/errors';
 import { contextOf } from '../context';
 import type { Handler } from '../handler';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FuelCode } from '../../fuels';
+import type { FuelCode } from '../../model/fuels';
 import { getJson, getText } from '../http';
 import { type Bounds, clean, looseNumber, orNull, parseRssItems, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';

@@ -1,4 +1,4 @@
-import type { FuelCode } from '../../fuels';
+import type { FuelCode } from '../../model/fuels';
 import { FeedHttpError, getJson } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';

@@ -1,4 +1,4 @@
-import type { FuelCode } from '../../fuels';
+import type { FuelCode } from '../../model/fuels';
 import { decodeText, getBytes } from '../http';
 import { type Bounds, clean, looseNumber, placeInBounds } from '../parse';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';

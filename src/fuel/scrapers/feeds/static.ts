@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import type { FuelCode } from '../../fuels';
+import type { FuelCode } from '../../model/fuels';
 import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
 
 /** The committed datasets: one `<source>.json` per dataset (see README.md beside them). */

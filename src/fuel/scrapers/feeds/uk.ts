@@ -1,4 +1,4 @@
-import type { FuelCode } from '../../fuels';
+import type { FuelCode } from '../../model/fuels';
 import { getJson } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
 import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '../types';

@@ -1,6 +1,6 @@
 /** A stand-in for the routing engine's HTTP API (`/route/v1/driving/…`), answering in OSRM's format. */
 import { cumulativeKm, greatCircleKm, intermediate } from '../../geo/sphere';
-import type { LonLat } from '../../store/store';
+import type { LonLat } from '../../model/geometry';
 import { type FailureMode, garbage, json, type Running, serve, sleep } from './serve';
 
 export interface FakeOsrm extends Running {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseScraperConfig } from '../scrapers/config';
+import { countryFuels, FUEL_KEYS, KEY_FUELS } from '../scrapers/registry';
 import { FUEL_CODES, FUEL_DESCRIPTIONS, inListOrder, isFuelCode } from './fuels';
-import { parseScraperConfig } from './scrapers/config';
-import { countryFuels, FUEL_KEYS, KEY_FUELS } from './scrapers/registry';
 
 describe('the fuel code list (OpenAPI FuelCode)', () => {
   it('holds the seed’s eight codes and describes every code it lists', () => {

@@ -2,8 +2,9 @@
  * Map settings per country: the country's own name for itself, the initial map centre and zoom, and the
  * fuel the map shows first. The seed leaves these values open; they are ours.
  */
-import type { FuelCode } from '../fuels';
-import type { LonLat } from '../store/store';
+
+import type { FuelCode } from './fuels';
+import type { LonLat } from './geometry';
 
 export interface CountryMapSettings {
   name: string;

@@ -5,19 +5,19 @@
 import type { Env } from '../../common/env';
 import { loadFuelConfig } from '../config';
 import { openKeyLock } from '../jobs/key-lock';
-import { type DatabaseLocation, openFuelStore } from '../store/open';
-import type { FuelStore } from '../store/store';
-import type { ScraperConfig } from './config';
-import { runScraper } from './pipeline';
+import type { ScraperConfig } from '../scrapers/config';
+import { runScraper } from '../scrapers/pipeline';
 import {
   chooseChargerSources,
   commandLineKeys,
   createScraper,
   createSharedState,
   type ScraperTuning,
-} from './registry';
-import { summaryBlock } from './summary';
-import type { RunLog, RunSummary } from './types';
+} from '../scrapers/registry';
+import { summaryBlock } from '../scrapers/summary';
+import type { RunLog, RunSummary } from '../scrapers/types';
+import { type DatabaseLocation, openFuelStore } from '../store/open';
+import type { FuelStore } from '../store/store';
 
 export interface ScrapeCommandDeps {
   /** Where settings come from (default: the process environment, read through the fuel config). */

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import { FUEL_CODES } from '../fuels';
+import { FUEL_CODES } from '../model/fuels';
+import { parseScraperConfig } from '../scrapers/config';
+import { commandLineKeys } from '../scrapers/registry';
+import { type FakeFeeds, startFakeFeeds } from '../scrapers/testing/fake-feeds';
+import { FEED_KEYS_ENV, feedEnv, installFeedRoutes } from '../scrapers/testing/feed-routes';
 import { openSqliteStore } from '../store/sqlite';
 import { startTestFuel } from '../testing/server';
-import { resolveKeys, runScrapeCommand } from './cli';
-import { parseScraperConfig } from './config';
-import { commandLineKeys } from './registry';
-import { type FakeFeeds, startFakeFeeds } from './testing/fake-feeds';
-import { FEED_KEYS_ENV, feedEnv, installFeedRoutes } from './testing/feed-routes';
+import { resolveKeys, runScrapeCommand } from './scrape';
 
 const noSleep = async () => undefined;
 

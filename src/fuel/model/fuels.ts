@@ -2,8 +2,8 @@
  * The fuel codes: one list, defined in the OpenAPI document (`FuelCode`) and read from its bundle, so the
  * routes, the scrapers and the map settings cannot disagree with the document.
  */
-import document from '../../generated/fuel/openapi.json';
-import type { components } from '../../generated/fuel/types';
+import document from '../../../generated/fuel/openapi.json';
+import type { components } from '../../../generated/fuel/types';
 
 export type FuelCode = components['schemas']['FuelCode'];
 
