@@ -3,6 +3,7 @@
  * learns nothing from parameter errors. Each operation's level is its `x-access` mark in the document;
  * the viewer refuses to start when one is missing or unknown.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { matchedOperation, pathParam } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
@@ -18,7 +19,7 @@ import {
 import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
-import { deps, requestState } from './context';
+import { type ArchiveDeps, deps, requestState } from './context';
 import { drainBody, internalPushAllowed } from './internal-access';
 
 /**
@@ -53,9 +54,11 @@ export function accessLevels(doc: any): Map<string, Access> {
 
 const COOKIE = 'viewer_auth';
 
-/** Authenticates the caller (proxy header, session cookie, anonymous mode); null when nobody. */
-export async function authenticate(req: Request): Promise<Principal | null> {
-  const d = deps(req);
+/**
+ * Authenticates the caller (proxy header, session cookie, anonymous mode); null when nobody. HTTP requests
+ * and WebSocket upgrades alike: it reads only the request's headers and its connection's peer.
+ */
+export async function authenticate(d: ArchiveDeps, req: IncomingMessage): Promise<Principal | null> {
   const proxy = d.config.auth.proxy;
   // The identity header counts only from the proxy itself (the socket peer, never a forwarded address).
   if (proxy?.trusted.has(req.socket.remoteAddress)) {
@@ -83,7 +86,7 @@ export async function authenticate(req: Request): Promise<Principal | null> {
 /** The caller of a public route, when there is one (memoised per request). */
 export async function optionalPrincipal(req: Request, res: Response): Promise<Principal | null> {
   const state = requestState(res);
-  if (state.principal === undefined) state.principal = await authenticate(req);
+  if (state.principal === undefined) state.principal = await authenticate(deps(req), req);
   return state.principal;
 }
 

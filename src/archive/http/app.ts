@@ -1,5 +1,4 @@
-import type { IncomingMessage } from 'node:http';
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
@@ -60,7 +59,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       store,
       logger,
       now,
-      authenticate: (req) => authenticate(upgradeRequest(req, deps)),
+      authenticate: (req) => authenticate(deps, req),
       sessionIdOf: (key) => sessions.idOf(key),
     },
     options.live,
@@ -101,10 +100,6 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
   app.locals.archive = deps;
   return { app, deps, live };
 }
-
-/** The parts of an Express request `authenticate` reads, for an upgrade request. */
-const upgradeRequest = (req: IncomingMessage, deps: ArchiveDeps) =>
-  Object.assign(Object.create(req), { app: { locals: { archive: deps } } }) as Request;
 
 /** Keeps a copy of the JSON body before validation coerces it. */
 const keepRawBody: RequestHandler = (req, res, next) => {

@@ -1,5 +1,5 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
-
 import { clientIp as commonClientIp } from '../../common/http/client';
 
 /**
@@ -18,7 +18,7 @@ export function cameOverHttps(req: Request): boolean {
   return forwarded === 'https' || (req.socket as { encrypted?: boolean }).encrypted === true;
 }
 
-export function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: Pick<IncomingMessage, 'headers'>, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
