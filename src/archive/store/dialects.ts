@@ -38,6 +38,21 @@ export interface DialectCapabilities {
    * the next generated id does not collide; null when the backend needs none.
    */
   afterExplicitId(table: 'accounts'): Sql | null;
+  /** The columns a row of `table` can be written with (no generated ones), in table order, as rows `{name}`. */
+  writableColumns(table: string): Sql;
+  /** A condition: the JSON `column` holds an object whose `key` is a number or a text. */
+  jsonScalarField(column: Sql, key: string): Sql;
+  /**
+   * Rows `{table_name, column_name}` of every identity column, whose sequence must move past ids copied
+   * in; null when the backend has no sequences (SQLite takes the next id from the rows themselves).
+   */
+  identityColumns: Sql | null;
+  /**
+   * The archive's own tables in creation (foreign-key) order, as rows `{name, sql}` (the creating
+   * statement, or null), and the rows `{name}` of a table's primary-key columns in key order; null
+   * where the tables are not listed this way (only a SQLite archive is copied from).
+   */
+  tableCatalog: { tables: Sql; primaryKey(table: string): Sql } | null;
 }
 
 const FTS_MESSAGES = raw('messages_fts f JOIN messages m ON m.pk = f.rowid');
@@ -58,6 +73,16 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
   hasFullTextIndex: async (db: Introspection) =>
     (await db.hasTable('messages_fts')) && (await db.hasTable('media_transcripts_fts')),
   afterExplicitId: () => null,
+  writableColumns: (table: string) =>
+    sql`SELECT name FROM pragma_table_xinfo(${table}) WHERE hidden = 0 ORDER BY cid`,
+  jsonScalarField: (column: Sql, key: string) =>
+    sql`json_valid(${column}) AND json_type(${column}, ${`$.${key}`}) IN ('integer', 'real', 'text')`,
+  identityColumns: null,
+  tableCatalog: {
+    tables: sql`SELECT name, sql FROM sqlite_master
+      WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid`,
+    primaryKey: (table: string) => sql`SELECT name FROM pragma_table_info(${table}) WHERE pk > 0 ORDER BY pk`,
+  },
 });
 
 /** A tsquery requiring every word, normalised as the indexed texts are; `prefix` adds `:*`. */
@@ -86,4 +111,12 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   // An explicit id does not move the identity sequence; keep it past every id in use.
   afterExplicitId: (table: 'accounts') =>
     sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${raw(table)}))`,
+  writableColumns: (table: string) => sql`SELECT column_name AS name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ${table} AND is_generated = 'NEVER'
+    ORDER BY ordinal_position`,
+  jsonScalarField: (column: Sql, key: string) =>
+    sql`jsonb_typeof(${column}) = 'object' AND jsonb_typeof(${column} -> ${key}) IN ('number', 'string')`,
+  identityColumns: sql`SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND is_identity = 'YES'`,
+  tableCatalog: null,
 });

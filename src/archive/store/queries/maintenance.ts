@@ -5,7 +5,7 @@
  */
 import type { Driver } from '../driver';
 import { num, parseJson, str } from '../rows';
-import { json, sql } from '../sql';
+import { json, raw, sql } from '../sql';
 import type { MaintenanceWriter, MediaFileRow, MediaMessageRow } from '../tools';
 import type { Db } from './common';
 
@@ -26,10 +26,7 @@ export async function listAlbumCandidates(db: Db): Promise<MediaMessageRow[]> {
 }
 
 export async function listMessagesWithGroupedId(db: Db): Promise<MediaMessageRow[]> {
-  const where =
-    db.dialect === 'sqlite'
-      ? sql`json_valid(raw_data) AND json_type(raw_data, '$.grouped_id') IN ('integer', 'real', 'text')`
-      : sql`jsonb_typeof(raw_data) = 'object' AND raw_data ? 'grouped_id'`;
+  const where = db.capabilities.jsonScalarField(raw('raw_data'), 'grouped_id');
   const rows = await db.all(sql`SELECT account_id, chat_id, id, sender_id, date, raw_data FROM messages
     WHERE ${where} ORDER BY account_id, chat_id, id`);
   return rows.map((r) => ({

@@ -51,16 +51,8 @@ export interface MergeHooks {
 
 /** Columns a row can be written with (no generated columns). */
 export async function writableColumns(db: Queryable, table: string): Promise<string[]> {
-  if (db.dialect === 'sqlite') {
-    const rows = await db.all<{ name: string; hidden: number }>(
-      sql`SELECT name, hidden FROM pragma_table_xinfo(${table})`,
-    );
-    return rows.filter((r) => Number(r.hidden) === 0).map((r) => r.name);
-  }
-  const rows = await db.all<{ column_name: string }>(sql`SELECT column_name FROM information_schema.columns
-    WHERE table_schema = current_schema() AND table_name = ${table} AND is_generated = 'NEVER'
-    ORDER BY ordinal_position`);
-  return rows.map((r) => r.column_name);
+  const rows = await db.all<{ name: string }>(db.capabilities.writableColumns(table));
+  return rows.map((r) => r.name);
 }
 
 export async function listSourceAccounts(source: Queryable): Promise<SourceAccount[]> {

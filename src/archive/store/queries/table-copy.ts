@@ -15,17 +15,14 @@ const quote = (name: string) => raw(`"${name.replace(/"/g, '""')}"`);
 
 /** Tables to copy in creation (foreign-key) order, without full-text shadow tables and migration history. */
 export async function listTables(db: Queryable): Promise<TableInfo[]> {
-  if (db.dialect !== 'sqlite') throw new TypeError('the tables are listed from the SQLite archive');
-  const tables = await db.all<{ name: string; sql: string }>(sql`SELECT name, sql FROM sqlite_master
-    WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY rowid`);
-  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
+  const catalog = db.capabilities.tableCatalog;
+  if (!catalog) throw new TypeError('the tables are listed from the SQLite archive');
+  const tables = await db.all<{ name: string; sql: string | null }>(catalog.tables);
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
   const out: TableInfo[] = [];
   for (const t of tables) {
     if (virtual.includes(t.name) || virtual.some((v) => t.name.startsWith(`${v}_`))) continue;
-    const columns = await db.all<{ name: string; pk: number }>(
-      sql`SELECT name, pk FROM pragma_table_info(${t.name}) ORDER BY pk, cid`,
-    );
-    const key = columns.filter((c) => Number(c.pk) > 0).map((c) => c.name);
+    const key = (await db.all<{ name: string }>(catalog.primaryKey(t.name))).map((c) => c.name);
     out.push({ name: t.name, key: key.length > 0 ? key : ['rowid'] });
   }
   return out;
@@ -85,9 +82,9 @@ export async function copyTables(
 
 /** Moves every identity sequence past the largest id in use; returns how many were set. */
 export async function resetSequences(db: Queryable): Promise<number> {
-  if (db.dialect !== 'postgresql') return 0;
-  const rows = await db.all<{ table_name: string; column_name: string }>(sql`SELECT table_name, column_name
-    FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'`);
+  const identities = db.capabilities.identityColumns;
+  if (!identities) return 0;
+  const rows = await db.all<{ table_name: string; column_name: string }>(identities);
   for (const r of rows) {
     await db.run(sql`SELECT setval(pg_get_serial_sequence(${r.table_name}, ${r.column_name}),
       coalesce((SELECT max(${quote(r.column_name)}) FROM ${quote(r.table_name)}), 1),
