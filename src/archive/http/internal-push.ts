@@ -4,7 +4,7 @@
  * The backup posts every live event here, up to a thousand a second. Through the whole stack (two routers
  * of one layer per documented operation, the body parser, the request validator) each post cost the
  * viewer's thread about a millisecond on the 2-core machine, which capped the route near 700 events/s
- * (`scripts/bench/README.md`, "archive live"). This handler answers the ordinary post (an allowed caller,
+ * (`scripts/bench/README.md`, archive decisions). This handler answers the ordinary post (an allowed caller,
  * a JSON body that the document's own schema accepts) with the same steps and the same answer, and hands
  * every other request, untouched or with its body already read, to the normal path, which then answers
  * it exactly as before: a refused caller, another content type, a body too large, a query, a body the

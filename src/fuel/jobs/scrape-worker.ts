@@ -2,7 +2,7 @@
  * The scrape thread: every scheduled run of the server's scrapers happens here, off the thread that
  * answers HTTP. A feed's parsing and the store's writes (synchronous on SQLite) take seconds for a large
  * country; on the server's own thread they held every request for that long (`/api/config` p99 of 1.3–3 s
- * during a 100,000-station scrape, `scripts/bench/README.md`, "load").
+ * during a 100,000-station scrape, `scripts/bench/README.md`, load and soak).
  *
  * The thread has its own connection to the same database and keeps what the scrapers share and learn
  * (one scraper per key, the registries' rate limits) for the life of the scheduler, as the main thread

@@ -3,7 +3,7 @@
  * separated by tabs; in a column, a backslash escapes itself, a tab, a line break and the other control
  * characters the format names, and `\N` is NULL. (The format's octal and hexadecimal escapes are only read
  * by COPY FROM; COPY TO never writes them.) 400,000 rows read this way cost about half what they cost as
- * query results (scripts/bench/README.md, issue 15).
+ * query results (scripts/bench/README.md, fuel decisions).
  */
 
 import { StringDecoder } from 'node:string_decoder';

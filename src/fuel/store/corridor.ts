@@ -40,7 +40,7 @@ const READ_MARGIN = 16;
  * The share of the stations read that a search expects the fuel to keep before any read has been answered.
  * PostgreSQL answered the five batches asked for at once by a 5,000-station search after 55–80 ms, and a
  * sixth asked for only then (the share read from their answers) 10–12 ms later; counted at this share, the
- * five leave room for the sixth at once (scripts/bench/README.md, "tenth pass"). Most stations sell the
+ * five leave room for the sixth at once (scripts/bench/README.md, fuel decisions). Most stations sell the
  * usual fuels; a fuel fewer sell is read in more batches once the first answers tell.
  */
 const FIRST_SHARE = 0.9;

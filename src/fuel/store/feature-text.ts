@@ -44,7 +44,7 @@ export function finishFeatureTextAlong(
  * Feature texts joined with commas into runs of about `charsPerRun` characters (FeatureTexts), each run made
  * as its Features are added: for rows handed over one by one as the driver reads them (PostgreSQL's box),
  * whose strings are then garbage at once. 20,000 rows held until the answer was written made the minor
- * collections copy them (scripts/bench/README.md, "tenth pass"). A store that holds its rows anyway makes
+ * collections copy them (scripts/bench/README.md, fuel decisions). A store that holds its rows anyway makes
  * the runs as the answer is written (featureRunsOf): runs made beforehand would be held beside the rows.
  * A run stays well under the size at which V8 puts a string in its large-object space, where each is
  * mapped afresh: runs of 500 features (about 140 KB) made writing a 20,000-feature answer 17 times slower

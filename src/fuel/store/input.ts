@@ -20,7 +20,7 @@ export function dedupeStations(stations: StationInput[]): StationInput[] {
  * on SQLite changed a page of the table per station, all over the file; in this order it appends. On
  * PostgreSQL the rows land in the table in id order, the order a crowded box reads them in (ORDER BY id):
  * 20,001 stations of a box were read from 1,881 pages instead of 22,851 (server time 32 → 16 ms;
- * scripts/bench/README.md, "tenth pass"). Stations of one key keep their order, so the later listing of a
+ * scripts/bench/README.md, fuel decisions). Stations of one key keep their order, so the later listing of a
  * station still wins. Past 2,097,152 stations the feed's order is kept (the sort packs the position into
  * 21 bits).
  */

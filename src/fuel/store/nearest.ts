@@ -3,7 +3,7 @@
  * time up to the radius asked for, stopping as soon as `limit` stations with the fuel lie inside (any station
  * outside the circle is farther than all of them). Measuring every station of a 10 km radius in the middle
  * of a city cost its distance and sort for each: on PostgreSQL 13 ms at 200,000 stations and 58 ms at
- * 1,000,000, where the first circles hold a few dozen (scripts/bench/README.md, "eighth pass").
+ * 1,000,000, where the first circles hold a few dozen (scripts/bench/README.md, fuel decisions).
  */
 import type { NearestRow } from './store';
 

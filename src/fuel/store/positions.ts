@@ -3,7 +3,7 @@
  * A corridor of 1,000 km has about 25,000 candidates in the boxes along its line; reading them from
  * SQLite's R*Tree cost 12–14 ms, most of it in handing each row to JavaScript, and from PostGIS ten queries;
  * this index answers the same boxes in about 2 ms, with the stations' exact coordinates
- * (scripts/bench/README.md, "eighth pass"). Each adapter keeps one and reads it again when its stations
+ * (scripts/bench/README.md, fuel decisions). Each adapter keeps one and reads it again when its stations
  * have changed (SqliteFuelStore.stationPositions, PostgresFuelStore.stationPositions).
  */
 import KDBush from 'kdbush';

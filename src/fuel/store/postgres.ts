@@ -342,7 +342,7 @@ class PostgresFuelStore implements FuelStore {
    * The server writes each Feature up to its price's time, this process the time (`to_char` for it alone
    * took the server about 40 ms of a 20,000-row answer). Two values a row instead of seven: building the
    * Features here from seven columns spent 52–60 ms of a 140–150 ms answer collecting the garbage, this
-   * way 13–18 ms of 100 (scripts/bench/README.md, "eighth pass").
+   * way 13–18 ms of 100 (scripts/bench/README.md, fuel decisions).
    */
   async stationFeaturesInBox({ bbox, fuel, limit }: BoxQuery): Promise<FeatureTexts> {
     const { distinct, join, where, order } = boxSelection(fuel, '$5');
@@ -471,7 +471,7 @@ class PostgresFuelStore implements FuelStore {
   /**
    * Every station's position, each row handed over as the driver reads it: collected first, 1,000,000 rows
    * and their index held every request for 0.3–0.4 s at the end of the read (scripts/bench/README.md,
-   * "eleventh pass"); now the index alone does.
+   * fuel decisions); now the index alone does.
    */
   private async readPositions(): Promise<StationPositions<string>> {
     const positions = new PositionsBuilder<string>();
@@ -629,7 +629,7 @@ class PostgresFuelStore implements FuelStore {
       // A price with a previous one is written as it is, with COPY: its station is in the store (the delete
       // found it). Joining a few thousand changes to the stations hashed the whole country's stations, and
       // COPY writes 40,000 rows in about 380 ms where an INSERT of the same rows as arrays took 500
-      // (scripts/bench/README.md, "eleventh pass"). A price without one is written only if its station is.
+      // (scripts/bench/README.md, fuel decisions). A price without one is written only if its station is.
       const where = `${escapeCopyText(country)}\t`;
       const by = `\t${escapeCopyText(source)}\t`;
       await copyInto(

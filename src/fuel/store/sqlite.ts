@@ -115,7 +115,7 @@ function selection(fuel: string): { columns: string; prices: string; join: strin
  * then for a fuel the fuel asked for (`@fuel`), the latest price's currency and price, for chargers EUR and
  * the power when there is one. `json_quote` writes a number in the shortest form that reads back as the same
  * value, as JavaScript does, or with 17 digits. The time is written in this process, as on PostgreSQL:
- * `strftime` for it cost SQLite about 0.8 µs a row (scripts/bench/README.md, "ninth pass"). (The price's
+ * `strftime` for it cost SQLite about 0.8 µs a row (scripts/bench/README.md, fuel decisions). (The price's
  * text stored with each price was tried: 15 ms less for a 20,000-station box, a second more for every
  * replace of 400,000 prices; README.)
  */
@@ -144,7 +144,7 @@ function featureHeadSql(id: string, externalId: string, country: string): string
  * The places in `changes` (pairs of a price's place in `prices` and its time) in the order of the history's
  * station index (external id, then fuel): the rows of a run then fill its pages one after the other. Written
  * in the stations' order, they landed all over it: 40,000 rows and their commit took 420 ms, in this order
- * 300 (scripts/bench/README.md, "eleventh pass").
+ * 300 (scripts/bench/README.md, fuel decisions).
  */
 function inHistoryOrder(prices: PriceInput[], changes: number[]): number[] {
   const places = Array.from({ length: changes.length / 2 }, (_, k) => 2 * k);
@@ -290,7 +290,7 @@ class SqliteFuelStore implements FuelStore {
     const rows = this.boxRows(query, featureJson(query.fuel)) as [string, number | null][];
     const count = Math.min(rows.length, query.limit);
     // Joined as the answer is written: the rows' texts are held until then either way, and runs made here
-    // would be held beside them (scripts/bench/README.md, "tenth pass"). The rows themselves are not:
+    // would be held beside them (scripts/bench/README.md, fuel decisions). The rows themselves are not:
     // each is an array and a boxed number more for every minor collection to copy.
     const texts = new Array<string>(count);
     const times = new Float64Array(count);
@@ -474,7 +474,7 @@ class SqliteFuelStore implements FuelStore {
   /**
    * Every station's position, `positionsPerRead` stations a statement in the order of their numbers, and the
    * server answering other requests between two statements: read in one, 1,000,000 stations held every
-   * request for about 0.9 s (scripts/bench/README.md, "eleventh pass"). A write between two statements
+   * request for about 0.9 s (scripts/bench/README.md, fuel decisions). A write between two statements
    * moves the version, so the next search reads them again.
    */
   private async readPositions(): Promise<StationPositions> {
