@@ -16,7 +16,8 @@ describe('fuel app', () => {
 
   it('has exactly one handler per documented operation', () => {
     const documented = documentedOperations(loadBundledDocument('fuel')).map((op) => op.operationId);
-    expect(Object.keys(fuelHandlers).sort()).toEqual(documented.sort());
+    // The map is made without touching its wiring, which only the handlers read.
+    expect(Object.keys(fuelHandlers({} as never)).sort()).toEqual(documented.sort());
   });
 
   it('serves the map configuration with its cache header', async () => {

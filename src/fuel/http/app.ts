@@ -10,13 +10,13 @@ import { ExchangeRates } from '../upstreams/exchange-rates';
 import { OsrmClient } from '../upstreams/osrm';
 import type { FuelContext } from './context';
 import { fuelErrorMapper, fuelNotFound } from './errors';
-import * as exchangeRates from './handlers/exchange-rates';
-import * as geocoding from './handlers/geocoding';
-import * as history from './handlers/history';
-import * as meta from './handlers/meta';
-import * as routing from './handlers/routing';
-import * as stations from './handlers/stations';
-import * as web from './handlers/web';
+import { exchangeRatesHandlers } from './handlers/exchange-rates';
+import { geocodingHandlers } from './handlers/geocoding';
+import { historyHandlers } from './handlers/history';
+import { metaHandlers } from './handlers/meta';
+import { routingHandlers } from './handlers/routing';
+import { stationsHandlers } from './handlers/stations';
+import { webHandlers } from './handlers/web';
 import { rateLimits } from './rate-limit';
 
 export interface FuelAppOptions {
@@ -31,15 +31,18 @@ export interface FuelAppOptions {
   webDist?: string;
 }
 
-export const fuelHandlers = {
-  ...meta,
-  ...stations,
-  ...history,
-  ...geocoding,
-  ...exchangeRates,
-  ...routing,
-  ...web,
-} satisfies Handlers<operations>;
+/** Every operation's handler, made once from the app's wiring (a missing or mistyped one fails `tsc`). */
+export function fuelHandlers(ctx: FuelContext) {
+  return {
+    ...metaHandlers(ctx),
+    ...stationsHandlers(ctx),
+    ...historyHandlers(ctx),
+    ...geocodingHandlers(ctx),
+    ...exchangeRatesHandlers(ctx),
+    ...routingHandlers(ctx),
+    ...webHandlers(ctx),
+  } satisfies Handlers<operations>;
+}
 
 export function createFuelApp(options: FuelAppOptions): Express {
   const { config, store, logger } = options;
@@ -56,7 +59,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
   };
   const app = createServiceApp({
     service: 'fuel',
-    handlers: fuelHandlers,
+    handlers: fuelHandlers(context),
     logger,
     errorMapper: fuelErrorMapper,
     notFound: fuelNotFound,
@@ -65,6 +68,5 @@ export function createFuelApp(options: FuelAppOptions): Express {
     // As the original service: parameters a route does not know are ignored, not refused.
     allowUnknownQueryParameters: true,
   });
-  app.locals.fuel = context;
   return app;
 }

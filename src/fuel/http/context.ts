@@ -4,7 +4,7 @@ import type { FuelStore } from '../store/store';
 import type { ExchangeRates } from '../upstreams/exchange-rates';
 import type { OsrmClient } from '../upstreams/osrm';
 
-/** What the handlers reach through the app: set once in createFuelApp. */
+/** What the handlers work with: built once by createFuelApp and given to each handlers module. */
 export interface FuelContext {
   config: FuelConfig;
   store: FuelStore;
@@ -15,8 +15,4 @@ export interface FuelContext {
   fetchImpl: typeof fetch;
   /** The folder of the built web pages (undefined: `web/dist`). */
   webDist: string | undefined;
-}
-
-export function contextOf(req: { app: { locals: Record<string, unknown> } }): FuelContext {
-  return req.app.locals.fuel as FuelContext;
 }

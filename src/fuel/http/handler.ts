@@ -1,8 +1,9 @@
 import type { Response } from 'express';
 import type { operations } from '../../../generated/fuel/types';
-import type { OperationHandler } from '../../common/http/operations';
+import type { Handlers } from '../../common/http/operations';
 
-export type Handler<K extends keyof operations> = OperationHandler<operations[K]>;
+/** Some of the fuel operations' handlers: each handlers module makes its share from the app's wiring. */
+export type FuelHandlers = Partial<Handlers<operations>>;
 
 export const CACHE = {
   config: 'public, s-maxage=3600, stale-while-revalidate=7200',

@@ -4,24 +4,27 @@
  * operation's handler in another's place, or answers an undocumented body fails the compiler.
  */
 import type { operations } from '../../../generated/fuel/types';
-import type { Handlers, OperationHandler } from '../../common/http/operations';
-import { fuelHandlers } from './app';
+import type { Handlers, MountableHandlers, OperationHandler } from '../../common/http/operations';
+import type { fuelHandlers } from './app';
 
-const { getConfig: _left, ...withoutGetConfig } = fuelHandlers;
+/** The map the app mounts (made from its wiring by `fuelHandlers(context)`). */
+declare const made: ReturnType<typeof fuelHandlers>;
+
+const { getConfig: _left, ...withoutGetConfig } = made;
 
 // @ts-expect-error a map without the handler of `getConfig`
 export const missing = withoutGetConfig satisfies Handlers<operations>;
 
 export const swapped = {
-  ...fuelHandlers,
+  ...made,
   // @ts-expect-error the handler of another operation, whose parameters and answers differ
-  getStationPriceHistory: fuelHandlers.getConfig,
+  getStationPriceHistory: made.getConfig,
 } satisfies Handlers<operations>;
 
 export const undocumented = {
-  ...fuelHandlers,
+  ...made,
   // @ts-expect-error a handler for no operation of the document
-  listPetrolStations: fuelHandlers.listStations,
+  listPetrolStations: made.listStations,
 } satisfies Handlers<operations>;
 
 export const wrongBody: OperationHandler<operations['getStats']> = (_req, res) => {
@@ -34,5 +37,6 @@ export const wrongParameter: OperationHandler<operations['listNearestStations']>
   res.json(req.query.nearby);
 };
 
-// The map itself is one.
-export const complete = fuelHandlers satisfies Handlers<operations>;
+// The map itself is one, and the app can mount it.
+export const complete = made satisfies Handlers<operations>;
+export const mountable = made satisfies MountableHandlers;

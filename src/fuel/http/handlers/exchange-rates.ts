@@ -1,7 +1,11 @@
-import { contextOf } from '../context';
-import { CACHE, type Handler } from '../handler';
+import type { FuelContext } from '../context';
+import { CACHE, type FuelHandlers } from '../handler';
 
-export const getExchangeRates: Handler<'getExchangeRates'> = async (req, res) => {
-  const { body, stale } = await contextOf(req).rates.get();
-  res.set('Cache-Control', stale ? CACHE.staleExchangeRates : CACHE.exchangeRates).json(body);
-};
+export function exchangeRatesHandlers(ctx: FuelContext) {
+  return {
+    getExchangeRates: async (req, res) => {
+      const { body, stale } = await ctx.rates.get();
+      res.set('Cache-Control', stale ? CACHE.staleExchangeRates : CACHE.exchangeRates).json(body);
+    },
+  } satisfies FuelHandlers;
+}

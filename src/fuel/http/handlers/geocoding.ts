@@ -1,9 +1,13 @@
 import { geocode as searchPlaces } from '../../upstreams/geocode';
-import { contextOf } from '../context';
-import { CACHE, type Handler } from '../handler';
+import type { FuelContext } from '../context';
+import { CACHE, type FuelHandlers } from '../handler';
 
-export const geocode: Handler<'geocode'> = async (req, res) => {
-  const { config, fetchImpl } = contextOf(req);
-  const places = await searchPlaces({ geocoder: config.geocoder, fetchImpl }, req.query);
-  res.set('Cache-Control', CACHE.fiveMinutes).json(places);
-};
+export function geocodingHandlers(ctx: FuelContext) {
+  return {
+    geocode: async (req, res) => {
+      const { config, fetchImpl } = ctx;
+      const places = await searchPlaces({ geocoder: config.geocoder, fetchImpl }, req.query);
+      res.set('Cache-Control', CACHE.fiveMinutes).json(places);
+    },
+  } satisfies FuelHandlers;
+}

@@ -1,13 +1,16 @@
 import { dailyPriceStats, stationPriceHistory } from '../../domain/history';
-import { contextOf } from '../context';
-import { CACHE, type Handler } from '../handler';
+import type { FuelContext } from '../context';
+import { CACHE, type FuelHandlers } from '../handler';
 
-export const getStationPriceHistory: Handler<'getStationPriceHistory'> = async (req, res) => {
-  const body = await stationPriceHistory({ store: contextOf(req).store }, { ...req.params, ...req.query });
-  res.set('Cache-Control', CACHE.fiveMinutes).json(body);
-};
-
-export const getDailyPriceStats: Handler<'getDailyPriceStats'> = async (req, res) => {
-  const body = await dailyPriceStats({ store: contextOf(req).store }, req.query);
-  res.set('Cache-Control', CACHE.fiveMinutes).json(body);
-};
+export function historyHandlers(ctx: FuelContext) {
+  return {
+    getStationPriceHistory: async (req, res) => {
+      const body = await stationPriceHistory({ store: ctx.store }, { ...req.params, ...req.query });
+      res.set('Cache-Control', CACHE.fiveMinutes).json(body);
+    },
+    getDailyPriceStats: async (req, res) => {
+      const body = await dailyPriceStats({ store: ctx.store }, req.query);
+      res.set('Cache-Control', CACHE.fiveMinutes).json(body);
+    },
+  } satisfies FuelHandlers;
+}

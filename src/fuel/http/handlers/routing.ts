@@ -1,33 +1,36 @@
 import { checkDetourRequest, measureDetours } from '../../domain/detour';
 import { planRoute as plan } from '../../domain/route';
-import { contextOf } from '../context';
-import { CACHE, type Handler } from '../handler';
+import type { FuelContext } from '../context';
+import { CACHE, type FuelHandlers } from '../handler';
 
-export const planRoute: Handler<'planRoute'> = async (req, res) => {
-  const { engine, config } = contextOf(req);
-  res.json(await plan({ engine, routing: config.routing }, req.body));
-};
-
-export const streamRouteDetours: Handler<'streamRouteDetours'> = async (req, res) => {
-  const { engine, config, inflight } = contextOf(req);
-  checkDetourRequest(req.body);
-  const left = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) left.abort(new Error('client disconnected'));
-  });
-  res.status(200).set({
-    'Content-Type': 'application/x-ndjson',
-    'Cache-Control': CACHE.stream,
-    'X-Accel-Buffering': 'no',
-  });
-  res.flushHeaders();
-  const emit = (line: object) => res.write(`${JSON.stringify(line)}\n`);
-  const summary = await measureDetours(
-    { engine, routing: config.routing, inflight },
-    req.body,
-    emit,
-    left.signal,
-  );
-  req.log.info(summary, 'detour stream finished');
-  res.end();
-};
+export function routingHandlers(ctx: FuelContext) {
+  return {
+    planRoute: async (req, res) => {
+      const { engine, config } = ctx;
+      res.json(await plan({ engine, routing: config.routing }, req.body));
+    },
+    streamRouteDetours: async (req, res) => {
+      const { engine, config, inflight } = ctx;
+      checkDetourRequest(req.body);
+      const left = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) left.abort(new Error('client disconnected'));
+      });
+      res.status(200).set({
+        'Content-Type': 'application/x-ndjson',
+        'Cache-Control': CACHE.stream,
+        'X-Accel-Buffering': 'no',
+      });
+      res.flushHeaders();
+      const emit = (line: object) => res.write(`${JSON.stringify(line)}\n`);
+      const summary = await measureDetours(
+        { engine, routing: config.routing, inflight },
+        req.body,
+        emit,
+        left.signal,
+      );
+      req.log.info(summary, 'detour stream finished');
+      res.end();
+    },
+  } satisfies FuelHandlers;
+}

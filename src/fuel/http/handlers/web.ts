@@ -6,8 +6,8 @@
 import type { Response } from 'express';
 import { sameOriginPolicy, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { NotFound } from '../../model/errors';
-import { contextOf } from '../context';
-import type { Handler } from '../handler';
+import type { FuelContext } from '../context';
+import type { FuelHandlers } from '../handler';
 
 function mapPagePolicy(styleUrl: string): string {
   let origin: string[] = [];
@@ -20,23 +20,26 @@ function mapPagePolicy(styleUrl: string): string {
   return sameOriginPolicy({ connect: origin, img: origin });
 }
 
-export const getWebPage: Handler<'getWebPage'> = async (req, res) => {
-  const { config, webDist } = contextOf(req);
-  sendWebPage(res as Response, {
-    service: 'fuel',
-    distRoot: webDist,
-    contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
-    meta: { 'map-style': config.map.styleUrl },
-  });
-};
-
-export const getWebAsset: Handler<'getWebAsset'> = async (req, res) => {
-  const { config, webDist } = contextOf(req);
-  const sent = await sendWebAsset(res as Response, {
-    service: 'fuel',
-    distRoot: webDist,
-    file: req.params.file,
-    contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
-  });
-  if (!sent) throw new NotFound('Not found');
-};
+export function webHandlers(ctx: FuelContext) {
+  return {
+    getWebPage: async (req, res) => {
+      const { config, webDist } = ctx;
+      sendWebPage(res as Response, {
+        service: 'fuel',
+        distRoot: webDist,
+        contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
+        meta: { 'map-style': config.map.styleUrl },
+      });
+    },
+    getWebAsset: async (req, res) => {
+      const { config, webDist } = ctx;
+      const sent = await sendWebAsset(res as Response, {
+        service: 'fuel',
+        distRoot: webDist,
+        file: req.params.file,
+        contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
+      });
+      if (!sent) throw new NotFound('Not found');
+    },
+  } satisfies FuelHandlers;
+}
