@@ -3,7 +3,7 @@ import { CACHE, type FuelHandlers } from '../handler';
 
 export function exchangeRatesHandlers(ctx: FuelContext) {
   return {
-    getExchangeRates: async (req, res) => {
+    getExchangeRates: async (_req, res) => {
       const { body, stale } = await ctx.rates.get();
       res.set('Cache-Control', stale ? CACHE.staleExchangeRates : CACHE.exchangeRates).json(body);
     },

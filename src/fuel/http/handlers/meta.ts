@@ -4,7 +4,7 @@ import { CACHE, type FuelHandlers } from '../handler';
 
 export function metaHandlers(ctx: FuelContext) {
   return {
-    getConfig: (req, res) => {
+    getConfig: (_req, res) => {
       res.set('Cache-Control', CACHE.config).json(mapConfigResponse(ctx.config.map));
     },
     getStats: async (req, res) => {

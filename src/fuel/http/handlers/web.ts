@@ -22,7 +22,7 @@ function mapPagePolicy(styleUrl: string): string {
 
 export function webHandlers(ctx: FuelContext) {
   return {
-    getWebPage: async (req, res) => {
+    getWebPage: async (_req, res) => {
       const { config, webDist } = ctx;
       sendWebPage(res as Response, {
         service: 'fuel',
