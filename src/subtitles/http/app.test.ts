@@ -24,7 +24,7 @@ import {
   writeModel,
   writeStandInWhisper,
 } from '../test-support';
-import { createSubtitlesApp, handlers } from './app';
+import { createSubtitlesApp, subtitlesHandlers } from './app';
 import { errorMapper } from './errors';
 
 let fixture: Fixture;
@@ -53,7 +53,8 @@ afterEach(async () => {
 
 it('has exactly one handler per documented operation', () => {
   const operations = documentedOperations(loadBundledDocument('subtitles')).map((op) => op.operationId);
-  expect(Object.keys(handlers).sort()).toEqual([...operations].sort());
+  // The map is made without touching its wiring, which only the handlers read.
+  expect(Object.keys(subtitlesHandlers({} as never)).sort()).toEqual([...operations].sort());
 });
 
 describe('GET Setup/Status', () => {

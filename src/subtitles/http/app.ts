@@ -6,21 +6,30 @@ import type { Handlers } from '../../common/http/operations';
 import { SignInThrottle } from '../domain/sign-in-throttle';
 import { errorMapper, notFound } from './errors';
 import { gate } from './gate';
-import * as queue from './handlers/queue';
-import * as setup from './handlers/setup';
-import * as system from './handlers/system';
-import * as users from './handlers/users';
-import * as web from './handlers/web';
+import { queueHandlers } from './handlers/queue';
+import { setupHandlers } from './handlers/setup';
+import { systemHandlers } from './handlers/system';
+import { usersHandlers } from './handlers/users';
+import { webHandlers } from './handlers/web';
 import type { Services } from './services';
 
-export const handlers = { ...setup, ...queue, ...users, ...system, ...web } satisfies Handlers<operations>;
+/** Every operation's handler, made once from the app's wiring (a missing or mistyped one fails `tsc`). */
+export function subtitlesHandlers(services: Services) {
+  return {
+    ...setupHandlers(services),
+    ...queueHandlers(services),
+    ...usersHandlers(services),
+    ...systemHandlers(services),
+    ...webHandlers(services),
+  } satisfies Handlers<operations>;
+}
 
 export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Logger): Express {
   const services: Services = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
   const { config, store, settings } = services;
   const app = createServiceApp({
     service: 'subtitles',
-    handlers: handlers,
+    handlers: subtitlesHandlers(services),
     logger,
     errorMapper,
     notFound,
@@ -34,6 +43,5 @@ export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Log
     }),
     jsonLimit: '64kb',
   });
-  app.locals.subtitles = services;
   return app;
 }

@@ -1,5 +1,5 @@
 import type { operations } from '../../../generated/subtitles/types';
-import type { OperationHandler } from '../../common/http/operations';
+import type { Handlers } from '../../common/http/operations';
 import type { SubtitlesConfig } from '../config';
 import type { Probe } from '../domain/probe';
 import type { TranscriptionQueue } from '../domain/queue';
@@ -7,9 +7,10 @@ import type { ServerSettings } from '../domain/server-settings';
 import type { SignInThrottle } from '../domain/sign-in-throttle';
 import type { SubtitlesStore } from '../store/store';
 
-export type Handler<K extends keyof operations> = OperationHandler<operations[K]>;
+/** Some of the operations' handlers: each handlers module makes its share from the app's wiring. */
+export type SubtitlesHandlers = Partial<Handlers<operations>>;
 
-/** What the handlers work with, kept in the app's locals by http/app.ts. */
+/** What the handlers work with: wired once by createSubtitlesApp and given to each handlers module. */
 export interface Services {
   config: SubtitlesConfig;
   store: SubtitlesStore;
@@ -21,6 +22,3 @@ export interface Services {
   /** The server's own address once it listens (for probing what it serves). */
   selfUrl: () => string | undefined;
 }
-
-export const services = (req: { app: { locals: Record<string, unknown> } }): Services =>
-  req.app.locals.subtitles as Services;

@@ -1,5 +1,5 @@
 import { publicSystemInfo, systemInfo } from '../../domain/system-info';
-import { type Handler, type Services, services } from '../services';
+import type { Services, SubtitlesHandlers } from '../services';
 
 function publicInfo(s: Services) {
   const { config, settings, selfUrl } = s;
@@ -12,20 +12,21 @@ function publicInfo(s: Services) {
   });
 }
 
-export const getPublicSystemInfo: Handler<'getPublicSystemInfo'> = (req, res) => {
-  res.json(publicInfo(services(req)));
-};
-
-export const getSystemInfo: Handler<'getSystemInfo'> = (req, res) => {
-  res.json(systemInfo(publicInfo(services(req)), process.platform));
-};
-
-export const getServerConfiguration: Handler<'getServerConfiguration'> = (req, res) => {
-  res.json({ EnableLegacyAuthorization: services(req).settings.legacy.enabled });
-};
-
-export const updateServerConfiguration: Handler<'updateServerConfiguration'> = async (req, res) => {
-  await services(req).settings.legacy.set(req.body.EnableLegacyAuthorization);
-  req.log.info({ enabled: req.body.EnableLegacyAuthorization }, 'legacy authorization switched');
-  res.status(204).end();
-};
+export function systemHandlers(services: Services) {
+  return {
+    getPublicSystemInfo: (_req, res) => {
+      res.json(publicInfo(services));
+    },
+    getSystemInfo: (_req, res) => {
+      res.json(systemInfo(publicInfo(services), process.platform));
+    },
+    getServerConfiguration: (_req, res) => {
+      res.json({ EnableLegacyAuthorization: services.settings.legacy.enabled });
+    },
+    updateServerConfiguration: async (req, res) => {
+      await services.settings.legacy.set(req.body.EnableLegacyAuthorization);
+      req.log.info({ enabled: req.body.EnableLegacyAuthorization }, 'legacy authorization switched');
+      res.status(204).end();
+    },
+  } satisfies SubtitlesHandlers;
+}

@@ -2,7 +2,7 @@ import { clientIp } from '../../../common/http/client';
 import { clientInfo, signIn, signOut } from '../../domain/accounts';
 import { authorizationInfo } from '../../domain/credentials';
 import { principalOf } from '../gate';
-import { type Handler, services } from '../services';
+import type { Services, SubtitlesHandlers } from '../services';
 
 /** The media server's defaults: this host keeps no per-user preferences. */
 const DEFAULT_USER_CONFIGURATION = {
@@ -22,62 +22,65 @@ const DEFAULT_USER_CONFIGURATION = {
   EnableNextEpisodeAutoPlay: true,
 };
 
-export const authenticateUserByName: Handler<'authenticateUserByName'> = async (req, res) => {
-  const { store, settings, signIns } = services(req);
-  const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
-  const address = clientIp(req, { trustProxyHeaders: false });
-  const name = req.body.Username;
-  const wait = signIns.waitFor(address, name);
-  if (wait > 0) {
-    req.log.warn({ retryAfter: wait }, 'sign-in refused: too many failures from this client');
-    res.setHeader('Retry-After', String(wait));
-    res.status(429).end();
-    return;
-  }
-  const signedIn = await signIn(store, { name, password: req.body.Pw }, client);
-  if (!signedIn) {
-    signIns.failed(address, name);
-    res.status(401).end();
-    return;
-  }
-  signIns.succeeded(address, name);
-  const { user, accessToken, session, ended } = signedIn;
-  const serverId = settings.serverId;
-  req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
-  res.json({
-    AccessToken: accessToken,
-    User: {
-      Name: user.name,
-      Id: user.id,
-      ServerId: serverId,
-      HasPassword: user.hasPassword,
-      HasConfiguredPassword: user.hasPassword,
-      HasConfiguredEasyPassword: false,
-      EnableAutoLogin: false,
-      LastLoginDate: session.at,
-      LastActivityDate: session.at,
-      Configuration: DEFAULT_USER_CONFIGURATION,
-      Policy: { IsAdministrator: user.isAdmin, IsHidden: false, IsDisabled: false },
+export function usersHandlers(services: Services) {
+  return {
+    authenticateUserByName: async (req, res) => {
+      const { store, settings, signIns } = services;
+      const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
+      const address = clientIp(req, { trustProxyHeaders: false });
+      const name = req.body.Username;
+      const wait = signIns.waitFor(address, name);
+      if (wait > 0) {
+        req.log.warn({ retryAfter: wait }, 'sign-in refused: too many failures from this client');
+        res.setHeader('Retry-After', String(wait));
+        res.status(429).end();
+        return;
+      }
+      const signedIn = await signIn(store, { name, password: req.body.Pw }, client);
+      if (!signedIn) {
+        signIns.failed(address, name);
+        res.status(401).end();
+        return;
+      }
+      signIns.succeeded(address, name);
+      const { user, accessToken, session, ended } = signedIn;
+      const serverId = settings.serverId;
+      req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
+      res.json({
+        AccessToken: accessToken,
+        User: {
+          Name: user.name,
+          Id: user.id,
+          ServerId: serverId,
+          HasPassword: user.hasPassword,
+          HasConfiguredPassword: user.hasPassword,
+          HasConfiguredEasyPassword: false,
+          EnableAutoLogin: false,
+          LastLoginDate: session.at,
+          LastActivityDate: session.at,
+          Configuration: DEFAULT_USER_CONFIGURATION,
+          Policy: { IsAdministrator: user.isAdmin, IsHidden: false, IsDisabled: false },
+        },
+        SessionInfo: {
+          Id: session.id,
+          UserId: user.id,
+          UserName: user.name,
+          Client: session.client.client,
+          DeviceId: session.client.deviceId,
+          DeviceName: session.client.device,
+          ApplicationVersion: session.client.version,
+          LastActivityDate: session.at,
+          IsActive: true,
+          ServerId: serverId,
+        },
+        ServerId: serverId,
+      });
     },
-    SessionInfo: {
-      Id: session.id,
-      UserId: user.id,
-      UserName: user.name,
-      Client: session.client.client,
-      DeviceId: session.client.deviceId,
-      DeviceName: session.client.device,
-      ApplicationVersion: session.client.version,
-      LastActivityDate: session.at,
-      IsActive: true,
-      ServerId: serverId,
+    logoutSession: async (req, res) => {
+      const principal = principalOf(res);
+      if (principal) await signOut(services.store, principal);
+      req.log.info({ kind: principal?.kind }, 'signed out');
+      res.status(204).end();
     },
-    ServerId: serverId,
-  });
-};
-
-export const logoutSession: Handler<'logoutSession'> = async (req, res) => {
-  const principal = principalOf(res);
-  if (principal) await signOut(services(req).store, principal);
-  req.log.info({ kind: principal?.kind }, 'signed out');
-  res.status(204).end();
-};
+  } satisfies SubtitlesHandlers;
+}
