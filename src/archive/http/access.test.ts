@@ -11,7 +11,7 @@ import { type ExamplePages, writeExamplePages } from '../../common/testing/examp
 import { loadConfig } from '../config';
 import { accessGuards, accessLevels } from './access';
 import { createArchiveApp } from './app';
-import { handlers } from './handlers';
+import { archiveHandlers } from './handlers';
 import {
   call,
   FIXTURE,
@@ -160,7 +160,7 @@ describe('x-access marks', () => {
   it('refuses to start when an operation has no mark', () => {
     const copy = structuredClone(doc);
     delete copy.paths['/api/admin/viewers'].post['x-access'];
-    expect(() => accessGuards(copy)).toThrow(
+    expect(() => accessGuards(copy, {} as never)).toThrow(
       /createViewer \(POST \/api\/admin\/viewers\) has no valid x-access/,
     );
     expect(() =>
@@ -176,7 +176,7 @@ describe('x-access marks', () => {
   it('refuses an unknown level', () => {
     const copy = structuredClone(doc);
     copy.paths['/api/status'].get['x-access'] = 'admin';
-    expect(() => accessGuards(copy)).toThrow(/getStatus/);
+    expect(() => accessGuards(copy, {} as never)).toThrow(/getStatus/);
   });
 });
 
@@ -296,7 +296,8 @@ describe('access matrix', () => {
   it('covers every documented operation, each with one handler', () => {
     expect(rows).toHaveLength(ops.length);
     expect(ops.length).toBeGreaterThan(55);
-    expect(Object.keys(handlers).sort()).toEqual(ops.map((o) => o.operationId).sort());
+    // The map is made without touching its wiring, which only the handlers read.
+    expect(Object.keys(archiveHandlers({} as never)).sort()).toEqual(ops.map((o) => o.operationId).sort());
     expect(ops.map(routeOf).sort()).toEqual(Object.keys(SEED_ACCESS).sort());
   });
 

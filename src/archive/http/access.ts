@@ -4,7 +4,7 @@
  * the viewer refuses to start when one is missing or unknown.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { matchedOperation, pathParam } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
 import { changesState, sameOriginRequest } from '../../common/http/origin';
@@ -19,7 +19,7 @@ import {
 import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
-import { type ArchiveDeps, deps, requestState } from './context';
+import { type ArchiveDeps, requestState } from './context';
 import { drainBody, internalPushAllowed } from './internal-access';
 
 /**
@@ -84,9 +84,13 @@ export async function authenticate(d: ArchiveDeps, req: IncomingMessage): Promis
 }
 
 /** The caller of a public route, when there is one (memoised per request). */
-export async function optionalPrincipal(req: Request, res: Response): Promise<Principal | null> {
+export async function optionalPrincipal(
+  d: ArchiveDeps,
+  req: IncomingMessage,
+  res: Response,
+): Promise<Principal | null> {
   const state = requestState(res);
-  if (state.principal === undefined) state.principal = await authenticate(deps(req), req);
+  if (state.principal === undefined) state.principal = await authenticate(d, req);
   return state.principal;
 }
 
@@ -96,14 +100,13 @@ export async function optionalPrincipal(req: Request, res: Response): Promise<Pr
  * found visible to the caller. A request the document has no operation for passes to the 404.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
-export function accessGuards(doc: any): RequestHandler {
+export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
   const levels = accessLevels(doc);
   return async (req, res, next) => {
     const operation = matchedOperation(req);
     if (!operation) return next();
     const { operationId } = operation;
     const access = levels.get(operationId) as Access;
-    const d = deps(req);
     if (
       access !== 'internal' &&
       changesState(req.method) &&
@@ -131,7 +134,7 @@ export function accessGuards(doc: any): RequestHandler {
     }
     if (access === 'public' || access === 'internal') return next();
     if (!d.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
-    const p = await optionalPrincipal(req, res);
+    const p = await optionalPrincipal(d, req, res);
     if (!p) throw new ArchiveError('unauthenticated', NOT_AUTHENTICATED);
     if (access === 'master' && (!isMaster(p) || viewerOnly(req))) {
       throw new ArchiveError('forbidden', ADMIN_REQUIRED);

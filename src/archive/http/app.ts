@@ -13,7 +13,7 @@ import { accessGuards, authenticate } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { errorMapper, notFoundHandler } from './errors';
-import { handlers } from './handlers';
+import { archiveHandlers } from './handlers';
 import { internalPushAhead } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
 import { cors, securityHeaders } from './security';
@@ -79,6 +79,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     now,
     logger,
   };
+  const handlers = archiveHandlers(deps);
   const app = createServiceApp({
     service: 'archive',
     handlers,
@@ -89,15 +90,14 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     before: [
       securityHeaders,
       cors(config.corsOrigins),
-      internalPushAhead(),
-      accessGuards(options.document ?? loadBundledDocument('archive')),
+      internalPushAhead(deps, handlers.pushInternalUpdate),
+      accessGuards(options.document ?? loadBundledDocument('archive'), deps),
       exactJsonAnswers,
-      transcriptionCallbackBody,
+      transcriptionCallbackBody(deps),
       ...jsonBody('1mb'),
       keepRawBody,
     ],
   });
-  app.locals.archive = deps;
   return { app, deps, live };
 }
 

@@ -17,7 +17,7 @@ import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/st
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
 
-/** Everything a handler may reach, set once on `app.locals.archive` by createArchiveApp. */
+/** Everything a handler may reach: built once by createArchiveApp and given to each handlers module. */
 export interface ArchiveDeps {
   config: ArchiveConfig;
   modes: LoginModes;
@@ -40,9 +40,6 @@ export interface ArchiveDeps {
 type AnyRequest = Request<any, any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 type AnyResponse = Response<any>;
-
-export const deps = (req: { app: { locals: Record<string, unknown> } }): ArchiveDeps =>
-  req.app.locals.archive as ArchiveDeps;
 
 /** What the access guard learned about one request (kept off `res.locals`, which other code types). */
 export interface RequestState {
@@ -83,48 +80,46 @@ export function chat(res: AnyResponse): FoundChat {
   return found;
 }
 
-export function visibility(req: AnyRequest, res: AnyResponse): Visibility {
-  return visibilityOf(principal(res), deps(req).config.displayChatIds);
+export function visibility(d: ArchiveDeps, res: AnyResponse): Visibility {
+  return visibilityOf(principal(res), d.config.displayChatIds);
 }
 
 /** Where a request came from, for the audit log of logins. */
-export function attemptOrigin(req: AnyRequest): AttemptOrigin {
+export function attemptOrigin(d: ArchiveDeps, req: AnyRequest): AttemptOrigin {
   return {
     endpoint: req.path,
-    ipAddress: clientIp(req, deps(req).config.auth.trustProxyHeaders),
+    ipAddress: clientIp(req, d.config.auth.trustProxyHeaders),
     userAgent: req.headers['user-agent'] ?? null,
   };
 }
 
-export function actor(req: AnyRequest, res: AnyResponse): Actor {
+export function actor(d: ArchiveDeps, req: AnyRequest, res: AnyResponse): Actor {
   const p = principal(res);
   return {
     username: p.username ?? 'anonymous',
     role: p.role,
     endpoint: req.path,
-    ipAddress: clientIp(req, deps(req).config.auth.trustProxyHeaders),
+    ipAddress: clientIp(req, d.config.auth.trustProxyHeaders),
     userAgent: req.headers['user-agent'] ?? null,
   };
 }
 
 /** No-download logins get no transcripts. */
-export const messageView = (req: AnyRequest, res: AnyResponse) => ({
-  withTranscripts: deps(req).config.transcription.enabled && !principal(res).noDownload,
+export const messageView = (d: ArchiveDeps, res: AnyResponse) => ({
+  withTranscripts: d.config.transcription.enabled && !principal(res).noDownload,
 });
 
 /** Who the payload is for: the no-download rule and a fresh look at the files on disk. */
-export const audience = (req: AnyRequest, res: AnyResponse): Audience => ({
+export const audience = (d: ArchiveDeps, res: AnyResponse): Audience => ({
   noDownload: principal(res).noDownload,
-  files: new FileProbe(deps(req).config.media.backupPath),
+  files: new FileProbe(d.config.media.backupPath),
 });
 
-export function mediaDeps(req: AnyRequest): MediaDeps {
-  const d = deps(req);
+export function mediaDeps(d: ArchiveDeps): MediaDeps {
   return { store: d.store, backupPath: d.config.media.backupPath, thumbnails: d.thumbnails };
 }
 
-export function adminDeps(req: AnyRequest): AdminDeps {
-  const d = deps(req);
+export function adminDeps(d: ArchiveDeps): AdminDeps {
   return {
     store: d.store,
     sessions: d.sessions,

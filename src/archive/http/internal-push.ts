@@ -12,11 +12,12 @@
  */
 import { Ajv } from 'ajv';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { operations } from '../../../generated/archive/types';
 import { loadBundledDocument } from '../../common/documents';
 import { matchedOperation } from '../../common/http/matched-operation';
+import type { Handlers } from '../../common/http/operations';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
-import { deps, requestState } from './context';
-import { pushInternalUpdate } from './handlers/internal';
+import { type ArchiveDeps, requestState } from './context';
 import { internalPushAllowed } from './internal-access';
 import { exactJson } from './json';
 
@@ -52,10 +53,13 @@ function readBody(req: Request): Promise<string> {
   });
 }
 
-export function internalPushAhead(): RequestHandler {
+export function internalPushAhead(
+  d: ArchiveDeps,
+  push: Handlers<operations>['pushInternalUpdate'],
+): RequestHandler {
   const validEvent = compileEventSchema();
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!ordinaryPost(req) || !internalPushAllowed(req, deps(req).live.pushSecret)) return next();
+    if (!ordinaryPost(req) || !internalPushAllowed(req, d.live.pushSecret)) return next();
     void (async () => {
       const text = await readBody(req);
       // As the body parser reads JSON (strict: an object or an array), and its error when it cannot.
@@ -73,7 +77,7 @@ export function internalPushAhead(): RequestHandler {
       }
       requestState(res).rawBody = req.body;
       res.locals.operationId = 'pushInternalUpdate';
-      await pushInternalUpdate(req as never, res as never, next);
+      await push(req as never, res as never, next);
     })().catch(next);
   };
 }

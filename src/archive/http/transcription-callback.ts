@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import { matchedOperation } from '../../common/http/matched-operation';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
-import { deps, requestState } from './context';
+import { type ArchiveDeps, requestState } from './context';
 import { drainBody } from './internal-access';
 
 function tooLarge(res: Parameters<RequestHandler>[1]): void {
@@ -16,44 +16,46 @@ function tooLarge(res: Parameters<RequestHandler>[1]): void {
   res.status(413).json({ detail: 'Payload too large' });
 }
 
-export const transcriptionCallbackBody: RequestHandler = async (req, res, next) => {
-  if (matchedOperation(req)?.operationId !== 'receiveTranscriptionCallback') return next();
-  const transcription = deps(req).live.transcription;
-  if (!transcription.callbackEnabled) {
-    // The route does not exist: answer once the body is drained, so the connection stays usable.
-    await drainBody(req, CALLBACK_LIMIT_BYTES);
-    throw new ArchiveError('not-found', 'Not Found');
-  }
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > CALLBACK_LIMIT_BYTES) {
-    tooLarge(res);
-    req.resume();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const raw = await new Promise<string | null>((resolve, reject) => {
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > CALLBACK_LIMIT_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
+export const transcriptionCallbackBody =
+  (d: ArchiveDeps): RequestHandler =>
+  async (req, res, next) => {
+    if (matchedOperation(req)?.operationId !== 'receiveTranscriptionCallback') return next();
+    const transcription = d.live.transcription;
+    if (!transcription.callbackEnabled) {
+      // The route does not exist: answer once the body is drained, so the connection stays usable.
+      await drainBody(req, CALLBACK_LIMIT_BYTES);
+      throw new ArchiveError('not-found', 'Not Found');
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > CALLBACK_LIMIT_BYTES) {
+      tooLarge(res);
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const raw = await new Promise<string | null>((resolve, reject) => {
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > CALLBACK_LIMIT_BYTES) {
+          req.removeAllListeners('data');
+          req.resume();
+          resolve(null);
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-  if (raw === null) {
-    tooLarge(res);
-    return;
-  }
-  const delivery = transcription.verify(raw, req.headers);
-  requestState(res).delivery = delivery;
-  req.body = delivery.body;
-  // Tells the JSON parser the body is already read.
-  (req as { _body?: boolean })._body = true;
-  next();
-};
+    if (raw === null) {
+      tooLarge(res);
+      return;
+    }
+    const delivery = transcription.verify(raw, req.headers);
+    requestState(res).delivery = delivery;
+    req.body = delivery.body;
+    // Tells the JSON parser the body is already read.
+    (req as { _body?: boolean })._body = true;
+    next();
+  };

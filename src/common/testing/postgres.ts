@@ -62,6 +62,21 @@ async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> 
 const exists = async (admin: pg.Client, name: string) =>
   (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
 
+/**
+ * Drops a test database once the connections a test closed have gone (a second at most), then forcibly:
+ * terminating a connection that is still closing makes its client report an error nobody listens to.
+ */
+async function dropWhenQuiet(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const open = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+      name,
+    ]);
+    if (open.rows[0]?.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
 const made = new Map<string, Promise<void>>();
 
 /**
@@ -112,7 +127,6 @@ export async function createTestDatabase(prefix: string, template?: TestTemplate
   );
   return {
     url: urlOf(name),
-    drop: () =>
-      withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withAdmin((admin) => dropWhenQuiet(admin, name)),
   };
 }

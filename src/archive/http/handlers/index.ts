@@ -1,32 +1,38 @@
 import type { operations } from '../../../../generated/archive/types';
 import type { Handlers } from '../../../common/http/operations';
-import * as admin from './admin';
-import * as auth from './auth';
-import * as chats from './chats';
-import * as docs from './docs';
-import * as exportRoutes from './export';
-import * as health from './health';
-import * as internal from './internal';
-import * as media from './media';
-import * as messages from './messages';
-import * as push from './push';
-import * as search from './search';
-import * as transcripts from './transcripts';
-import * as web from './web';
+import type { ArchiveDeps } from '../context';
+import { adminHandlers } from './admin';
+import { authHandlers } from './auth';
+import { chatsHandlers } from './chats';
+import { docsHandlers } from './docs';
+import { exportHandlers } from './export';
+import { healthHandlers } from './health';
+import { internalHandlers } from './internal';
+import { mediaHandlers } from './media';
+import { messagesHandlers } from './messages';
+import { pushHandlers } from './push';
+import { searchHandlers } from './search';
+import { transcriptsHandlers } from './transcripts';
+import { webHandlers } from './web';
 
-/** Every handler by operationId; createServiceApp refuses to start when this and the document differ. */
-export const handlers = {
-  ...auth,
-  ...health,
-  ...chats,
-  ...messages,
-  ...search,
-  ...media,
-  ...exportRoutes,
-  ...transcripts,
-  ...push,
-  ...admin,
-  ...internal,
-  ...docs,
-  ...web,
-} satisfies Handlers<operations>;
+/**
+ * Every handler by operationId, made once from the app's wiring; createServiceApp refuses to start when
+ * this and the document differ, and `tsc` when a handler is missing or mistyped.
+ */
+export function archiveHandlers(d: ArchiveDeps) {
+  return {
+    ...authHandlers(d),
+    ...healthHandlers(d),
+    ...chatsHandlers(d),
+    ...messagesHandlers(d),
+    ...searchHandlers(d),
+    ...mediaHandlers(d),
+    ...exportHandlers(d),
+    ...transcriptsHandlers(d),
+    ...pushHandlers(d),
+    ...adminHandlers(d),
+    ...internalHandlers(d),
+    ...docsHandlers(d),
+    ...webHandlers(d),
+  } satisfies Handlers<operations>;
+}

@@ -1,28 +1,32 @@
 import type { Response } from 'express';
 import { invalid } from '../../domain/errors';
 import { type LiveEventType, missingField, type WireEvent } from '../../live/events';
-import { deps, rawBody, verifiedDelivery } from '../context';
-import type { Handler } from './types';
+import type { ArchiveDeps } from '../context';
+import { rawBody, verifiedDelivery } from '../context';
+import type { ArchiveHandlers } from './types';
 
-/**
- * From the backup in SQLite mode (callers are checked by the access guard, see internal-access.ts): the
- * event goes onto this viewer's bus, or in PostgreSQL mode to every viewer through the database.
- */
-export const pushInternalUpdate: Handler<'pushInternalUpdate'> = async (req, res) => {
-  const body = rawBody(res) as WireEvent;
-  const missing = missingField(body.type as LiveEventType, body.data);
-  if (missing) throw invalid(`data: missing field ${missing} for ${body.type}`);
-  await deps(req).live.publisher.publish({
-    type: body.type,
-    chat_id: body.chat_id,
-    account_id: body.account_id ?? null,
-    data: body.data,
-  });
-  res.json({ status: 'ok' });
-};
-
-/** Verified by transcription-callback.ts before validation; stored once per `webhook-id`. */
-export const receiveTranscriptionCallback: Handler<'receiveTranscriptionCallback'> = async (req, res) => {
-  await deps(req).live.transcription.receive(verifiedDelivery(res));
-  (res as Response).status(204).end();
-};
+export function internalHandlers(d: ArchiveDeps) {
+  return {
+    /**
+     * From the backup in SQLite mode (callers are checked by the access guard, see internal-access.ts): the
+     * event goes onto this viewer's bus, or in PostgreSQL mode to every viewer through the database.
+     */
+    pushInternalUpdate: async (_req, res) => {
+      const body = rawBody(res) as WireEvent;
+      const missing = missingField(body.type as LiveEventType, body.data);
+      if (missing) throw invalid(`data: missing field ${missing} for ${body.type}`);
+      await d.live.publisher.publish({
+        type: body.type,
+        chat_id: body.chat_id,
+        account_id: body.account_id ?? null,
+        data: body.data,
+      });
+      res.json({ status: 'ok' });
+    },
+    /** Verified by transcription-callback.ts before validation; stored once per `webhook-id`. */
+    receiveTranscriptionCallback: async (_req, res) => {
+      await d.live.transcription.receive(verifiedDelivery(res));
+      (res as Response).status(204).end();
+    },
+  } satisfies ArchiveHandlers;
+}

@@ -2,6 +2,7 @@
  * Push notifications: the Web Push configuration and subscriptions (mode `full`), the notification
  * settings the page reads (modes `basic` and `full`), and the service worker at `/sw.js`.
  */
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,79 +12,77 @@ import { visibilityOf } from '../../domain/principal';
 import { validEndpoint } from '../../live/web-push';
 import { sessionIdOf } from '../../store/store';
 import { optionalPrincipal } from '../access';
-import { deps, principal } from '../context';
-import type { Handler } from './types';
+import type { ArchiveDeps } from '../context';
+import { principal } from '../context';
+import type { ArchiveHandlers } from './types';
 
 const SERVICE_WORKER = readFileSync(
   path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'live', 'service-worker.js'),
   'utf8',
 );
 
-export const getPushConfig: Handler<'getPushConfig'> = async (req, res) => {
-  const push = deps(req).live.push;
-  res.json({ mode: deps(req).config.push.mode, enabled: push.enabled, vapid_public_key: push.publicKey });
-};
-
-export const getNotificationSettings: Handler<'getNotificationSettings'> = async (req, res) => {
-  const d = deps(req);
-  if (d.modes.password) {
-    const caller = await optionalPrincipal(req, res).catch(() => null);
-    if (!caller) {
-      res.json({ enabled: false, reason: 'Not authenticated' });
-      return;
-    }
-  }
-  const { mode, enableNotifications } = d.config.push;
-  res.json({ enabled: mode !== 'off' || enableNotifications, mode, websocket_url: '/ws/updates' });
-};
-
-export const subscribePush: Handler<'subscribePush'> = async (req, res) => {
-  const d = deps(req);
-  const push = d.live.push;
-  if (d.config.push.mode !== 'full' || !push.enabled) {
-    throw invalid('Push notifications not enabled. Set PUSH_NOTIFICATIONS=full');
-  }
-  const body = req.body;
-  if (!validEndpoint(body.endpoint, push.allowPrivateEndpoints))
-    throw invalid('Invalid subscription endpoint');
-  const caller = principal(res);
-  let chat = null;
-  if (body.chat_ref) {
-    const found = await d.store.findChat(visibilityOf(caller, d.config.displayChatIds), body.chat_ref);
-    if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
-    chat = found.key;
-  }
-  await d.store.savePushSubscription(
-    {
-      endpoint: body.endpoint,
-      p256dh: body.keys.p256dh,
-      auth: body.keys.auth,
-      username: caller.username,
-      sessionId: caller.sessionKey ? sessionIdOf(caller.sessionKey) : null,
-      accountId: chat?.accountId ?? null,
-      chatId: chat?.chatId ?? null,
-      chatRef: chat?.ref ?? null,
-      allowedAccounts: caller.allowedAccounts,
-      allowedChatRefs: caller.allowedChatRefs,
-      noDownload: caller.noDownload,
-      userAgent: req.headers['user-agent'] ?? null,
+export function pushHandlers(d: ArchiveDeps) {
+  return {
+    getPushConfig: async (_req, res) => {
+      const push = d.live.push;
+      res.json({ mode: d.config.push.mode, enabled: push.enabled, vapid_public_key: push.publicKey });
     },
-    new Date(d.now()),
-  );
-  res.json({ status: 'subscribed', chat_ref: chat?.ref ?? null });
-};
-
-export const unsubscribePush: Handler<'unsubscribePush'> = async (req, res) => {
-  const d = deps(req);
-  if (d.config.push.mode === 'off') throw invalid('Push notifications not enabled');
-  const removed = await d.store.deletePushSubscription(req.body.endpoint, principal(res).username);
-  res.json({ status: removed ? 'unsubscribed' : 'not_found' });
-};
-
-export const getServiceWorker: Handler<'getServiceWorker'> = async (_req, res) => {
-  (res as Response)
-    .type('application/javascript')
-    .setHeader('Cache-Control', 'no-cache')
-    .setHeader('Service-Worker-Allowed', '/')
-    .send(SERVICE_WORKER);
-};
+    getNotificationSettings: async (req, res) => {
+      if (d.modes.password) {
+        const caller = await optionalPrincipal(d, req, res).catch(() => null);
+        if (!caller) {
+          res.json({ enabled: false, reason: 'Not authenticated' });
+          return;
+        }
+      }
+      const { mode, enableNotifications } = d.config.push;
+      res.json({ enabled: mode !== 'off' || enableNotifications, mode, websocket_url: '/ws/updates' });
+    },
+    subscribePush: async (req, res) => {
+      const push = d.live.push;
+      if (d.config.push.mode !== 'full' || !push.enabled) {
+        throw invalid('Push notifications not enabled. Set PUSH_NOTIFICATIONS=full');
+      }
+      const body = req.body;
+      if (!validEndpoint(body.endpoint, push.allowPrivateEndpoints))
+        throw invalid('Invalid subscription endpoint');
+      const caller = principal(res);
+      let chat = null;
+      if (body.chat_ref) {
+        const found = await d.store.findChat(visibilityOf(caller, d.config.displayChatIds), body.chat_ref);
+        if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
+        chat = found.key;
+      }
+      await d.store.savePushSubscription(
+        {
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+          username: caller.username,
+          sessionId: caller.sessionKey ? sessionIdOf(caller.sessionKey) : null,
+          accountId: chat?.accountId ?? null,
+          chatId: chat?.chatId ?? null,
+          chatRef: chat?.ref ?? null,
+          allowedAccounts: caller.allowedAccounts,
+          allowedChatRefs: caller.allowedChatRefs,
+          noDownload: caller.noDownload,
+          userAgent: req.headers['user-agent'] ?? null,
+        },
+        new Date(d.now()),
+      );
+      res.json({ status: 'subscribed', chat_ref: chat?.ref ?? null });
+    },
+    unsubscribePush: async (req, res) => {
+      if (d.config.push.mode === 'off') throw invalid('Push notifications not enabled');
+      const removed = await d.store.deletePushSubscription(req.body.endpoint, principal(res).username);
+      res.json({ status: removed ? 'unsubscribed' : 'not_found' });
+    },
+    getServiceWorker: async (_req, res) => {
+      (res as Response)
+        .type('application/javascript')
+        .setHeader('Cache-Control', 'no-cache')
+        .setHeader('Service-Worker-Allowed', '/')
+        .send(SERVICE_WORKER);
+    },
+  } satisfies ArchiveHandlers;
+}

@@ -1,4 +1,5 @@
 import type { operations } from '../../../../generated/archive/types';
-import type { OperationHandler } from '../../../common/http/operations';
+import type { Handlers } from '../../../common/http/operations';
 
-export type Handler<K extends keyof operations> = OperationHandler<operations[K]>;
+/** Some of the operations' handlers: each handlers module makes its share from the app's wiring. */
+export type ArchiveHandlers = Partial<Handlers<operations>>;

@@ -2,33 +2,42 @@
  * The web viewer (`GET /` and its built files under `/static/`) and the files of the API reference pages
  * (`/static/docs/`), served from the viewer itself so every page works under its same-origin policy.
  */
+
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
 import { sendFile, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { notFound } from '../../domain/errors';
-import { deps } from '../context';
+import type { ArchiveDeps } from '../context';
 import { CONTENT_SECURITY_POLICY } from '../security';
-import type { Handler } from './types';
+import type { ArchiveHandlers } from './types';
 
-export const getWebPage: Handler<'getWebPage'> = async (req, res) => {
-  sendWebPage(res as Response, {
-    service: 'archive',
-    distRoot: deps(req).webDist,
-    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-  });
-};
-
-export const getWebAsset: Handler<'getWebAsset'> = async (req, res) => {
-  const sent = await sendWebAsset(res as Response, {
-    service: 'archive',
-    distRoot: deps(req).webDist,
-    file: req.params.file,
-    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-  });
-  if (!sent) throw notFound('Not found');
-};
+export function webHandlers(d: ArchiveDeps) {
+  return {
+    getWebPage: async (_req, res) => {
+      sendWebPage(res as Response, {
+        service: 'archive',
+        distRoot: d.webDist,
+        contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      });
+    },
+    getWebAsset: async (req, res) => {
+      const sent = await sendWebAsset(res as Response, {
+        service: 'archive',
+        distRoot: d.webDist,
+        file: req.params.file,
+        contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      });
+      if (!sent) throw notFound('Not found');
+    },
+    getDocsAsset: async (req, res) => {
+      const file = Object.hasOwn(DOCS_FILES, req.params.file) ? DOCS_FILES[req.params.file] : undefined;
+      if (!file) throw notFound('Not found');
+      await sendFile(res as Response, file, { maxAge: '1d' });
+    },
+  } satisfies ArchiveHandlers;
+}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const swaggerUi = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -38,10 +47,4 @@ const DOCS_FILES: Readonly<Record<string, string>> = {
   'swagger-ui.js': path.join(swaggerUi, 'swagger-ui-bundle.js'),
   'docs-init.js': path.join(ownDocs, 'docs-init.js'),
   'reference-init.js': path.join(ownDocs, 'reference-init.js'),
-};
-
-export const getDocsAsset: Handler<'getDocsAsset'> = async (req, res) => {
-  const file = Object.hasOwn(DOCS_FILES, req.params.file) ? DOCS_FILES[req.params.file] : undefined;
-  if (!file) throw notFound('Not found');
-  await sendFile(res as Response, file, { maxAge: '1d' });
 };
