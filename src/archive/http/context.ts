@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { requestContext } from '../../common/http/context';
 import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
 import { ArchiveError } from '../domain/errors';
@@ -41,29 +42,24 @@ type AnyRequest = Request<any, any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 type AnyResponse = Response<any>;
 
-/** What the access guard learned about one request (kept off `res.locals`, which other code types). */
-export interface RequestState {
+/** What the archive's checks learn about one request (src/common/http/context.ts holds it). */
+export interface ArchiveRequestContext {
   /** Undefined: not authenticated yet; null: nobody. */
-  principal?: Principal | null;
-  chat?: FoundChat;
+  principal: Principal | null;
+  /** The chat of a `{chat_ref}` route, found visible to the caller by the access guard. */
+  chat: FoundChat;
   /**
    * The JSON body as sent, before the validator coerced it (it turns a `null` into `""` for a string
    * field): for the few rules that must tell them apart.
    */
-  rawBody?: unknown;
+  rawBody: unknown;
   /** A transcription callback whose signature was checked (transcription-callback.ts). */
-  delivery?: VerifiedDelivery;
+  delivery: VerifiedDelivery;
 }
 
-const states = new WeakMap<object, RequestState>();
-
-export function requestState(res: AnyResponse): RequestState {
-  let state = states.get(res);
-  if (!state) {
-    state = {};
-    states.set(res, state);
-  }
-  return state;
+/** The archive's view of a request's context (a response reaches it through its request). */
+export function requestState(res: AnyResponse) {
+  return requestContext<ArchiveRequestContext>(res.req);
 }
 
 /** The caller, as the access guard authenticated it (routes that need a login). */
@@ -135,5 +131,5 @@ export function verifiedDelivery(res: AnyResponse): VerifiedDelivery {
   return delivery;
 }
 
-/** The JSON body as the client sent it (see RequestState.rawBody). */
+/** The JSON body as the client sent it (see ArchiveRequestContext.rawBody). */
 export const rawBody = (res: AnyResponse): unknown => requestState(res).rawBody;

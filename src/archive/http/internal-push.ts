@@ -76,7 +76,6 @@ export function internalPushAhead(
         return next();
       }
       requestState(res).rawBody = req.body;
-      res.locals.operationId = 'pushInternalUpdate';
       await push(req as never, res as never, next);
     })().catch(next);
   };

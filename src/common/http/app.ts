@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import { recordRequest } from '../metrics';
 import type { Service } from '../services';
-import { matchOperations } from './matched-operation';
+import { matchedOperation, matchOperations } from './matched-operation';
 import { type MountableHandlers, mountOperations } from './operations';
 
 export interface ServiceAppOptions {
@@ -76,7 +76,7 @@ const noSniff: RequestHandler = (_req, res, next) => {
  * (`req.log`, so every line a handler writes names the request), and one JSON line once answered:
  * id, method, path without the query (it may carry a key or search text), status, time. Cookies, tokens
  * and bodies are never logged. With a service named, the answer is also counted in the metrics under
- * the operationId the router matched (`unmatched` when none did).
+ * the operationId the front door matched (`unmatched` when none did).
  */
 export function requestLogger(logger: Logger, service?: Service): RequestHandler {
   let counter = 0;
@@ -89,10 +89,7 @@ export function requestLogger(logger: Logger, service?: Service): RequestHandler
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
       if (service) {
-        const operation =
-          (res.locals.operationId as string | undefined) ??
-          (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
-          'unmatched';
+        const operation = matchedOperation(req)?.operationId ?? 'unmatched';
         recordRequest(service, operation, req.method, res.statusCode, ms / 1000);
       }
     });

@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { type HttpMethod, type OpenApiNode, walkOperations } from '../openapi';
+import { requestContext } from './context';
 
 export interface MatchedOperation {
   operationId: string;
@@ -130,11 +131,9 @@ export function pathParam(operation: MatchedOperation, name: string): string | u
   return raw === undefined ? undefined : decoded(raw);
 }
 
-const matched = new WeakMap<IncomingMessage, MatchedOperation>();
-
 /** The operation the front door found for this request (undefined: none of the document's). */
 export function matchedOperation(req: IncomingMessage): MatchedOperation | undefined {
-  return matched.get(req);
+  return requestContext(req).operation;
 }
 
 /** Splits `req.url` into its path and its query (with the `?`). */
@@ -157,7 +156,7 @@ export function recordOperation(
 ): MatchedOperation | undefined {
   const found = table.find(req.method ?? 'GET', pathname, options);
   if (!found) return undefined;
-  matched.set(req, found);
+  requestContext(req).operation = found;
   req.url = `${found.path}${query}`;
   req.originalUrl = req.url;
   return found;
@@ -167,7 +166,7 @@ export function recordOperation(
 export function matchOperations(doc: OpenApiNode): RequestHandler {
   const table = new OperationTable(doc);
   return (req, _res, next) => {
-    if (!matched.has(req)) {
+    if (!requestContext(req).operation) {
       const { pathname, query } = splitUrl(req.url);
       recordOperation(table, req, pathname, query);
     }

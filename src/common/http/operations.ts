@@ -67,15 +67,6 @@ export function mountOperations(router: Router, doc: OpenApiNode, handlers: Moun
   for (const op of operations) {
     // Express types its handlers loosely; the map was checked against the operations above.
     const handler = handlers[op.operationId] as unknown as RequestHandler;
-    const { operationId } = op;
-    // The request logger counts the answer under this operationId (metrics).
-    router[op.method](
-      expressPath(op.path),
-      (_req, res, next) => {
-        res.locals.operationId = operationId;
-        next();
-      },
-      handler,
-    );
+    router[op.method](expressPath(op.path), handler);
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { loadBundledDocument } from '../../common/documents';
+import { requestContext } from '../../common/http/context';
 import {
   decoded,
   type MatchedOperation,
@@ -76,8 +77,8 @@ const pluginOpen = (found: MatchedOperation, settings: GateSettings) =>
   (settings.pluginEnabled && found.rawParams.plugin === settings.pluginName);
 
 /** The caller the gate let through (absent on public routes). */
-export const principalOf = (res: Pick<Response, 'locals'>): Principal | undefined =>
-  res.locals.principal as Principal | undefined;
+export const principalOf = (res: Pick<Response, 'req'>): Principal | undefined =>
+  requestContext<{ principal: Principal }>(res.req).principal;
 
 export function gate(
   settings: GateSettings,
@@ -117,7 +118,7 @@ export function gate(
         res.status(403).end();
         return;
       }
-      res.locals.principal = principal;
+      requestContext<{ principal: Principal }>(req).principal = principal;
     }
     next();
   };
