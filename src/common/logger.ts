@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type LevelWithSilent, type Logger } from 'pino';
+import { ConfigError, type Env, stringVar } from './env';
 
 export type { Logger } from 'pino';
 
@@ -21,3 +22,33 @@ export function createLogger(service: string, level = 'info', destination?: pino
 
 /** A logger that drops everything (tests that assert no log lines pass their own). */
 export const silentLogger = (): Logger => pino({ level: 'silent' });
+
+/** Level names a `LOG_LEVEL` may carry: pino's, and the Python ones of the archive's seed, in any case. */
+const LEVELS: Record<string, LevelWithSilent> = {
+  trace: 'trace',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  fatal: 'fatal',
+  critical: 'fatal',
+  silent: 'silent',
+};
+
+/**
+ * `LOG_LEVEL`, read the one way of the three services: unset is `info`; a name it does not know is a
+ * configuration error, or `info` where the service's seed says so (`unknown: 'info'`, the archive).
+ */
+export function logLevelVar(
+  env: Env,
+  options: { name?: string; unknown?: 'error' | 'info' } = {},
+): LevelWithSilent {
+  const name = options.name ?? 'LOG_LEVEL';
+  const raw = stringVar(env, name);
+  if (raw === undefined) return 'info';
+  const level = LEVELS[raw.toLowerCase()];
+  if (level) return level;
+  if (options.unknown === 'info') return 'info';
+  throw new ConfigError(`${name} must be one of ${Object.keys(LEVELS).join(', ')}, not "${raw}"`);
+}

@@ -3,6 +3,7 @@
  * service). A variable can carry the `FUEL_` prefix to reach this service only (`FUEL_DATABASE_URL`).
  */
 import path from 'node:path';
+import type { LevelWithSilent } from 'pino';
 import {
   boolVar,
   ConfigError,
@@ -13,6 +14,7 @@ import {
   scopedEnv,
   stringVar,
 } from '../common/env';
+import { logLevelVar } from '../common/logger';
 import { COUNTRY_SETTINGS } from './model/countries';
 import { FUEL_CODES, type FuelCode, isFuelCode } from './model/fuels';
 import type { LonLat } from './model/geometry';
@@ -100,7 +102,6 @@ export interface FuelConfig {
 }
 
 export const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 const SCRAPER_KEY = /^[A-Z0-9]+(?:_[A-Z0-9]+)+$/;
 
@@ -197,7 +198,7 @@ export function loadFuelConfig(rawEnv: Env): FuelConfig {
     host: stringVar(env, 'HOST', '127.0.0.1'),
     dataDir,
     database: parseDatabaseLocation(env, dataDir),
-    logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logLevel: logLevelVar(env),
     validateResponses: boolVar(
       env,
       'VALIDATE_RESPONSES',

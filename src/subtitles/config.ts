@@ -3,7 +3,9 @@
  */
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { LevelWithSilent } from 'pino';
 import { boolVar, ConfigError, type Env, enumVar, intVar, portVar, stringVar } from '../common/env';
+import { logLevelVar } from '../common/logger';
 
 export const VARIANTS = ['cpu', 'noavx', 'cuda12', 'cuda12-noavx', 'vulkan', 'vulkan-noavx', 'rocm'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -15,8 +17,6 @@ export const INJECTION_MODES = [
   'none',
 ] as const;
 export type InjectionMode = (typeof INJECTION_MODES)[number];
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export interface ServerVersion {
   text: string;
@@ -64,7 +64,7 @@ export interface SubtitlesConfig {
   jobTimeoutMs: number;
   /** Failed sign-ins a client may make before it waits (domain/sign-in-throttle.ts). */
   signInLimits: SignInLimits;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LevelWithSilent;
   validateResponses: boolean;
 }
 
@@ -176,7 +176,7 @@ export function loadConfig(env: Env): SubtitlesConfig {
       perClient: intVar(env, 'SUBTITLES_SIGNIN_MAX_FAILURES', 20, { min: 1, max: 10_000 }),
       windowMs: intVar(env, 'SUBTITLES_SIGNIN_WINDOW_SECONDS', 900, { min: 1, max: 86_400 }) * 1000,
     },
-    logLevel: enumVar(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logLevel: logLevelVar(env),
     validateResponses: boolVar(env, 'VALIDATE_RESPONSES', (env.NODE_ENV ?? '') !== 'production'),
   };
   return Object.freeze(config);

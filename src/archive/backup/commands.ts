@@ -8,8 +8,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CronExpressionParser } from 'cron-parser';
-import { ConfigError, type Env } from '../../common/env';
-import { createLogger, type Logger } from '../../common/logger';
+import { ConfigError, type Env, scopedEnv } from '../../common/env';
+import { createLogger, type Logger, logLevelVar } from '../../common/logger';
 import { loadConfig } from '../config';
 import { sendQueuedTranscripts } from '../live/send-transcripts';
 import { createArchiveStore } from '../store/archive-store';
@@ -56,18 +56,9 @@ export interface BackupOverrides {
   afterRun?: EngineDeps['afterRun'];
 }
 
-const LEVELS: Record<string, string> = {
-  DEBUG: 'debug',
-  INFO: 'info',
-  WARNING: 'warn',
-  WARN: 'warn',
-  ERROR: 'error',
-  CRITICAL: 'fatal',
-};
-
 /** LOG_LEVEL as the seed gives it (an unknown value is INFO); logs go to stderr. */
 export function backupLogger(env: Env): Logger {
-  const level = LEVELS[(env.LOG_LEVEL ?? 'INFO').toUpperCase()] ?? 'info';
+  const level = logLevelVar(scopedEnv(env, 'ARCHIVE_'), { unknown: 'info' });
   return createLogger('archive-backup', level, process.stderr as never);
 }
 

@@ -1,23 +1,14 @@
 /** What the commands share: the log level, the database, and where media files live. */
 import { type Env, scopedEnv, stringVar } from '../../common/env';
-import type { Logger } from '../../common/logger';
+import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
 import type { DatabaseConfig } from '../store/config';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 
-const LEVELS: Record<string, string> = {
-  DEBUG: 'debug',
-  INFO: 'info',
-  WARNING: 'warn',
-  WARN: 'warn',
-  ERROR: 'error',
-  CRITICAL: 'fatal',
-};
-
 /** `LOG_LEVEL` as the seed reads it: an unknown value becomes INFO. */
 export function logLevel(env: Env): string {
-  return LEVELS[(stringVar(scopedEnv(env, 'ARCHIVE_'), 'LOG_LEVEL') ?? 'INFO').toUpperCase()] ?? 'info';
+  return logLevelVar(scopedEnv(env, 'ARCHIVE_'), { unknown: 'info' });
 }
 
 export function databaseConfig(env: Env): DatabaseConfig {
