@@ -3,17 +3,7 @@
  * service). A variable can carry the `FUEL_` prefix to reach this service only (`FUEL_DATABASE_URL`).
  */
 import path from 'node:path';
-import type { LevelWithSilent } from 'pino';
-import {
-  boolVar,
-  ConfigError,
-  type Env,
-  enumVar,
-  intVar,
-  portVar,
-  scopedEnv,
-  stringVar,
-} from '../common/env';
+import { boolVar, ConfigError, type Env, intVar, portVar, scopedEnv, stringVar } from '../common/env';
 import { logLevelVar } from '../common/logger';
 import { COUNTRY_SETTINGS } from './model/countries';
 import { FUEL_CODES, type FuelCode, isFuelCode } from './model/fuels';
