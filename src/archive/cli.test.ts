@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../common/services';
-import { BACKUP_CLI_COMMANDS } from './backup/cli-commands';
+import { backupCommands } from './cli/backup-commands';
 import { COMMANDS } from './cli/commands';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-cli-'));
@@ -51,7 +51,7 @@ describe('archive-cli', { timeout: 90_000 }, () => {
 
   it('lists every command in its help, and refuses an unknown flag of a backup command with usage', () => {
     const help = cli(['--help']);
-    for (const name of ['serve', 'migrate', ...BACKUP_CLI_COMMANDS.map((c) => c.name)]) {
+    for (const name of ['serve', 'migrate', ...backupCommands.map((c) => c.name)]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
     const bad = cli(['fill-gaps', '--bogus']);

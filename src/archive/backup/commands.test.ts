@@ -119,7 +119,7 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
       sql`DELETE FROM messages WHERE chat_id = ${CHAT} AND (id BETWEEN 20 AND 79 OR id <= 5 OR id BETWEEN 90 AND 92)`,
     );
     const io = capture();
-    expect(await fillGapsCommand(['-t', '50'], env, io, overrides())).toBe(0);
+    expect(await fillGapsCommand({ threshold: 50 }, env, io, overrides())).toBe(0);
     expect(io.lines.slice(0, 5)).toEqual([
       'Gap-fill complete:',
       '  Chats scanned: 1',
@@ -135,7 +135,7 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     expect(now).not.toContain(91);
     expect(now).not.toContain(3);
     const smaller = capture();
-    expect(await fillGapsCommand(['--threshold', '2'], env, smaller, overrides())).toBe(0);
+    expect(await fillGapsCommand({ threshold: 2 }, env, smaller, overrides())).toBe(0);
     expect(smaller.lines[4]).toBe('  Messages recovered: 3');
   });
 
@@ -143,15 +143,14 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     await backupCommand(env, capture(), overrides());
     platform.putMessages(PHONE, CHAT, [msg(10, { replyToTopId: 3, text: 'in topic' })]);
     const io = capture();
-    expect(await backfillTopicsCommand(['-c', String(CHAT)], env, io, overrides())).toBe(0);
+    expect(await backfillTopicsCommand({ chatId: CHAT }, env, io, overrides())).toBe(0);
     const [row] = await (t.db as ArchiveSqlStore).driver.all(
       sql`SELECT reply_to_top_id FROM messages WHERE chat_id = ${CHAT} AND id = 10`,
     );
     expect(Number(row?.reply_to_top_id)).toBe(3);
     const missing = capture();
-    expect(await backfillTopicsCommand(['-c', '12345'], env, missing, overrides())).toBe(1);
+    expect(await backfillTopicsCommand({ chatId: 12345 }, env, missing, overrides())).toBe(1);
     expect(missing.lines).toEqual(['Chat 12345 is not in the archive.']);
-    expect(await backfillTopicsCommand([], env, capture(), overrides())).toBe(2);
   });
 
   it('reclassify-round-videos: retypes only what the platform calls round videos, and changes nothing on a dry run', async () => {
@@ -170,7 +169,7 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
         )
       ).map((r) => `${r.type}:${r.id}`);
     const dry = capture();
-    expect(await reclassifyRoundVideosCommand(['--dry-run'], env, dry, overrides())).toBe(0);
+    expect(await reclassifyRoundVideosCommand({ dryRun: true }, env, dry, overrides())).toBe(0);
     expect(dry.lines).toEqual([
       '[DRY RUN] Round-video reclassification complete:',
       '  Chats scanned: 1',
@@ -179,7 +178,7 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     ]);
     expect(await types()).toEqual([`video:${CHAT}_101_video`, `video:${CHAT}_102_video`]);
     const io = capture();
-    expect(await reclassifyRoundVideosCommand(['-c', String(CHAT)], env, io, overrides())).toBe(0);
+    expect(await reclassifyRoundVideosCommand({ chatId: CHAT }, env, io, overrides())).toBe(0);
     expect(io.lines[3]).toBe('  Rows re-typed: 1');
     expect(await types()).toEqual([`video_note:${CHAT}_101_video_note`, `video:${CHAT}_102_video`]);
   });

@@ -6,7 +6,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError, type Env, scopedEnv } from '../../common/env';
 import { createLogger, type Logger, logLevelVar } from '../../common/logger';
@@ -89,25 +88,6 @@ export async function openRuntime(
   const store = createArchiveStore(driver);
   return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
 }
-
-/**
- * Platform chat ids are often negative, which node's parseArgs reads as another option: `-c -100123`
- * becomes `--chat-id=-100123` before parsing.
- */
-export function joinNegativeValues(args: string[], flags: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const next = args[i + 1];
-    if (flags.includes(arg) && next !== undefined && /^-\d+$/.test(next)) {
-      out.push(`${arg.startsWith('--') ? arg : '--chat-id'}=${next}`);
-      i++;
-    } else out.push(arg);
-  }
-  return out;
-}
-
-const CHAT_FLAGS = ['-c', '--chat-id'];
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -205,23 +185,20 @@ export async function backupCommand(
   }
 }
 
+/** `fill-gaps`: one chat or every archived chat; holes of at least `threshold` (GAP_THRESHOLD by default). */
 export async function fillGapsCommand(
-  args: string[],
+  input: { chatId?: number; threshold?: number },
   env: Env,
   io: CommandIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: joinNegativeValues(args, CHAT_FLAGS),
-    options: { 'chat-id': { type: 'string', short: 'c' }, threshold: { type: 'string', short: 't' } },
-  });
   let runtime: BackupRuntime | undefined;
   try {
     runtime = await openRuntime(env, overrides);
-    const threshold = values.threshold === undefined ? runtime.config.gapThreshold : Number(values.threshold);
+    const threshold = input.threshold ?? runtime.config.gapThreshold;
     if (!Number.isInteger(threshold) || threshold < 1)
       throw new ConfigError('threshold must be a whole number of at least 1');
-    const only = values['chat-id'] === undefined ? null : Number(values['chat-id']);
+    const only = input.chatId ?? null;
     const reports: Awaited<ReturnType<typeof fillChatGaps>>[] = [];
     const rt = runtime;
     await eachArchivedAccount(rt, async (session, accountId) => {
@@ -253,23 +230,14 @@ export async function fillGapsCommand(
   }
 }
 
+/** `backfill-topics`: one archived chat read again from its start. */
 export async function backfillTopicsCommand(
-  args: string[],
+  input: { chatId: number },
   env: Env,
   io: CommandIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: joinNegativeValues(args, CHAT_FLAGS),
-    options: { 'chat-id': { type: 'string', short: 'c' } },
-  });
-  if (values['chat-id'] === undefined) {
-    io.err(
-      'usage: archive-cli backfill-topics -c CHAT_ID\narchive-cli backfill-topics: error: the following arguments are required: -c/--chat-id',
-    );
-    return 2;
-  }
-  const chatId = Number(values['chat-id']);
+  const { chatId } = input;
   let runtime: BackupRuntime | undefined;
   try {
     runtime = await openRuntime(env, overrides);
@@ -303,20 +271,17 @@ export async function backfillTopicsCommand(
   }
 }
 
+/** `reclassify-round-videos`: one chat or every archived chat; `dryRun` changes nothing. */
 export async function reclassifyRoundVideosCommand(
-  args: string[],
+  input: { chatId?: number; dryRun?: boolean },
   env: Env,
   io: CommandIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: joinNegativeValues(args, CHAT_FLAGS),
-    options: { 'chat-id': { type: 'string', short: 'c' }, 'dry-run': { type: 'boolean' } },
-  });
   let runtime: BackupRuntime | undefined;
   try {
     runtime = await openRuntime(env, overrides);
-    const only = values['chat-id'] === undefined ? null : Number(values['chat-id']);
+    const only = input.chatId ?? null;
     let scanned = 0;
     let found = 0;
     let retyped = 0;
@@ -332,13 +297,13 @@ export async function reclassifyRoundVideosCommand(
           const round = new Set(await session.roundVideoIds(chatId));
           const matching = videos.filter((id) => round.has(id));
           found += matching.length;
-          if (!values['dry-run']) retyped += await rt.state.retypeRoundVideos(accountId, chatId, matching);
+          if (!input.dryRun) retyped += await rt.state.retypeRoundVideos(accountId, chatId, matching);
         } catch {
           errors++;
         }
       }
     });
-    io.out(`${values['dry-run'] ? '[DRY RUN] ' : ''}Round-video reclassification complete:`);
+    io.out(`${input.dryRun ? '[DRY RUN] ' : ''}Round-video reclassification complete:`);
     io.out(`  Chats scanned: ${scanned}`);
     io.out(`  Round videos found: ${found}`);
     io.out(`  Rows re-typed: ${retyped}`);
@@ -444,7 +409,7 @@ export async function scheduleCommand(
           await runBackup({ ...engineDeps(rt, overrides, env), signal });
           if (config.fillGaps && !signal.aborted) {
             await fillGapsCommand(
-              [],
+              {},
               env,
               { out: () => undefined, err: (line) => rt.logger.warn(line) },
               overrides,

@@ -9,11 +9,22 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
+import { backupCommands } from '../cli/backup-commands';
+import { parseCommandArgs } from '../cli/command';
 import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import { backupCommand, type CommandIo } from './commands';
 import { FakePlatform } from './fake-platform';
 import type { PlatformMessage } from './platform';
-import { authNoninteractiveCommand, parseRestoreArgs, restoreChatCommand } from './scripts';
+import { authNoninteractiveCommand, type RestoreFlags, restoreArgs, restoreChatCommand } from './scripts';
+
+/** restore_chat's flags as the command line parses them, then checked: the one path a run takes. */
+const parseRestoreArgs = (args: string[]) =>
+  restoreArgs(
+    parseCommandArgs(
+      backupCommands.find((c) => c.name === 'restore_chat') as (typeof backupCommands)[number],
+      args,
+    ).values as RestoreFlags,
+  );
 
 const PHONE = '+15550001';
 const CHAT = -1004321;
@@ -154,7 +165,7 @@ describe.each(TEST_BACKENDS)('restore_chat on %s', (backend) => {
 
   const restore = (args: string[], sleeps: number[] = []) => {
     const io = capture();
-    return restoreChatCommand(args, env, io, {
+    return restoreChatCommand(parseRestoreArgs(args), env, io, {
       platform,
       logger: silentLogger(),
       sleep: async (ms) => {

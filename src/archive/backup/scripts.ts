@@ -1,19 +1,17 @@
 /**
  * The maintenance scripts that talk to the platform: `auth_noninteractive` (`send`, then
  * `verify CODE [2FA_PASSWORD]`, for the single legacy account) and `restore_chat` (re-sends archived
- * messages into a platform chat as the session's account). Each takes its arguments and returns the exit
- * code, like the commands in commands.ts.
+ * messages into a platform chat as the session's account). Each takes its parsed arguments and returns the
+ * exit code, like the commands in commands.ts.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, type Env } from '../../common/env';
 import type { RestorableMessage } from '../store/backup-state';
 import {
   type BackupOverrides,
   type BackupRuntime,
   type CommandIo,
-  joinNegativeValues,
   openRuntime,
   platformFor,
 } from './commands';
@@ -72,27 +70,13 @@ export async function authNoninteractiveCommand(
   }
 }
 
-const RESTORE_OPTIONS = {
-  chat: { type: 'string' },
-  'source-chat': { type: 'string' },
-  'dest-chat': { type: 'string' },
-  after: { type: 'string' },
-  before: { type: 'string' },
-  limit: { type: 'string' },
-  delay: { type: 'string' },
-  'no-media': { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-} as const;
-
-const RESTORE_USAGE =
-  'usage: archive-cli restore_chat (--chat ID | --source-chat ID --dest-chat ID) [--after YYYY-MM-DD] ' +
-  '[--before YYYY-MM-DD] [--limit N] [--delay SECONDS] [--no-media] [--dry-run]';
-
-class UsageError extends Error {}
+/** A flag of restore_chat that is missing or malformed (the command line answers it with its usage, exit 2). */
+export class RestoreUsageError extends Error {}
 
 function chatIdOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[+-]?\d+$/.test(value)) throw new UsageError(`argument --${name}: invalid int value: '${value}'`);
+  if (!/^[+-]?\d+$/.test(value))
+    throw new RestoreUsageError(`argument --${name}: invalid int value: '${value}'`);
   return Number(value);
 }
 
@@ -100,7 +84,7 @@ function dayOption(value: string | undefined, name: string): Date | undefined {
   if (value === undefined) return undefined;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : null;
   if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) {
-    throw new UsageError(`argument --${name}: expected a date YYYY-MM-DD: '${value}'`);
+    throw new RestoreUsageError(`argument --${name}: expected a date YYYY-MM-DD: '${value}'`);
   }
   return day;
 }
@@ -116,28 +100,39 @@ export interface RestoreArgs {
   dryRun: boolean;
 }
 
-/** Reads restore_chat's flags; throws UsageError (exit 2) on a missing or malformed one. */
-export function parseRestoreArgs(args: string[]): RestoreArgs {
-  const { values } = parseArgs({
-    args: joinNegativeValues(args, ['--chat', '--source-chat', '--dest-chat']),
-    options: RESTORE_OPTIONS,
-  });
+/** restore_chat's flags as the command line parsed them. */
+export interface RestoreFlags {
+  chat?: string;
+  'source-chat'?: string;
+  'dest-chat'?: string;
+  after?: string;
+  before?: string;
+  limit?: string;
+  delay?: string;
+  'no-media'?: boolean;
+  'dry-run'?: boolean;
+}
+
+/** Checks restore_chat's flags; throws RestoreUsageError on a missing, conflicting or malformed one. */
+export function restoreArgs(values: RestoreFlags): RestoreArgs {
   const chat = chatIdOption(values.chat, 'chat');
   const sourceChat = chatIdOption(values['source-chat'], 'source-chat');
   const destChat = chatIdOption(values['dest-chat'], 'dest-chat');
   if (chat !== undefined && (sourceChat !== undefined || destChat !== undefined)) {
-    throw new UsageError('argument --chat: not allowed with --source-chat/--dest-chat');
+    throw new RestoreUsageError('argument --chat: not allowed with --source-chat/--dest-chat');
   }
   if (chat === undefined && (sourceChat === undefined || destChat === undefined)) {
-    throw new UsageError('the following arguments are required: --chat, or --source-chat and --dest-chat');
+    throw new RestoreUsageError(
+      'the following arguments are required: --chat, or --source-chat and --dest-chat',
+    );
   }
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-    throw new UsageError(`argument --limit: invalid int value: '${values.limit}'`);
+    throw new RestoreUsageError(`argument --limit: invalid int value: '${values.limit}'`);
   }
   const delaySeconds = values.delay === undefined ? 2 : Number(values.delay);
   if (!Number.isFinite(delaySeconds) || delaySeconds < 0 || values.delay?.trim() === '') {
-    throw new UsageError(`argument --delay: invalid float value: '${values.delay}'`);
+    throw new RestoreUsageError(`argument --delay: invalid float value: '${values.delay}'`);
   }
   const after = dayOption(values.after, 'after');
   const before = dayOption(values.before, 'before');
@@ -174,18 +169,11 @@ const describe = (m: RestorableMessage, withFile: boolean) =>
  * Dates: `--after` is inclusive and `--before` exclusive, both at midnight UTC.
  */
 export async function restoreChatCommand(
-  args: string[],
+  options: RestoreArgs,
   env: Env,
   io: CommandIo,
   overrides: BackupOverrides & { sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<number> {
-  let options: RestoreArgs;
-  try {
-    options = parseRestoreArgs(args);
-  } catch (error) {
-    io.err(`${RESTORE_USAGE}\narchive-cli restore_chat: error: ${message(error)}`);
-    return 2;
-  }
   const sleep = overrides.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const prefix = options.dryRun ? '[DRY RUN] ' : '';
   let runtime: BackupRuntime | undefined;

@@ -38,6 +38,8 @@ export interface Command {
   name: string;
   summary: string;
   options: Record<string, OptionSpec>;
+  /** The usage line, where the one made from the flags would mislead (a choice between flags). */
+  usage?: string;
   /** Names of positional arguments (most commands take none). */
   positionals?: { names: string[]; min: number };
   run(ctx: CommandContext, values: OptionValues, positionals: string[]): Promise<number>;
@@ -50,6 +52,7 @@ export class UsageError extends Error {
 const flag = (name: string, spec: OptionSpec) => (spec.short ? `-${spec.short}/--${name}` : `--${name}`);
 
 export function usageLine(command: Command): string {
+  if (command.usage) return command.usage;
   const parts = ['usage: archive-cli', command.name, '[-h]'];
   for (const [name, spec] of Object.entries(command.options)) {
     const shown = spec.short ? `-${spec.short}` : `--${name}`;

@@ -1,5 +1,5 @@
 /** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
-import { stopSignal } from '../backup/cli-commands';
+import { stopSignal } from './backup-commands';
 import { type Command, errorText, UsageError } from './command';
 import { mediaRoot, openDatabase } from './context';
 
