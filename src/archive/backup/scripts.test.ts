@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { backupCommands } from '../cli/backup-commands';
-import { parseCommandArgs } from '../cli/command';
+import { parseCommandArgs } from '../../common/cli/command';
 import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import { backupCommand, type CommandIo } from './commands';
 import { FakePlatform } from './fake-platform';

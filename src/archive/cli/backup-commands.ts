@@ -19,7 +19,7 @@ import {
   restoreArgs,
   restoreChatCommand,
 } from '../backup/scripts';
-import { type Command, type CommandContext, intOption, type OptionSpec, UsageError } from './command';
+import { type Command, type CommandContext, intOption, type OptionSpec, UsageError } from '../../common/cli/command';
 
 const CHAT_ID: OptionSpec = { type: 'string', short: 'c', metavar: 'CHAT_ID', help: 'one platform chat id' };
 

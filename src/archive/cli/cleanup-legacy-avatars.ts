@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from './command';
+import type { Command } from '../../common/cli/command';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
 export const cleanupLegacyAvatars: Command = {

@@ -2,7 +2,7 @@
 
 import { backupCommands } from './backup-commands';
 import { cleanupLegacyAvatars } from './cleanup-legacy-avatars';
-import type { Command } from './command';
+import type { Command } from '../../common/cli/command';
 import { config } from './config';
 import { deduplicateMedia } from './deduplicate-media';
 import { detectAlbums } from './detect-albums';

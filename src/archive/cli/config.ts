@@ -5,7 +5,7 @@
 import { scopedEnv, stringVar } from '../../common/env';
 import { loadConfig, loginModes } from '../config';
 import { describeDatabase } from '../store/config';
-import { type Command, errorText } from './command';
+import { type Command, errorText } from '../../common/cli/command';
 import { backupPath, mediaRoot } from './context';
 import { DEFAULT_SCHEDULE } from './status';
 

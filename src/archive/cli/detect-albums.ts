@@ -4,7 +4,7 @@
  * `grouped_id` in raw_data (the first message's id, prefixed `album_`).
  */
 import type { MediaMessageRow } from '../store/store';
-import { type Command, numberOption } from './command';
+import { type Command, numberOption } from '../../common/cli/command';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
 export function findAlbums(rows: MediaMessageRow[], windowSeconds: number): MediaMessageRow[][] {

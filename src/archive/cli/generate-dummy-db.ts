@@ -10,7 +10,7 @@ import { installFixtureFiles } from '../store/fixture-files';
 import { seedFixtures } from '../store/fixtures';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
-import { type Command, errorText } from './command';
+import { type Command, errorText } from '../../common/cli/command';
 
 export const generateDummyDb: Command = {
   name: 'generate-dummy-db',

@@ -1,5 +1,5 @@
 /** `list-chats`: ID, Type, Name, Last Updated (`N/A` when the chat has no message), then the total. */
-import { type Command, errorText } from './command';
+import { type Command, errorText } from '../../common/cli/command';
 import { openDatabase } from './context';
 
 const COLUMNS = [20, 12, 40];

@@ -1,6 +1,6 @@
 /** What the maintenance scripts share: the database (read-only for a dry run) and the summary line. */
 import type { ArchiveDatabase } from '../store/store';
-import { type CommandContext, errorText, type OptionValues } from './command';
+import { type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
 import { openDatabase } from './context';
 
 /** Opens the archive, runs the pass and prints its lines; 'Failed: <error>' with exit 1 otherwise. */

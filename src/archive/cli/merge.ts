@@ -13,7 +13,7 @@ import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 import { listMigrations } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, MergeHooks, MergeResult } from '../store/store';
-import { type Command, type CommandContext, errorText, type OptionValues } from './command';
+import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
 import { databaseConfig, mediaRoot, openDatabase } from './context';
 
 class MergeRefused extends Error {

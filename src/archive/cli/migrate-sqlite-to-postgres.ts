@@ -9,7 +9,7 @@ import { parseDatabaseConfig } from '../store/config';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, TableInfo } from '../store/store';
-import { type Command, type CommandContext, errorText, intOption, type OptionValues } from './command';
+import { type Command, type CommandContext, errorText, intOption, type OptionValues } from '../../common/cli/command';
 
 class Refused extends Error {}
 

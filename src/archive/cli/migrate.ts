@@ -1,7 +1,7 @@
 /** `migrate`: the schema to the newest revision, in the seed's words. */
 import { createLogger } from '../../common/logger';
 import { migrateArchive } from '../store/migrate';
-import { type Command, errorText } from './command';
+import { type Command, errorText } from '../../common/cli/command';
 import { databaseConfig } from './context';
 
 export const migrate: Command = {

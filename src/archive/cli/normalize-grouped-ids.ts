@@ -2,7 +2,7 @@
  * `normalize-grouped-ids [--dry-run]`: raw_data `grouped_id` values stored as JSON numbers become
  * strings (64-bit album ids do not fit a double), so every album compares the same way.
  */
-import type { Command } from './command';
+import type { Command } from '../../common/cli/command';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
 export const normalizeGroupedIds: Command = {

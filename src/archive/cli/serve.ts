@@ -1,6 +1,6 @@
 /** `serve`: the viewer (HTTP API and WebSocket) on VIEWER_PORT. */
 import { createLogger } from '../../common/logger';
-import type { Command } from './command';
+import type { Command } from '../../common/cli/command';
 
 export const serve: Command = {
   name: 'serve',

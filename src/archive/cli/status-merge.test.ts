@@ -17,7 +17,7 @@ import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
-import type { CommandContext } from './command';
+import type { CommandContext } from '../../common/cli/command';
 import { runMerge } from './merge';
 import { cli, databaseEnv, tempDir } from './test-cli';
 

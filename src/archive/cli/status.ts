@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError, type Env, intVar, scopedEnv, stringVar } from '../../common/env';
 import { type ArchiveStatus, DatabaseUnavailableError } from '../store/store';
-import { type Command, errorText } from './command';
+import { type Command, errorText } from '../../common/cli/command';
 import { databaseConfig, openDatabase } from './context';
 
 export const DEFAULT_SCHEDULE = '0 */6 * * *';

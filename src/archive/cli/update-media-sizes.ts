@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from './command';
+import type { Command } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 

@@ -3,8 +3,8 @@
  * is a usage error, exit 2) and what it runs. Commands print through the context, never to the console
  * directly, so the suite can run them in-process.
  */
-import type { Env } from '../../common/env';
-import type { Logger } from '../../common/logger';
+import type { Env } from '../env';
+import type { Logger } from '../logger';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -27,14 +27,14 @@ export interface CliIo {
 }
 
 export interface CommandContext {
-  /** The environment the command reads (a copy; `--data-dir` has been applied to it). */
+  /** The environment the command reads (a copy, with the program's global options applied). */
   env: Env;
   io: CliIo;
-  /** Structured logs on stderr at LOG_LEVEL (the seed: every command except migrate). */
+  /** Structured logs on stderr at LOG_LEVEL. */
   logger: Logger;
 }
 
-export interface Command {
+export interface Command<C = CommandContext> {
   name: string;
   summary: string;
   options: Record<string, OptionSpec>;
@@ -42,8 +42,11 @@ export interface Command {
   usage?: string;
   /** Names of positional arguments (most commands take none). */
   positionals?: { names: string[]; min: number };
-  run(ctx: CommandContext, values: OptionValues, positionals: string[]): Promise<number>;
+  run(ctx: C, values: OptionValues, positionals: string[]): Promise<number>;
 }
+
+/** What a usage line or help text needs of a command. */
+type Described = Pick<Command<never>, 'name' | 'summary' | 'options' | 'positionals' | 'usage'>;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -51,9 +54,10 @@ export class UsageError extends Error {
 
 const flag = (name: string, spec: OptionSpec) => (spec.short ? `-${spec.short}/--${name}` : `--${name}`);
 
-export function usageLine(command: Command): string {
+/** `usage: <program> <command> [-h] ...`, from the command's flags and positionals. */
+export function usageLine(program: string, command: Described): string {
   if (command.usage) return command.usage;
-  const parts = ['usage: archive-cli', command.name, '[-h]'];
+  const parts = [`usage: ${program}`, command.name, '[-h]'];
   for (const [name, spec] of Object.entries(command.options)) {
     const shown = spec.short ? `-${spec.short}` : `--${name}`;
     const text = spec.type === 'string' ? `${shown} ${spec.metavar ?? name.toUpperCase()}` : shown;
@@ -65,8 +69,15 @@ export function usageLine(command: Command): string {
   return parts.join(' ');
 }
 
-export function commandHelp(command: Command): string {
-  const lines = [usageLine(command), '', command.summary, '', 'options:', '  -h, --help  show this help'];
+export function commandHelp(program: string, command: Described): string {
+  const lines = [
+    usageLine(program, command),
+    '',
+    command.summary,
+    '',
+    'options:',
+    '  -h, --help  show this help',
+  ];
   for (const [name, spec] of Object.entries(command.options)) {
     const shown = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
     const withValue = spec.type === 'string' ? `${shown} ${spec.metavar ?? name.toUpperCase()}` : shown;
@@ -77,7 +88,7 @@ export function commandHelp(command: Command): string {
 
 /** Parses the command's own arguments; throws UsageError naming the problem. */
 export function parseCommandArgs(
-  command: Command,
+  command: Described,
   args: string[],
 ): { values: OptionValues; positionals: string[]; help: boolean } {
   const byLong = new Map(Object.entries(command.options));
