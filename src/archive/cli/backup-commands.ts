@@ -3,6 +3,14 @@
  * parsed once by the dispatcher: their run hands the parsed values, typed, to the backup's use cases.
  * Every run gets a signal that SIGTERM and SIGINT abort (`schedule` finishes the current chat and exits 0).
  */
+
+import {
+  type Command,
+  type CommandContext,
+  intOption,
+  type OptionSpec,
+  UsageError,
+} from '../../common/cli/command';
 import {
   authCommand,
   type BackupOverrides,
@@ -19,7 +27,6 @@ import {
   restoreArgs,
   restoreChatCommand,
 } from '../backup/scripts';
-import { type Command, type CommandContext, intOption, type OptionSpec, UsageError } from '../../common/cli/command';
 
 const CHAT_ID: OptionSpec = { type: 'string', short: 'c', metavar: 'CHAT_ID', help: 'one platform chat id' };
 

@@ -1,8 +1,8 @@
 /** The command table of `archive-cli`, in help order. */
 
+import type { Command } from '../../common/cli/command';
 import { backupCommands } from './backup-commands';
 import { cleanupLegacyAvatars } from './cleanup-legacy-avatars';
-import type { Command } from '../../common/cli/command';
 import { config } from './config';
 import { deduplicateMedia } from './deduplicate-media';
 import { detectAlbums } from './detect-albums';

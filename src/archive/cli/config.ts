@@ -2,10 +2,11 @@
  * `config`: the configuration self-check entry point. It logs what it read (never the phone, never a
  * secret), prints 'Configuration error: <error>' on an invalid value and exits 0 either way.
  */
+
+import { type Command, errorText } from '../../common/cli/command';
 import { scopedEnv, stringVar } from '../../common/env';
 import { loadConfig, loginModes } from '../config';
 import { describeDatabase } from '../store/config';
-import { type Command, errorText } from '../../common/cli/command';
 import { backupPath, mediaRoot } from './context';
 import { DEFAULT_SCHEDULE } from './status';
 

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Command } from '../../common/cli/command';
 import { sha256File, sharedMediaPath } from '../importers/media-files';
 import type { MediaFileRow } from '../store/store';
-import type { Command } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 

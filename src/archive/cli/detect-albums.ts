@@ -3,8 +3,9 @@
  * within the window of each other (default 2 s) and not yet grouped become one album: they share a
  * `grouped_id` in raw_data (the first message's id, prefixed `album_`).
  */
-import type { MediaMessageRow } from '../store/store';
+
 import { type Command, numberOption } from '../../common/cli/command';
+import type { MediaMessageRow } from '../store/store';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
 export function findAlbums(rows: MediaMessageRow[], windowSeconds: number): MediaMessageRow[][] {

@@ -5,8 +5,8 @@
 
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import type { ExportFilter } from '../store/store';
 import { type Command, errorText, UsageError } from '../../common/cli/command';
+import type { ExportFilter } from '../store/store';
 import { openDatabase } from './context';
 
 const PAGE = 1000;

@@ -6,11 +6,11 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { type Command, errorText } from '../../common/cli/command';
 import { installFixtureFiles } from '../store/fixture-files';
 import { seedFixtures } from '../store/fixtures';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
-import { type Command, errorText } from '../../common/cli/command';
 
 export const generateDummyDb: Command = {
   name: 'generate-dummy-db',

@@ -1,7 +1,7 @@
 /** `healthcheck-backup`: healthy while the scheduler's heartbeat file is younger than the limit. */
 import { statSync } from 'node:fs';
-import { intVar, scopedEnv, stringVar } from '../../common/env';
 import type { Command } from '../../common/cli/command';
+import { intVar, scopedEnv, stringVar } from '../../common/env';
 
 export const DEFAULT_HEARTBEAT_FILE = '/tmp/telegram-archive.heartbeat';
 

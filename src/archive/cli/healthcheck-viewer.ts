@@ -1,6 +1,7 @@
 /** `healthcheck-viewer`: GET HEALTHCHECK_URL within 5 seconds; healthy on 200 with status ok. */
-import { scopedEnv, stringVar } from '../../common/env';
+
 import { type Command, errorText } from '../../common/cli/command';
+import { scopedEnv, stringVar } from '../../common/env';
 
 export const DEFAULT_HEALTHCHECK_URL = 'http://127.0.0.1:8000/api/health';
 const TIMEOUT_MS = 5000;

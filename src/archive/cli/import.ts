@@ -1,6 +1,7 @@
 /** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
-import { stopSignal } from './backup-commands';
+
 import { type Command, errorText, UsageError } from '../../common/cli/command';
+import { stopSignal } from './backup-commands';
 import { mediaRoot, openDatabase } from './context';
 
 export const importCommand: Command = {

@@ -1,6 +1,7 @@
 /** What the maintenance scripts share: the database (read-only for a dry run) and the summary line. */
-import type { ArchiveDatabase } from '../store/store';
+
 import { type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
+import type { ArchiveDatabase } from '../store/store';
 import { openDatabase } from './context';
 
 /** Opens the archive, runs the pass and prints its lines; 'Failed: <error>' with exit 1 otherwise. */

@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
 import { MediaCopier } from '../importers/media-files';
 import { chatFolder } from '../model/media-layout';
 import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 import { listMigrations } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, MergeHooks, MergeResult } from '../store/store';
-import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
 import { databaseConfig, mediaRoot, openDatabase } from './context';
 
 class MergeRefused extends Error {

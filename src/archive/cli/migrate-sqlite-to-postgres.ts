@@ -5,11 +5,17 @@
  * counts and a checksum per table; `--dry-run` counts and writes nothing.
  */
 import { existsSync } from 'node:fs';
+import {
+  type Command,
+  type CommandContext,
+  errorText,
+  intOption,
+  type OptionValues,
+} from '../../common/cli/command';
 import { parseDatabaseConfig } from '../store/config';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, TableInfo } from '../store/store';
-import { type Command, type CommandContext, errorText, intOption, type OptionValues } from '../../common/cli/command';
 
 class Refused extends Error {}
 

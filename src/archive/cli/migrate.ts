@@ -1,7 +1,8 @@
 /** `migrate`: the schema to the newest revision, in the seed's words. */
+
+import { type Command, errorText } from '../../common/cli/command';
 import { createLogger } from '../../common/logger';
 import { migrateArchive } from '../store/migrate';
-import { type Command, errorText } from '../../common/cli/command';
 import { databaseConfig } from './context';
 
 export const migrate: Command = {

@@ -1,6 +1,7 @@
 /** `serve`: the viewer (HTTP API and WebSocket) on VIEWER_PORT. */
-import { createLogger } from '../../common/logger';
+
 import type { Command } from '../../common/cli/command';
+import { createLogger } from '../../common/logger';
 
 export const serve: Command = {
   name: 'serve',

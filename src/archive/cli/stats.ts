@@ -1,6 +1,7 @@
 /** `stats`: the banner of cached figures (all 0 until they were first calculated). */
-import { ALL_VISIBLE } from '../store/store';
+
 import { type Command, errorText } from '../../common/cli/command';
+import { ALL_VISIBLE } from '../store/store';
 import { openDatabase } from './context';
 
 const RULE = '='.repeat(50);

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { login, MASTER, PASSWORD_ENV, startViewerOn } from '../http/test-viewer';
@@ -17,7 +18,6 @@ import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
-import type { CommandContext } from '../../common/cli/command';
 import { runMerge } from './merge';
 import { cli, databaseEnv, tempDir } from './test-cli';
 

@@ -6,9 +6,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { CronExpressionParser } from 'cron-parser';
+import { type Command, errorText } from '../../common/cli/command';
 import { ConfigError, type Env, intVar, scopedEnv, stringVar } from '../../common/env';
 import { type ArchiveStatus, DatabaseUnavailableError } from '../store/store';
-import { type Command, errorText } from '../../common/cli/command';
 import { databaseConfig, openDatabase } from './context';
 
 export const DEFAULT_SCHEDULE = '0 */6 * * *';
