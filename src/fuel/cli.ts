@@ -1,47 +1,38 @@
 /**
- * `npm run fuel -- <command>` (also the `fuel` bin):
+ * `npm run fuel -- <command>` (also the `fuel` bin) on the common command-line kit (src/common/cli):
  *   serve                 start the HTTP server (migrating the store first)
  *   migrate               apply pending database migrations
  *   scrape --country=ES   run scrapers once (`npm run scrape -- --country=ES`)
  */
-import { ConfigError } from '../common/env';
+import type { CommandContext } from '../common/cli/command';
+import { runProgram } from '../common/cli/program';
 import { privateFileModes } from '../common/file-modes';
-import { migrateCommand, serveCommand } from './commands';
+import { createLogger, logLevelVar } from '../common/logger';
+import { FUEL_COMMANDS } from './cli/commands';
 
-const USAGE = `usage: npm run fuel -- <command>
-  serve                  start the HTTP server (migrates the store first)
-  migrate                apply pending database migrations
-  scrape --country=KEYS  run scrapers once (ES, ES,FR,PT, EV_PT, all); exit 1 when any failed`;
+privateFileModes();
 
-async function scrape(argv: string[]): Promise<void> {
-  // Loaded on demand: serving and migrating do not need the scrapers and their feeds.
-  const { runScrapeCommand } = await import('./cli/scrape');
-  process.exitCode = await runScrapeCommand(argv);
-}
-
-async function main(argv: string[]): Promise<void> {
-  privateFileModes();
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return serveCommand(process.env);
-    case 'migrate':
-      return migrateCommand(process.env);
-    case 'scrape':
-      return scrape(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      console.log(USAGE);
-      return;
-    default:
-      console.error(`Unknown command "${command}"\n${USAGE}`);
-      process.exitCode = 2;
-  }
-}
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `fuel: ${error.message}` : error);
-  process.exit(1);
-});
+const code = await runProgram<CommandContext>(
+  {
+    name: 'npm run fuel --',
+    label: 'fuel',
+    usage: 'usage: npm run fuel -- <command>',
+    commands: FUEL_COMMANDS,
+    context: () => ({
+      env: process.env,
+      io: {
+        out: (text) => process.stdout.write(`${text}\n`),
+        err: (text) => process.stderr.write(`${text}\n`),
+        errWrite: (chunk) => process.stderr.write(chunk),
+      },
+      logger: createLogger('fuel', logLevelVar(process.env, { unknown: 'info' })),
+    }),
+  },
+  process.argv.slice(2),
+  {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    errWrite: (chunk) => process.stderr.write(chunk),
+  },
+);
+if (code >= 0) process.exitCode = code;

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../../common/cli/command';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { FUEL_CODES } from '../model/fuels';
 import { parseScraperConfig } from '../scrapers/config';
@@ -10,6 +11,7 @@ import { type FakeFeeds, startFakeFeeds } from '../scrapers/testing/fake-feeds';
 import { FEED_KEYS_ENV, feedEnv, installFeedRoutes } from '../scrapers/testing/feed-routes';
 import { openSqliteStore } from '../store/sqlite';
 import { startTestFuel } from '../testing/server';
+import { FUEL_COMMANDS } from './commands';
 import { resolveKeys, runScrapeCommand } from './scrape';
 
 const noSleep = async () => undefined;
@@ -34,16 +36,22 @@ describe('command line scraper tool', () => {
     ...extra,
   });
 
+  /** The tool as the command line runs it: its flags parsed by the kit, then the run. */
   async function scrape(argv: string[], environment: Record<string, string>) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runScrapeCommand(argv, {
-      env: environment,
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-      sleep: noSleep,
-      tuning: { gridStepKm: 120 },
-    });
+    const command = FUEL_COMMANDS.find((c) => c.name === 'scrape') as (typeof FUEL_COMMANDS)[number];
+    const { values } = parseCommandArgs(command, argv);
+    const code = await runScrapeCommand(
+      { country: values.country as string | undefined },
+      {
+        env: environment,
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+        sleep: noSleep,
+        tuning: { gridStepKm: 120 },
+      },
+    );
     return { code, out, err, all: [...out, ...err] };
   }
 

@@ -33,15 +33,7 @@ export interface ScrapeCommandDeps {
   tuning?: ScraperTuning;
 }
 
-const USAGE = 'usage: npm run scrape -- --country=<KEY[,KEY…]|all> [--once]';
-
-function countryArgument(argv: string[]): string | undefined {
-  for (const [index, arg] of argv.entries()) {
-    if (arg.startsWith('--country=')) return arg.slice('--country='.length);
-    if (arg === '--country') return argv[index + 1];
-  }
-  return undefined;
-}
+export const SCRAPE_USAGE = 'usage: npm run scrape -- --country=<KEY[,KEY…]|all> [--once]';
 
 /** The keys to run, in order: `all`, or a comma-separated list (any case); `AU` brings New South Wales. */
 export function resolveKeys(
@@ -67,12 +59,15 @@ export function resolveKeys(
 }
 
 /** Runs the tool and returns its exit status: 0 when every source succeeded, 1 otherwise. */
-export async function runScrapeCommand(argv: string[], deps: ScrapeCommandDeps = {}): Promise<number> {
+export async function runScrapeCommand(
+  input: { country?: string | undefined },
+  deps: ScrapeCommandDeps = {},
+): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   const err = deps.err ?? ((line: string) => console.error(line));
-  const argument = countryArgument(argv);
+  const argument = input.country;
   if (!argument) {
-    err(USAGE);
+    err(SCRAPE_USAGE);
     return 1;
   }
   const config = deps.config ?? loadFuelConfig(deps.env ?? process.env);

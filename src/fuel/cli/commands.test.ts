@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../common/services';
-import { createTestDatabase } from '../common/testing/postgres';
+import { ROOT } from '../../common/services';
+import { createTestDatabase } from '../../common/testing/postgres';
 import { migrateCommand } from './commands';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-cli-'));
@@ -65,7 +65,9 @@ describe('the fuel command line', () => {
   it('refuses an unknown command with its usage', () => {
     const result = run(['bogus'], {});
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('Unknown command "bogus"');
-    expect(result.stderr).toContain('scrape --country=KEYS');
+    expect(result.stderr).toContain('usage: npm run fuel -- <command>');
+    expect(result.stderr).toContain(
+      'fuel: error: unknown command "bogus" (choose from serve, migrate, scrape)',
+    );
   });
 });
