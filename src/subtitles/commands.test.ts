@@ -27,8 +27,24 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 describe('usage', () => {
+  it('prints its help, each command with its summary, without a command', async () => {
+    const { code, out, err } = await cli();
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/^usage: npm run subtitles -- <command> \.\.\.$/m);
+    for (const name of [
+      'serve',
+      'migrate',
+      'user create',
+      'apikey create',
+      'apikey list',
+      'apikey revoke',
+      'status',
+    ])
+      expect(out).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+
   it.each([
-    [[]],
     [['frobnicate']],
     [['user']],
     [['user', 'delete', 'bob']],
@@ -46,7 +62,7 @@ describe('usage', () => {
     const { code, out, err } = await cli(...argv);
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err).toContain('usage: npm run subtitles -- <command>');
+    expect(err).toMatch(/^usage: npm run subtitles -- .*\nsubtitles: error: .+\n$/);
   });
 });
 
@@ -158,7 +174,7 @@ describe('the installed command', () => {
   it('exits 2 with the usage on an unknown command, and 1 on bad configuration', () => {
     const unknown = run(['frobnicate']);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('unknown command: frobnicate');
+    expect(unknown.stderr).toContain('subtitles: error: unknown command "frobnicate"');
     const bad = run(['apikey', 'list'], { SUBTITLES_SERVER_VERSION: 'eleven' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('SUBTITLES_SERVER_VERSION must be a version number');

@@ -1,9 +1,11 @@
 /**
- * The subtitles command line, as a function of its arguments and environment (cli.ts runs it), so
- * tests call it directly. Exit codes: 0 done, 1 failed (bad configuration included), 2 bad usage.
+ * The subtitles command line on the common kit (src/common/cli), each command declared once, as a
+ * function of its arguments and environment (cli.ts runs it), so tests call it directly. Exit codes: 0
+ * done, 1 failed (bad configuration included), 2 bad usage.
  */
-import { parseArgs } from 'node:util';
-import { ConfigError, type Env } from '../common/env';
+import type { Command } from '../common/cli/command';
+import { runProgram } from '../common/cli/program';
+import type { Env } from '../common/env';
 import { migrationLabel } from '../common/migrations';
 import { loadConfig } from './config';
 import { createApiKey, createUser, listApiKeys, revokeApiKey } from './domain/accounts';
@@ -13,19 +15,6 @@ import { setupStatus } from './domain/setup-status';
 import { start } from './main';
 import { databasePath, migrateFile, openSqliteStore } from './store/sqlite';
 import { DuplicateError } from './store/store';
-
-export const USAGE = `usage: npm run subtitles -- <command>
-
-commands:
-  serve                                     start the server (SUBTITLES_PORT, 8096 by default)
-  migrate                                   apply pending database migrations
-  user create <name> --password <p> [--admin]
-                                            add a user (an administrator with --admin)
-  apikey create <name>                      add an API key (always an administrator) and print it
-  apikey list                               list the API keys (id, name, first characters)
-  apikey revoke <key|id>                    revoke an API key
-  status                                    print the plugin's setup status as JSON
-`;
 
 export interface Io {
   out(text: string): void;
@@ -38,19 +27,12 @@ export interface CliOptions {
   onServing?: (server: { url: string; close(): Promise<void> }) => void;
 }
 
-class UsageError extends Error {}
-
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals: number) {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (parsed.positionals.length !== positionals) {
-    throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
-  }
-  return parsed;
+interface SubtitlesContext {
+  env: Env;
+  /** One line each (the newline is added). */
+  out(line: string): void;
+  err(line: string): void;
+  options: CliOptions;
 }
 
 async function withStore<T>(
@@ -66,107 +48,129 @@ async function withStore<T>(
   }
 }
 
-async function dispatch(argv: string[], env: Env, io: Io, options: CliOptions): Promise<number> {
-  const [command, sub, ...rest] = argv;
-  const key =
-    sub === undefined || command === 'serve' || command === 'status' || command === 'migrate'
-      ? command
-      : `${command} ${sub}`;
-  const args = key === command ? argv.slice(1) : rest;
-  switch (key) {
-    case 'serve': {
-      parse(args, {}, 0);
-      const server = await start(env);
-      io.out(`subtitles listening on ${server.url}\n`);
-      options.onServing?.(server);
+const COMMANDS: readonly Command<SubtitlesContext>[] = [
+  {
+    name: 'serve',
+    summary: 'start the server (SUBTITLES_PORT, 8096 by default)',
+    options: {},
+    async run(ctx) {
+      const server = await start(ctx.env);
+      ctx.out(`subtitles listening on ${server.url}`);
+      ctx.options.onServing?.(server);
       return 0;
-    }
-    case 'migrate': {
-      parse(args, {}, 0);
-      const file = databasePath(loadConfig(env).dataDir);
+    },
+  },
+  {
+    name: 'migrate',
+    summary: 'apply pending database migrations',
+    options: {},
+    async run(ctx) {
+      const file = databasePath(loadConfig(ctx.env).dataDir);
       const applied = await migrateFile(file);
-      io.out(
+      ctx.out(
         applied.length === 0
-          ? `${file}: up to date\n`
-          : `${file}: applied ${applied.map(migrationLabel).join(', ')}\n`,
+          ? `${file}: up to date`
+          : `${file}: applied ${applied.map(migrationLabel).join(', ')}`,
       );
       return 0;
-    }
-    case 'status': {
-      parse(args, {}, 0);
-      const config = loadConfig(env);
-      const status = await setupStatus(options.probe ?? hostProbe(), {
-        dataDir: config.dataDir,
-        ...config.whisper,
-      });
-      io.out(`${JSON.stringify(status, null, 2)}\n`);
-      return 0;
-    }
-    case 'user create': {
-      const { positionals, values } = parse(
-        args,
-        { password: { type: 'string' }, admin: { type: 'boolean' } },
-        1,
-      );
-      if (typeof values.password !== 'string')
-        throw new UsageError('user create needs --password <password>');
-      const user = await withStore(env, (store) =>
+    },
+  },
+  {
+    name: 'user create',
+    summary: 'add a user (an administrator with --admin)',
+    options: {
+      password: { type: 'string', required: true, metavar: 'PASSWORD', help: "the user's password" },
+      admin: { type: 'boolean', help: 'make the user an administrator' },
+    },
+    positionals: { names: ['NAME'], min: 1 },
+    async run(ctx, values, [name]) {
+      const user = await withStore(ctx.env, (store) =>
         createUser(store, {
-          name: positionals[0] as string,
+          name: name as string,
           password: values.password as string,
           isAdmin: values.admin === true,
         }),
       );
-      io.out(`created ${user.isAdmin ? 'administrator' : 'user'} ${user.name}\n`);
+      ctx.out(`created ${user.isAdmin ? 'administrator' : 'user'} ${user.name}`);
       return 0;
-    }
-    case 'apikey create': {
-      const { positionals } = parse(args, {}, 1);
-      const { key: apiKey } = await withStore(env, (store) => createApiKey(store, positionals[0] as string));
-      io.out(`${apiKey}\n`);
+    },
+  },
+  {
+    name: 'apikey create',
+    summary: 'add an API key (always an administrator) and print it',
+    options: {},
+    positionals: { names: ['NAME'], min: 1 },
+    async run(ctx, _values, [name]) {
+      const { key } = await withStore(ctx.env, (store) => createApiKey(store, name as string));
+      ctx.out(key);
       return 0;
-    }
-    case 'apikey list': {
-      parse(args, {}, 0);
-      const keys = await withStore(env, (store) => listApiKeys(store));
-      io.out('ID\tNAME\tKEY\tCREATED\tLAST USED\n');
-      for (const k of keys) {
-        io.out(`${k.id}\t${k.name}\t${k.keyPrefix}…\t${k.createdAt}\t${k.lastUsedAt ?? 'never'}\n`);
-      }
+    },
+  },
+  {
+    name: 'apikey list',
+    summary: 'list the API keys (id, name, first characters)',
+    options: {},
+    async run(ctx) {
+      const keys = await withStore(ctx.env, (store) => listApiKeys(store));
+      ctx.out('ID\tNAME\tKEY\tCREATED\tLAST USED');
+      for (const k of keys)
+        ctx.out(`${k.id}\t${k.name}\t${k.keyPrefix}…\t${k.createdAt}\t${k.lastUsedAt ?? 'never'}`);
       return 0;
-    }
-    case 'apikey revoke': {
-      const { positionals } = parse(args, {}, 1);
-      const revoked = await withStore(env, (store) => revokeApiKey(store, positionals[0] as string));
+    },
+  },
+  {
+    name: 'apikey revoke',
+    summary: 'revoke an API key',
+    options: {},
+    positionals: { names: ['KEY_OR_ID'], min: 1 },
+    async run(ctx, _values, [key]) {
+      const revoked = await withStore(ctx.env, (store) => revokeApiKey(store, key as string));
       if (!revoked) {
-        io.err('no such API key\n');
+        ctx.err('no such API key');
         return 1;
       }
-      io.out('revoked\n');
+      ctx.out('revoked');
       return 0;
-    }
-    default:
-      throw new UsageError(command ? `unknown command: ${argv.slice(0, 2).join(' ')}` : 'no command given');
-  }
-}
+    },
+  },
+  {
+    name: 'status',
+    summary: "print the plugin's setup status as JSON",
+    options: {},
+    async run(ctx) {
+      const config = loadConfig(ctx.env);
+      const status = await setupStatus(ctx.options.probe ?? hostProbe(), {
+        dataDir: config.dataDir,
+        ...config.whisper,
+      });
+      ctx.out(JSON.stringify(status, null, 2));
+      return 0;
+    },
+  },
+];
 
 export async function runCli(argv: string[], env: Env, io: Io, options: CliOptions = {}): Promise<number> {
+  const out = (line: string) => io.out(`${line}\n`);
+  const err = (line: string) => io.err(`${line}\n`);
   try {
-    return await dispatch(argv, env, io, options);
+    return await runProgram<SubtitlesContext>(
+      {
+        name: 'npm run subtitles --',
+        label: 'subtitles',
+        usage: 'usage: npm run subtitles -- <command>',
+        commands: COMMANDS,
+        context: () => ({ env, out, err, options }),
+        configurationError: (error) => error.message,
+      },
+      argv,
+      { out, err, errWrite: (chunk) => io.err(chunk) },
+    );
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    if (
-      error instanceof ConfigError ||
-      error instanceof DuplicateError ||
-      error instanceof InvalidInputError
-    ) {
-      io.err(`${error.message}\n`);
+    if (error instanceof DuplicateError || error instanceof InvalidInputError) {
+      err(error.message);
       return 1;
     }
-    io.err(`failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    err(`failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }
