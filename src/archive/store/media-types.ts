@@ -4,9 +4,12 @@
  * applies the no-download rule, so no URL is ever built here.
  */
 import type { components } from '../../../generated/archive/types';
-import type { Chat, Message, MessageMedia, SearchResult } from './types';
 
 type Schemas = components['schemas'];
+type Chat = Schemas['Chat'];
+type Message = Schemas['Message'];
+type MessageMedia = Schemas['MessageMedia'];
+type SearchResult = Schemas['SearchResult'];
 
 /** A message's media as stored: no URLs; `file_path` relative to `BACKUP_PATH`. */
 export type StoredMedia = Omit<MessageMedia, 'url' | 'thumb_url'>;

@@ -131,9 +131,15 @@ export function pathParam(operation: MatchedOperation, name: string): string | u
   return raw === undefined ? undefined : decoded(raw);
 }
 
+/** What the front door keeps in the request's context. */
+interface OperationContext {
+  /** The document's operation for this request (undefined: none; the service answers 404). */
+  operation: MatchedOperation;
+}
+
 /** The operation the front door found for this request (undefined: none of the document's). */
 export function matchedOperation(req: IncomingMessage): MatchedOperation | undefined {
-  return requestContext(req).operation;
+  return requestContext<OperationContext>(req).operation;
 }
 
 /** Splits `req.url` into its path and its query (with the `?`). */
@@ -156,7 +162,7 @@ export function recordOperation(
 ): MatchedOperation | undefined {
   const found = table.find(req.method ?? 'GET', pathname, options);
   if (!found) return undefined;
-  requestContext(req).operation = found;
+  requestContext<OperationContext>(req).operation = found;
   req.url = `${found.path}${query}`;
   req.originalUrl = req.url;
   return found;
@@ -166,7 +172,7 @@ export function recordOperation(
 export function matchOperations(doc: OpenApiNode): RequestHandler {
   const table = new OperationTable(doc);
   return (req, _res, next) => {
-    if (!requestContext(req).operation) {
+    if (!requestContext<OperationContext>(req).operation) {
       const { pathname, query } = splitUrl(req.url);
       recordOperation(table, req, pathname, query);
     }
