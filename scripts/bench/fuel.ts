@@ -26,6 +26,7 @@ import { featureRunsOf } from '../../src/fuel/store/feature-text';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore, StationRow } from '../../src/fuel/store/store';
+import { stationRows } from '../../src/fuel/testing/stores';
 import { dataset, longLine, SPAIN } from './fuel-data';
 import { vacuumAnalyze } from './vacuum';
 
@@ -205,7 +206,7 @@ async function benchBackend(
     const box = { bbox: SPAIN, fuel: 'B7', limit: 20_000 };
     serialisation(
       name,
-      (await store.stationsInBox(box)).stations,
+      (await stationRows(store).stationsInBox(box)).stations,
       // Each Feature's text again, one string per Feature, as a store reads them.
       (JSON.parse(`[${[...(await store.stationFeaturesInBox(box)).runs].join(',')}]`) as unknown[]).map((f) =>
         JSON.stringify(f),

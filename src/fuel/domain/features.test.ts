@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeatureRuns, featureRunsOf } from '../store/feature-text';
 import type { StationRow, StoreBackend } from '../store/store';
 import { parseFeatureTexts } from '../testing/json';
-import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { type OpenedTestStore, stationRows, TEST_BACKENDS } from '../testing/stores';
 import { featureTextCollection, stationFeature } from './features';
 
 const row = (overrides: Partial<StationRow> = {}): StationRow => ({
@@ -101,7 +101,7 @@ describe('features written as text by the store', () => {
       ['E5', 10],
     ] as const)('parse to the features of stationFeature (%s, limit %i)', async (fuel, limit) => {
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit };
-      const objects = await opened.store.stationsInBox(query);
+      const objects = await stationRows(opened.store).stationsInBox(query);
       const texts = await opened.store.stationFeaturesInBox(query);
       expect(texts.truncated).toBe(objects.truncated);
       expect(parseFeatureTexts(texts)).toEqual(objects.stations.map((row) => stationFeature(row, fuel)));
@@ -125,7 +125,7 @@ describe('features written as text by the store', () => {
           corridorKm: 2,
           limit,
         };
-        const objects = await opened.store.stationsAlongLine(query);
+        const objects = await stationRows(opened.store).stationsAlongLine(query);
         const texts = await opened.store.stationFeaturesAlongLine(query);
         expect(objects.stations.length).toBeGreaterThan(3);
         expect(texts.truncated).toBe(objects.truncated);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FuelCode } from '../model/fuels';
 import { inSampleKeyOrder } from '../store/input';
 import type { FuelStore } from '../store/store';
-import { type OpenedTestStore, TEST_BACKENDS } from '../testing/stores';
+import { type OpenedTestStore, stationRows, TEST_BACKENDS } from '../testing/stores';
 import { OcmGate, ocmScraper } from './feeds/ocm';
 import { runScraper } from './pipeline';
 import { recordingLog } from './testing/context';
@@ -46,7 +46,7 @@ function feed(country: string, result: FetchResult | Error, source = 'testfeed')
 }
 
 async function pricesIn(store: FuelStore, country: string, fuel: string) {
-  const { stations } = await store.stationsInBox({ bbox: WORLD, fuel, limit: 20000 });
+  const { stations } = await stationRows(store).stationsInBox({ bbox: WORLD, fuel, limit: 20000 });
   return Object.fromEntries(
     stations
       .filter((s) => s.country === country)
@@ -55,7 +55,7 @@ async function pricesIn(store: FuelStore, country: string, fuel: string) {
 }
 async function idsIn(store: FuelStore, country: string) {
   const all = await Promise.all(
-    ['B7', 'E5', 'EV'].map((fuel) => store.stationsInBox({ bbox: WORLD, fuel, limit: 20000 })),
+    ['B7', 'E5', 'EV'].map((fuel) => stationRows(store).stationsInBox({ bbox: WORLD, fuel, limit: 20000 })),
   );
   return [
     ...new Set(
@@ -139,7 +139,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])(
         }),
       );
       expect(summary).toMatchObject({ stations: 1, prices: 1, errors: [] });
-      const { stations } = await store.stationsInBox({ bbox: WORLD, fuel: 'B7', limit: 100 });
+      const { stations } = await stationRows(store).stationsInBox({ bbox: WORLD, fuel: 'B7', limit: 100 });
       expect(stations.find((s) => s.country === 'AC')).toMatchObject({ name: 'new', price: 1.5 });
     });
 

@@ -9,6 +9,7 @@ import { migratePostgres, migrateSqlite, readMigrations } from '../../common/mig
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { type StationFeature, stationFeature } from '../domain/features';
 import { parseFeatureTexts } from '../testing/json';
+import { stationRows } from '../testing/stores';
 import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
 import { openSqliteDatabase, openSqliteStore } from './sqlite';
@@ -345,12 +346,14 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
       ];
       for (const fuel of ['B7', 'EV'] as const) {
         const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel, limit: 10 };
-        const objects = (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, fuel));
+        const objects = (await stationRows(store).stationsInBox(query)).stations.map((row) =>
+          stationFeature(row, fuel),
+        );
         expect(objects).toHaveLength(fuel === 'B7' ? 2 : 1);
         expect(features(await store.stationFeaturesInBox(query))).toEqual(objects);
         const along = { line, fuel, corridorKm: 5, limit: 10 };
         expect(features(await store.stationFeaturesAlongLine(along))).toEqual(
-          (await store.stationsAlongLine(along)).stations.map((row) =>
+          (await stationRows(store).stationsAlongLine(along)).stations.map((row) =>
             stationFeature(row, fuel, { routeFraction: row.routeFraction }),
           ),
         );
@@ -376,7 +379,7 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
       const after = features(await store.stationFeaturesInBox(query));
       expect(after).toEqual(
-        (await store.stationsInBox(query)).stations.map((row) => stationFeature(row, 'B7')),
+        (await stationRows(store).stationsInBox(query)).stations.map((row) => stationFeature(row, 'B7')),
       );
       expect(after.map((f) => [f.properties.name, f.properties.price])).toEqual([['Renamed', 1.7]]);
       const near = await store.nearestStations({ lon: -3.7, lat: 40.4, radiusKm: 2, fuel: 'B7', limit: 5 });

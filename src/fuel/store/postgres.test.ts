@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { parseFeatureTexts } from '../testing/json';
+import { stationRows } from '../testing/stores';
 import { openPostgresStore } from './postgres';
 import type { FuelStore } from './store';
 
@@ -103,7 +104,7 @@ describe('the PostgreSQL store on a database that writes floats with fewer digit
     expect({ coordinates: along?.geometry.coordinates, price: along?.properties.price }).toEqual(exact);
     const [charger] = parseFeatureTexts(await store.stationFeaturesInBox({ bbox, fuel: 'EV', limit: 10 }));
     expect(charger?.properties.powerKw).toBe(station.powerKw);
-    const [row] = (await store.stationsInBox({ bbox, fuel: 'B7', limit: 10 })).stations;
+    const [row] = (await stationRows(store).stationsInBox({ bbox, fuel: 'B7', limit: 10 })).stations;
     expect(row).toMatchObject({ lon: station.lon, lat: station.lat, powerKw: station.powerKw, price });
   });
 });

@@ -43,6 +43,7 @@ import {
   type ReplacePricesResult,
   type StationInput,
   type StationRow,
+  type StationRowReads,
   type StationType,
   type StoreStats,
   type UpsertOptions,
@@ -318,7 +319,7 @@ async function forEachRow<R extends unknown[]>(
   }
 }
 
-class PostgresFuelStore implements FuelStore {
+class PostgresFuelStore implements FuelStore, StationRowReads {
   readonly backend = 'postgresql' as const;
   private closed = false;
 

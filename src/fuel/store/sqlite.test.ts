@@ -1,5 +1,6 @@
 // What only the SQLite store does; what both backends do is in store.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stationRows } from '../testing/stores';
 import { openSqliteStore } from './sqlite';
 import type { FuelStore, LonLat, PriceInput, StationInput } from './store';
 
@@ -47,10 +48,12 @@ describe('the SQLite store reading the stations positions again', () => {
     const order: string[] = [];
     const box = new Promise<void>((resolve) =>
       setImmediate(() => {
-        void store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 }).then(() => {
-          order.push('box');
-          resolve();
-        });
+        void stationRows(store)
+          .stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })
+          .then(() => {
+            order.push('box');
+            resolve();
+          });
       }),
     );
     const found = await store.stationFeaturesAlongLine(query);

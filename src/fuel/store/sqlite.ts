@@ -44,6 +44,7 @@ import {
   type ReplacePricesResult,
   type StationInput,
   type StationRow,
+  type StationRowReads,
   type StationType,
   type StoreStats,
   type UpsertOptions,
@@ -243,7 +244,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return new SqliteFuelStore(db, options.positionsPerRead ?? POSITIONS_PER_READ);
 }
 
-class SqliteFuelStore implements FuelStore {
+class SqliteFuelStore implements FuelStore, StationRowReads {
   readonly backend = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
 

@@ -5,7 +5,7 @@ import { stationFeature } from '../domain/features';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
 import { parseFeatureTexts } from '../testing/json';
-import { type OpenedTestStore, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../testing/stores';
+import { type OpenedTestStore, stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../testing/stores';
 import { inSampleKeyOrder } from './input';
 import { sampleKey } from './sample-key';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationType } from './store';
@@ -64,7 +64,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(first).toEqual({ count: 3, failedBatches: [] });
       await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4)]);
       await store.replacePrices('dgeg', 'PT', [price('1', 'B7', 1.6, { country: 'PT' })]);
-      const both = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const both = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
       const id = both.stations.find((s) => s.country === 'ES')?.id;
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       expect(both.stations.find((s) => s.country === 'PT')?.id).not.toBe(id);
@@ -76,10 +76,14 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(await store.countStationsBySource('other', 'ES')).toBe(1);
       expect(await store.countStationsBySource('miteco', 'ES')).toBe(1);
 
-      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'EV', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'EV',
+        limit: 10,
+      });
       expect(stations).toEqual([]);
       await store.replacePrices('other', 'ES', [price('1', 'B7', 1.5)]);
-      const found = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const found = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
       expect(found.stations.filter((s) => s.country === 'ES')).toMatchObject([
         { id, name: 'Renamed', lon: -3.71, lat: 40.41 },
       ]);
@@ -90,7 +94,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       await store.upsertStations([base]);
       await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4)]);
       const read = async () => {
-        const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-10, 35, 5, 45],
+          fuel: 'EV',
+          limit: 10,
+        });
         const row = stations[0];
         return (
           row && { ...row, source: (await store.countStationsBySource('other', 'ES')) ? 'other' : 'miteco' }
@@ -129,7 +137,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
           source: current.source,
         });
         // The Feature text the map reads is written again with the station.
-        const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-10, 35, 5, 45],
+          fuel: 'EV',
+          limit: 10,
+        });
         const texts = await store.stationFeaturesInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
         expect(parseFeatureTexts(texts)).toEqual(stations.map((row) => stationFeature(row, 'EV')));
       }
@@ -146,7 +158,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       );
       expect(result.failedBatches).toEqual([]);
       await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
-      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'E5',
+        limit: 10,
+      });
       expect(stations.map((s) => s.name)).toEqual(['last']);
     });
 
@@ -157,7 +173,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       ]);
       expect(result.count).toBe(1);
       await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
-      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'E5',
+        limit: 10,
+      });
       expect(stations.map((s) => s.name)).toEqual(['last']);
     });
 
@@ -193,7 +213,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       );
       expect((await store.upsertStations(input, { batchSize: 1 })).count).toBe(13);
       await store.replacePrices('miteco', 'ES', [price('k3', 'E5', 1.6)]);
-      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'E5', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'E5',
+        limit: 10,
+      });
       expect(stations.map((s) => s.name)).toEqual(['again']);
     });
 
@@ -216,9 +240,9 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
 
       const stats = await store.stats();
       expect(stats.totals).toEqual({ stations: 3, prices: 3 });
-      const e5 = await store.stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'E5', limit: 10 });
+      const e5 = await stationRows(store).stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'E5', limit: 10 });
       expect(e5.stations.map((s) => [s.externalId, s.price])).toEqual([['2', 1.7]]);
-      const b7 = await store.stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'B7', limit: 10 });
+      const b7 = await stationRows(store).stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'B7', limit: 10 });
       expect(b7.stations.map((s) => [s.country, s.price]).sort()).toEqual([
         ['ES', 1.3],
         ['PT', 1.8],
@@ -248,7 +272,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       const result = await store.replacePrices('miteco', 'ES', second);
       expect(result).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
       const read = async (fuel: string) =>
-        (await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
+        (await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
           .map((s) => [s.externalId, s.price, s.reportedAt?.toISOString().slice(0, 10)])
           .sort();
       expect(await read('B7')).toEqual([
@@ -323,7 +347,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         ['XA', 1.5],
         ['XB', 20.5],
       ] as const) {
-        const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 20 });
+        const box = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 20 });
         expect(box.stations.map((s) => [s.externalId, s.price, s.currency]).sort()).toEqual(
           ids.map((id, i) => [id, base + i, currencies[i]]),
         );
@@ -337,7 +361,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       await expect(
         store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.1), price('2', 'B7', -1)]),
       ).rejects.toThrow();
-      const { stations } = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'B7',
+        limit: 10,
+      });
       expect(stations.map((s) => s.price).sort()).toEqual([1.4, 1.5]);
     });
 
@@ -457,7 +485,11 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         price('a', 'B7', 1.4, { reportedAt: times[0] }),
         price('b', 'B7', 1.5, { reportedAt: times[1] }),
       ]);
-      const { stations } = await store.stationsInBox({ bbox: [-10, 35, 5, 45], fuel: 'B7', limit: 10 });
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-10, 35, 5, 45],
+        fuel: 'B7',
+        limit: 10,
+      });
       expect(stations.map((s) => s.reportedAt?.toISOString()).sort()).toEqual(
         times.map((t) => t.toISOString()),
       );
@@ -514,7 +546,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         { history: false },
       );
       expect(result).toEqual({ inserted: 1, skipped: 0, deleted: 1 });
-      const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+      const box = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
       expect(box.stations.map((s) => [s.country, s.price]).sort()).toEqual([
         ['ES', 1.4],
         ['PT', 1.7],
@@ -564,14 +596,14 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         price('edge', 'B7', 1.55, { reportedAt: at('2026-04-30T06:00:00Z'), currency: 'EUR' }),
       ]);
       const bbox: [number, number, number, number] = [-3.8, 40.3, -3.5, 40.5];
-      const b7 = await store.stationsInBox({ bbox, fuel: 'B7', limit: 100 });
+      const b7 = await stationRows(store).stationsInBox({ bbox, fuel: 'B7', limit: 100 });
       expect(b7.truncated).toBe(false);
       const byId = Object.fromEntries(b7.stations.map((s) => [s.externalId, s]));
       expect(Object.keys(byId).sort()).toEqual(['both', 'edge', 'in']);
       expect(byId.in).toMatchObject({ price: 1.39, currency: 'EUR', reportedAt: at('2026-05-02T06:00:00Z') });
       expect(byId.edge).toMatchObject({ price: 1.5, reportedAt: at('2026-05-01T06:00:00Z') });
 
-      const ev = await store.stationsInBox({ bbox, fuel: 'EV', limit: 100 });
+      const ev = await stationRows(store).stationsInBox({ bbox, fuel: 'EV', limit: 100 });
       expect(ev.stations.map((s) => [s.externalId, s.type, s.powerKw, s.price]).sort()).toEqual([
         ['both', 'both', null, null],
         ['ev', 'ev_charger', 150, null],
@@ -587,20 +619,20 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         ids.map((id) => price(id, 'B7', 1.4)),
       );
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
-      const first = await store.stationsInBox(query);
-      const second = await store.stationsInBox(query);
+      const first = await stationRows(store).stationsInBox(query);
+      const second = await stationRows(store).stationsInBox(query);
       expect(first.truncated).toBe(true);
       expect(first.stations).toHaveLength(10);
       const expected = [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 10);
       expect(first.stations.map((s) => s.externalId)).toEqual(expected);
       expect(second.stations.map((s) => s.id)).toEqual(first.stations.map((s) => s.id));
       // A box holding fewer than twice the stations asked for takes the other path, with the same answer.
-      const twenty = await store.stationsInBox({ ...query, limit: 20 });
+      const twenty = await stationRows(store).stationsInBox({ ...query, limit: 20 });
       expect(twenty.truncated).toBe(true);
       expect(twenty.stations.map((s) => s.externalId)).toEqual(
         [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 20),
       );
-      const all = await store.stationsInBox({ ...query, limit: 30 });
+      const all = await stationRows(store).stationsInBox({ ...query, limit: 30 });
       expect(all).toMatchObject({ truncated: false, stations: expect.any(Array) });
       expect(all.stations).toHaveLength(30);
     });
@@ -618,7 +650,9 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       ]);
       const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
       const prices = async () =>
-        Object.fromEntries((await store.stationsInBox(query)).stations.map((s) => [s.externalId, s.price]));
+        Object.fromEntries(
+          (await stationRows(store).stationsInBox(query)).stations.map((s) => [s.externalId, s.price]),
+        );
       expect(await prices()).toEqual({ [a]: 1.4, [b]: 1.5, other: 1.6 });
       await store.replacePrices('miteco', 'ES', [price(a, 'B7', 1.45), price(b, 'B7', 1.5)]);
       expect(await prices()).toEqual({ [a]: 1.45, [b]: 1.5 });
@@ -666,7 +700,7 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       await store.upsertStations([station('one', MADRID), station('two', [-3.7, 40.42])]);
       const t = (h: number) => at(`2026-05-0${h}T06:00:00Z`);
       const read = async () => {
-        const box = await store.stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        const box = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
         const near = await store.nearestStations({
           lon: MADRID[0],
           lat: MADRID[1],
@@ -780,7 +814,12 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
           .filter(([, , t]) => t === 'fuel')
           .map(([id]) => price(id, 'B7', 19, { country: 'SE', currency: 'SEK' })),
       );
-      const result = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 100 });
+      const result = await stationRows(store).stationsAlongLine({
+        line,
+        fuel: 'B7',
+        corridorKm: 5,
+        limit: 100,
+      });
       expect(result.truncated).toBe(false);
       expect(result.stations.map((s) => s.externalId)).toEqual([
         'before-start',
@@ -795,11 +834,16 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       expect(fractions[3]).toBeGreaterThan(0.85);
       expect(result.stations[2]).toMatchObject({ price: 19, currency: 'SEK' });
 
-      const cut = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 2 });
+      const cut = await stationRows(store).stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 2 });
       expect(cut.truncated).toBe(true);
       expect(cut.stations.map((s) => s.externalId)).toEqual(['before-start', 'near-start']);
 
-      const ev = await store.stationsAlongLine({ line, fuel: 'EV', corridorKm: 0.5, limit: 100 });
+      const ev = await stationRows(store).stationsAlongLine({
+        line,
+        fuel: 'EV',
+        corridorKm: 0.5,
+        limit: 100,
+      });
       expect(ev.stations.map((s) => [s.externalId, s.price])).toEqual([['charger', null]]);
     });
 
@@ -827,10 +871,15 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
         .filter((s) => s.distanceKm <= 1)
         .sort((a, b) => a.alongKm - b.alongKm || (a.id < b.id ? -1 : 1));
       expect(expected.length).toBeGreaterThan(30);
-      const cut = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 1, limit: 20 });
+      const cut = await stationRows(store).stationsAlongLine({ line, fuel: 'B7', corridorKm: 1, limit: 20 });
       expect(cut.truncated).toBe(true);
       expect(cut.stations.map((s) => s.externalId)).toEqual(expected.slice(0, 20).map((s) => s.id));
-      const whole = await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 1, limit: 1000 });
+      const whole = await stationRows(store).stationsAlongLine({
+        line,
+        fuel: 'B7',
+        corridorKm: 1,
+        limit: 1000,
+      });
       expect(whole.truncated).toBe(false);
       expect(whole.stations.map((s) => s.externalId)).toEqual(expected.map((s) => s.id));
       whole.stations.forEach((s, i) => {
@@ -846,9 +895,9 @@ describe.each(Object.keys(TEST_BACKENDS) as (keyof typeof TEST_BACKENDS)[])('Fue
       const on = (fraction: number, northKm: number) =>
         destination(intermediate([-4, 40], [-3, 40], fraction), 0, northKm);
       const along = async () =>
-        (await store.stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).stations.map(
-          (s) => s.externalId,
-        );
+        (
+          await stationRows(store).stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })
+        ).stations.map((s) => s.externalId);
       const features = async () =>
         parseFeatureTexts(
           await store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 }),
@@ -923,9 +972,9 @@ describe.each(Object.keys(TEST_SHARED_BACKENDS) as (keyof typeof TEST_SHARED_BAC
         ];
         const on = (fraction: number) => destination(intermediate([-4, 40], [-3, 40], fraction), 0, 1);
         const along = async () =>
-          (await reader.stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })).stations.map(
-            (s) => s.externalId,
-          );
+          (
+            await stationRows(reader).stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })
+          ).stations.map((s) => s.externalId);
         expect(await along()).toEqual([]);
         await writer.upsertStations([station('a', on(0.2)), station('b', on(0.6))]);
         await writer.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);

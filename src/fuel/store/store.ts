@@ -229,16 +229,24 @@ export function byRouteOrder(
   );
 }
 
+/**
+ * The stations behind the Feature texts, as rows: the oracle the store suites and the fuel benchmark
+ * check `stationFeaturesInBox` and `stationFeaturesAlongLine` against. Both adapters keep them, but they are
+ * off the store's production interface: no route reads rows (testing/stores.ts `stationRows` reaches them).
+ */
+export interface StationRowReads {
+  stationsInBox(query: BoxQuery): Promise<BoxResult>;
+  stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
+}
+
 export interface FuelStore {
   readonly backend: StoreBackend;
 
   // Reads for the HTTP routes.
-  stationsInBox(query: BoxQuery): Promise<BoxResult>;
-  /** The same stations as `stationsInBox`, in the same order, as GeoJSON Feature texts. */
+  /** The stations of a box, as GeoJSON Feature texts (their rows: StationRowReads.stationsInBox). */
   stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts>;
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
-  stationsAlongLine(query: CorridorQuery): Promise<CorridorResult>;
-  /** The same stations as `stationsAlongLine`, in the same order, as GeoJSON Feature texts. */
+  /** The stations along a line, as GeoJSON Feature texts (their rows: StationRowReads.stationsAlongLine). */
   stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;
   /** Whether a station with this durable identity exists. */

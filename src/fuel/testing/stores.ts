@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestDatabase, migratedTemplate } from '../../common/testing/postgres';
 import { openPostgresStore } from '../store/postgres';
 import { openSqliteStore } from '../store/sqlite';
-import type { FuelStore, StoreBackend } from '../store/store';
+import type { FuelStore, StationRowReads, StoreBackend } from '../store/store';
 
 export interface OpenedTestStore {
   store: FuelStore;
@@ -83,3 +83,11 @@ export const TEST_SHARED_BACKENDS: Record<StoreBackend, () => Promise<OpenedTest
     }
   },
 };
+
+/** The rows behind a store's Feature texts (StationRowReads): every adapter keeps them for the suites. */
+export function stationRows(store: FuelStore): StationRowReads {
+  const rows = store as FuelStore & Partial<StationRowReads>;
+  if (!rows.stationsInBox || !rows.stationsAlongLine)
+    throw new Error(`the ${store.backend} store keeps no rows`);
+  return rows as FuelStore & StationRowReads;
+}
