@@ -32,6 +32,13 @@ describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
     }
   });
 
+  /** What takes migration 003's full-text index away again, on each backend. */
+  const DROP_FULL_TEXT_INDEX: Record<Backend, string> = {
+    sqlite: 'DROP TABLE messages_fts; DROP TABLE media_transcripts_fts',
+    postgresql:
+      'ALTER TABLE messages DROP COLUMN text_search, DROP COLUMN tags; ALTER TABLE media_transcripts DROP COLUMN text_search',
+  };
+
   describe('on a seeded archive', () => {
     let t: TestStore;
     let db: ArchiveDatabase;
@@ -179,14 +186,7 @@ describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
     it('falls back to substring search, reported as not indexed, when the index is missing', async () => {
       const fresh = await openTestStore(backend);
       try {
-        const driver = driverOf(fresh.db);
-        if (backend === 'sqlite') {
-          await driver.exec('DROP TABLE messages_fts; DROP TABLE media_transcripts_fts');
-        } else {
-          await driver.exec(
-            'ALTER TABLE messages DROP COLUMN text_search, DROP COLUMN tags; ALTER TABLE media_transcripts DROP COLUMN text_search',
-          );
-        }
+        await driverOf(fresh.db).exec(DROP_FULL_TEXT_INDEX[backend]);
         const reopened = await openArchiveStore(fresh.config, silentLogger());
         try {
           const page = await reopened.searchMessages(ALL_VISIBLE, {
