@@ -13,6 +13,7 @@ import { loadConfig } from '../config';
 import { sendQueuedTranscripts } from '../live/send-transcripts';
 import { createArchiveStore } from '../store/archive-store';
 import { type BackupState, backupState } from '../store/backup-state';
+import { migrateArchive } from '../store/migrate';
 import { openDriver } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 import { type BackupConfig, loadBackupConfig } from './config';
@@ -86,6 +87,10 @@ export async function openRuntime(
   const platform = overrides.platform ?? platformFor(config);
   const driver = openDriver(config.database, logger);
   const store = createArchiveStore(driver);
+  if ((await store.schemaRevision()) === 0) {
+    await store.close();
+    throw new Error('the database has no schema yet: run `archive-cli migrate`');
+  }
   return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
 }
 
@@ -335,7 +340,7 @@ export function nextTick(schedule: string, from: Date): Date {
 }
 
 /**
- * `schedule`: runs until stopped. The heartbeat file is written every 30 seconds from the start, before
+ * `schedule`: runs until stopped, after migrating the database. The heartbeat file is written every 30 seconds from the start, before
  * anything connects; then the shared media move, the listeners (ENABLE_LISTENER), one backup at once and one
  * per SCHEDULE tick, gap-fill after each when FILL_GAPS. A run never overlaps the previous one: a tick that
  * comes while a run goes on is skipped. Stopping (SIGTERM) finishes the current chat and exits 0.
@@ -362,6 +367,9 @@ export async function scheduleCommand(
       HEARTBEAT_INTERVAL_MS,
     );
     timers.add(heartbeat);
+    // The backup process migrates at each start, as the seed's backup image does (under the runner's
+    // advisory lock on PostgreSQL, so several starting at once migrate once).
+    await migrateArchive(config.database, overrides.logger ?? backupLogger(env));
     runtime = await openRuntime(env, overrides);
     const rt = runtime;
     await moveSharedMedia(config.backupPath);

@@ -1,4 +1,5 @@
 /** What the commands share: the log level, the database, and where media files live. */
+import { existsSync } from 'node:fs';
 import { type Env, scopedEnv, stringVar } from '../../common/env';
 import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
@@ -15,16 +16,31 @@ export function databaseConfig(env: Env): DatabaseConfig {
   return loadDatabaseConfig(env);
 }
 
+/** What a command says of a database `archive-cli migrate` has not set up yet. */
+export const NO_SCHEMA = 'the database has no schema yet: run `archive-cli migrate`';
+
+/**
+ * The archive database of the command's settings. A command that needs the schema (`schema`, the default)
+ * stops with NO_SCHEMA on a database without it, or a SQLite file that does not exist yet, instead of
+ * failing on the first table it reads.
+ */
 export async function openDatabase(
   env: Env,
   logger: Logger,
-  options: { readonly?: boolean } = {},
+  options: { readonly?: boolean; schema?: boolean } = {},
 ): Promise<ArchiveDatabase> {
   const config = databaseConfig(env);
+  const needsSchema = options.schema ?? true;
+  if (needsSchema && config.backend === 'sqlite' && !existsSync(config.path)) throw new Error(NO_SCHEMA);
   // DB_ECHO=true logs every statement (at INFO) whatever LOG_LEVEL says.
   const sqlLogger =
     config.echo && !logger.isLevelEnabled('info') ? logger.child({}, { level: 'info' }) : logger;
-  return openArchiveStore(config, sqlLogger, options);
+  const db = await openArchiveStore(config, sqlLogger, { readonly: options.readonly ?? false });
+  if (needsSchema && (await db.schemaRevision()) === 0) {
+    await db.close();
+    throw new Error(NO_SCHEMA);
+  }
+  return db;
 }
 
 /** `BACKUP_PATH` (default /data/backups; `--data-dir` sets it). */

@@ -29,7 +29,7 @@ export const importCommand: Command = {
     // SIGTERM or SIGINT: the chat in progress is rolled back and the import ends (see ImportInterrupted).
     const stop = stopSignal();
     try {
-      const db = await openDatabase(ctx.env, ctx.logger, { readonly: dryRun });
+      const db = await openDatabase(ctx.env, ctx.logger, { readonly: dryRun, schema: false });
       try {
         const { importExport } = await import('../importers/run-import');
         const report = await importExport(db, {

@@ -91,7 +91,7 @@ async function readStatus(env: Env, ctx: Parameters<Command['run']>[0]): Promise
   const maxDownloadAttempts = intVar(scopedEnv(env, 'ARCHIVE_'), 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, {
     min: 1,
   });
-  const db = await openDatabase(env, ctx.logger);
+  const db = await openDatabase(env, ctx.logger, { schema: false });
   try {
     if ((await db.schemaRevision()) === 0) {
       // A database the backup never wrote (the SQLite file was created empty just now): no backup.
