@@ -2,7 +2,7 @@
 import { privateFileModes } from '../common/file-modes';
 import { createLogger } from '../common/logger';
 import { closeOnSignals } from '../common/serve';
-import { runCli } from './commands';
+import { runCli } from './cli/program';
 import { processEnv } from './config';
 
 privateFileModes();

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrationLabel } from '../common/migrations';
-import { ROOT } from '../common/services';
-import { runCli } from './commands';
-import { hostProbe } from './domain/probe';
-import { sqliteMigrations } from './store/sqlite';
-import { authHeader, type Fixture, makeFixture, writeModel } from './test-support';
+import { migrationLabel } from '../../common/migrations';
+import { ROOT } from '../../common/services';
+import { hostProbe } from '../domain/probe';
+import { sqliteMigrations } from '../store/sqlite';
+import { authHeader, type Fixture, makeFixture, writeModel } from '../test-support';
+import { runCli } from './program';
 
 let fixture: Fixture;
 beforeEach(() => {

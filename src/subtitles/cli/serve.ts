@@ -1,0 +1,16 @@
+/** `serve`: the server, until a signal (the test suites take it over through onServing). */
+import type { Command } from '../../common/cli/command';
+import { start } from '../main';
+import type { SubtitlesContext } from './context';
+
+export const serve: Command<SubtitlesContext> = {
+  name: 'serve',
+  summary: 'start the server (SUBTITLES_PORT, 8096 by default)',
+  options: {},
+  async run(ctx) {
+    const server = await start(ctx.env);
+    ctx.out(`subtitles listening on ${server.url}`);
+    ctx.options.onServing?.(server);
+    return 0;
+  },
+};
