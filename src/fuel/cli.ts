@@ -1,5 +1,6 @@
 /**
- * `npm run fuel -- <command>` (also the `fuel` bin) on the common command-line kit (src/common/cli):
+ * `npm run fuel -- <command>` (also the `fuel` bin) on the common command-line kit (src/common/cli), one
+ * file per command under fuel/cli:
  *   serve                 start the HTTP server (migrating the store first)
  *   migrate               apply pending database migrations
  *   scrape --country=ES   run scrapers once (`npm run scrape -- --country=ES`)
@@ -8,7 +9,9 @@ import type { CommandContext } from '../common/cli/command';
 import { runProgram } from '../common/cli/program';
 import { privateFileModes } from '../common/file-modes';
 import { createLogger, logLevelVar } from '../common/logger';
-import { FUEL_COMMANDS } from './cli/commands';
+import { migrate } from './cli/migrate';
+import { scrape } from './cli/scrape';
+import { serve } from './cli/serve';
 
 privateFileModes();
 
@@ -17,7 +20,7 @@ const code = await runProgram<CommandContext>(
     name: 'npm run fuel --',
     label: 'fuel',
     usage: 'usage: npm run fuel -- <command>',
-    commands: FUEL_COMMANDS,
+    commands: [serve, migrate, scrape],
     context: () => ({
       env: process.env,
       io: {

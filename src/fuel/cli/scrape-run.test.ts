@@ -11,8 +11,8 @@ import { type FakeFeeds, startFakeFeeds } from '../scrapers/testing/fake-feeds';
 import { FEED_KEYS_ENV, feedEnv, installFeedRoutes } from '../scrapers/testing/feed-routes';
 import { openSqliteStore } from '../store/sqlite';
 import { startTestFuel } from '../testing/server';
-import { FUEL_COMMANDS } from './commands';
-import { resolveKeys, runScrapeCommand } from './scrape';
+import { scrape as scrapeCommand } from './scrape';
+import { resolveKeys, runScrapeCommand } from './scrape-run';
 
 const noSleep = async () => undefined;
 
@@ -40,8 +40,7 @@ describe('command line scraper tool', () => {
   async function scrape(argv: string[], environment: Record<string, string>) {
     const out: string[] = [];
     const err: string[] = [];
-    const command = FUEL_COMMANDS.find((c) => c.name === 'scrape') as (typeof FUEL_COMMANDS)[number];
-    const { values } = parseCommandArgs(command, argv);
+    const { values } = parseCommandArgs(scrapeCommand, argv);
     const code = await runScrapeCommand(
       { country: values.country as string | undefined },
       {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../common/services';
 import { createTestDatabase } from '../../common/testing/postgres';
-import { migrateCommand } from './commands';
+import { migrateCommand } from './migrate';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,20 @@
+/** `serve`: the HTTP server (migrating the store first), until a signal. */
+import type { Command } from '../../common/cli/command';
+import type { Env } from '../../common/env';
+import { closeOnSignals } from '../../common/serve';
+import { start } from '../main';
+
+export async function serveCommand(env: Env): Promise<void> {
+  const running = await start(env);
+  closeOnSignals(running.logger, running.close);
+}
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'start the HTTP server (migrates the store first)',
+  options: {},
+  run: async (ctx) => {
+    await serveCommand(ctx.env);
+    return -1;
+  },
+};
