@@ -1,4 +1,4 @@
-/** `import -p DIR [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
+/** `import -p PATH [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
 
 import { type Command, errorText, UsageError } from '../../common/cli/command';
 import { stopSignal } from './backup-commands';
@@ -8,12 +8,18 @@ export const importCommand: Command = {
   name: 'import',
   summary: "import a desktop app's export folder (result.json, or messages.html with -c)",
   options: {
-    path: { type: 'string', short: 'p', required: true, metavar: 'PATH', help: 'the export folder' },
+    path: {
+      type: 'string',
+      short: 'p',
+      required: true,
+      metavar: 'PATH',
+      help: 'the export folder, or its result.json or first HTML page',
+    },
     'chat-id': {
       type: 'string',
       short: 'c',
       metavar: 'CHAT_ID',
-      help: 'the chat (marked id); required for HTML exports',
+      help: "the chat's id in marked format (a user 123, a basic group -123, a channel or supergroup -100123); required for HTML exports",
     },
     'dry-run': { type: 'boolean', help: 'read and count, write nothing' },
     'skip-media': { type: 'boolean', help: 'do not copy media files (recorded as not downloaded)' },

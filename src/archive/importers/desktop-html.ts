@@ -11,14 +11,24 @@ import { exportFile } from './export-folder';
 import type { ImportEvent, ImportedMedia, ImportedMessage } from './types';
 import { ImportError } from './types';
 
-/** The export's pages in order: messages.html, messages2.html, ...; a link leading out of the export is no page. */
-export function htmlPages(dir: string): string[] {
-  return readdirSync(dir)
-    .map((name) => ({ name, match: /^messages(\d*)\.html$/.exec(name) }))
-    .filter((p) => p.match)
-    .sort((a, b) => Number(a.match?.[1] || 1) - Number(b.match?.[1] || 1))
-    .map((p) => exportFile(dir, p.name))
+/**
+ * The export's pages in order: the first (messages.html, or the page the export named otherwise, such as
+ * index.html), then messages2.html, messages3.html, ...; a link leading out of the export is no page.
+ */
+export function htmlPages(dir: string, first = 'messages.html'): string[] {
+  const later = readdirSync(dir)
+    .map((name) => ({ name, match: /^messages(\d+)\.html$/.exec(name) }))
+    .filter((p) => p.match && Number(p.match[1]) >= 2)
+    .sort((a, b) => Number(a.match?.[1]) - Number(b.match?.[1]))
+    .map((p) => p.name);
+  return [first, ...later]
+    .map((name) => exportFile(dir, name))
     .flatMap((found) => (found.kind === 'file' ? [found.path] : []));
+}
+
+/** Whether a file's text is a page of the desktop app's HTML export (its header and its history). */
+export function isExportPage(text: string): boolean {
+  return /class="page_header"/.test(text) && /class="history"/.test(text);
 }
 
 const MEDIA_CLASSES: [string, string][] = [
@@ -163,8 +173,8 @@ export function htmlChatType(chatId: number, firstPage: string): ChatType {
     : 'supergroup';
 }
 
-export function* readDesktopHtml(dir: string, chatId: number): Generator<ImportEvent> {
-  const pages = htmlPages(dir);
+export function* readDesktopHtml(dir: string, chatId: number, first?: string): Generator<ImportEvent> {
+  const pages = htmlPages(dir, first);
   if (pages.length === 0) throw new ImportError('no messages.html in the export folder');
   let started = false;
   let lastDate: Date | null = null;

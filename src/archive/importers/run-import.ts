@@ -4,11 +4,11 @@
  * messages needs `merge` (then messages already archived are left as they are). A dry run opens the
  * database read-only and writes nothing, files included.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
-import { readDesktopHtml } from './desktop-html';
+import { isExportPage, readDesktopHtml } from './desktop-html';
 import { readDesktopJson } from './desktop-json';
 import { type ExportFile, exportFile } from './export-folder';
 import { chatMediaPath, MediaCopier, sha256File } from './media-files';
@@ -47,19 +47,85 @@ export interface ImportReport {
 
 const BATCH = 500;
 
-export function detectExport(dir: string): 'json' | 'html' {
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new ImportError(`export folder not found: ${dir}`);
-  for (const [name, format] of [
+/** Where an export is: its folder, its format and its main file (result.json, or the first HTML page). */
+export interface ExportSource {
+  dir: string;
+  format: 'json' | 'html';
+  /** The file's name inside `dir`. */
+  file: string;
+}
+
+const PAGE_PROBE_BYTES = 64 * 1024;
+
+/** The first part of a file (enough to tell an export page by its markup). */
+function head(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(PAGE_PROBE_BYTES);
+    return buffer.subarray(0, readSync(fd, buffer, 0, PAGE_PROBE_BYTES, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The export a `-p` names: its folder, or its `result.json` or first HTML page itself. In a folder,
+ * result.json, then messages.html, then the first HTML page whose markup is an export page (some tools
+ * name it index.html); later pages are messages2.html, messages3.html, ...
+ */
+export function resolveExport(target: string): ExportSource {
+  const stat = existsSync(target) ? statSync(target) : null;
+  if (!stat) throw new ImportError(`export folder not found: ${target}`);
+  const checked = (dir: string, file: string, format: ExportSource['format']): ExportSource => {
+    const found = exportFile(dir, file);
+    if (found.kind === 'outside') throw new ImportError(`${file} is a link leading out of the export folder`);
+    if (found.kind === 'missing') throw new ImportError(`no ${file} in ${dir}`);
+    return { dir, format, file };
+  };
+  if (stat.isFile()) {
+    const dir = path.dirname(path.resolve(target));
+    const file = path.basename(target);
+    if (/\.json$/i.test(file)) return checked(dir, file, 'json');
+    if (/\.html?$/i.test(file)) return checked(dir, file, 'html');
+    throw new ImportError(`${file} is neither an export's result.json nor one of its HTML pages`);
+  }
+  const dir = target;
+  for (const [file, format] of [
     ['result.json', 'json'],
     ['messages.html', 'html'],
   ] as const) {
-    const found = exportFile(dir, name);
-    if (found.kind === 'outside') throw new ImportError(`${name} is a link leading out of the export folder`);
-    if (found.kind === 'file') return format;
+    const found = exportFile(dir, file);
+    if (found.kind === 'outside') throw new ImportError(`${file} is a link leading out of the export folder`);
+    if (found.kind === 'file') return { dir, format, file };
   }
-  throw new ImportError(`no result.json or messages.html in ${dir}`);
+  const first = readdirSync(dir)
+    .filter((name) => /\.html?$/i.test(name) && !/^messages\d+\.html$/.test(name))
+    .sort()
+    .find((name) => {
+      const found = exportFile(dir, name);
+      return found.kind === 'file' && isExportPage(head(found.path));
+    });
+  if (first) return { dir, format: 'html', file: first };
+  throw new ImportError(`no result.json or exported HTML page in ${dir}`);
 }
+
+/** A channel-shaped chat id no chat of the archive has (for the hint of an HTML import without -c). */
+async function freeChatId(db: ArchiveDatabase): Promise<number> {
+  const first = -1_009_000_000_001;
+  try {
+    const accountId = await db.importAccountId();
+    if (accountId === null) return first;
+    for (let id = first; id > first - 100; id--) {
+      if ((await db.countChatMessages({ accountId, chatId: id })) === 0) return id;
+    }
+  } catch {
+    // No schema yet (a dry run): every id is free.
+  }
+  return first;
+}
+
+/** The format of an export folder (see resolveExport). */
+export const detectExport = (dir: string): 'json' | 'html' => resolveExport(dir).format;
 
 async function* asAsync(events: Iterable<ImportEvent>): AsyncGenerator<ImportEvent> {
   yield* events;
@@ -183,18 +249,25 @@ function refused(chat: ImportedChat, existing: number): ImportError {
   );
 }
 
-export async function importExport(db: ArchiveDatabase, options: ImportOptions): Promise<ImportReport> {
-  const format = detectExport(options.dir);
+export async function importExport(db: ArchiveDatabase, given: ImportOptions): Promise<ImportReport> {
+  const source = resolveExport(given.dir);
+  const { format } = source;
+  // Media paths are relative to the export's folder, whichever file `-p` named.
+  const options: ImportOptions = { ...given, dir: source.dir };
   if (format === 'html' && options.chatId === null) {
-    throw new ImportError('an HTML export needs -c/--chat-id (the chat id in marked format)');
+    throw new ImportError(
+      "an HTML export does not say which chat it is: give its id with -c/--chat-id in the platform's marked " +
+        "format (a user's id as it is, a basic group's id negated, a channel's or supergroup's id after -100, " +
+        `as in -1001234567890); for a chat from elsewhere any id the archive does not use will do, such as -c ${await freeChatId(db)}`,
+    );
   }
   if (!options.dryRun && (await db.schemaRevision()) === 0) {
     throw new ImportError('the database has no archive schema; run `archive-cli migrate` first');
   }
   const events =
     format === 'json'
-      ? readDesktopJson(path.join(options.dir, 'result.json'))
-      : asAsync(readDesktopHtml(options.dir, options.chatId as number));
+      ? readDesktopJson(path.join(source.dir, source.file))
+      : asAsync(readDesktopHtml(source.dir, options.chatId as number, source.file));
   const iterator = events[Symbol.asyncIterator]();
   const report: ImportReport = { format, chats: [] };
   const next = async () => {
