@@ -1,4 +1,4 @@
-/** `stats`: the banner of cached figures (all 0 until they were first calculated). */
+/** `stats`: the banner of cached figures (all 0 until they were first calculated) and when they were. */
 
 import { type Command, errorText } from '../../common/cli/command';
 import { ALL_VISIBLE } from '../store/store';
@@ -24,6 +24,7 @@ export const stats: Command = {
             `Total messages: ${figures.messages}`,
             `Media files: ${figures.media_files}`,
             `Total storage: ${figures.total_size_mb.toFixed(2)} MB`,
+            `Calculated at: ${figures.stats_calculated_at ?? 'never (a backup, an import, a merge or the viewer calculates them)'}`,
             RULE,
           ].join('\n'),
         );
