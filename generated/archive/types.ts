@@ -1841,7 +1841,7 @@ export interface components {
              */
             downloaded: boolean;
             /**
-             * @description Why the file was not downloaded (for example `oversize` or `filtered`); null when it was or when it is still pending.
+             * @description Why the file was not downloaded (for example `oversize` or `filtered`; `not_in_export` for a file an imported export did not include, `skipped_on_import` for one `import --skip-media` left out); null when it was or when it is still pending.
              * @example null
              */
             skip_reason: string | null;

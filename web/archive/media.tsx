@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { skipReasonText } from '../shared/skip-reasons';
 import { api, type Message, type Schemas, type Transcript } from './api';
 
 type Media = Schemas['MessageMedia'];
@@ -53,7 +54,7 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
   if (!media.downloaded || !media.url)
     return (
       <p class="media-missing muted">
-        {label} not in the archive{media.skip_reason ? ` (${media.skip_reason})` : ''}.
+        {label} not in the archive{media.skip_reason ? ` (${skipReasonText(media.skip_reason)})` : ''}.
       </p>
     );
   if (broken)

@@ -154,6 +154,18 @@ describe('the archive viewer', () => {
     await context.close();
   });
 
+  it('says in words why a file is not in the archive, never its stored code', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await signIn(page);
+    await page.goto(`${viewer.url}/#/chat/${FIXTURE.news.ref}?message=300`);
+    const missing = page.locator('[data-message="300"] .media-missing');
+    await missing.getByText('File not in the archive (larger than the download limit).').waitFor();
+    expect(await missing.textContent()).not.toContain('oversize');
+    await page.screenshot({ path: path.join(os.tmpdir(), 'archive-skip-reason.png') });
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('searches across chats with highlights, opens a result in its chat, follows a tag', async () => {
     const { page, errors, context } = await openPage(browser, { colorScheme: 'dark' });
     await signIn(page);

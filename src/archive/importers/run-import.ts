@@ -47,6 +47,10 @@ export interface ImportReport {
 
 const BATCH = 500;
 
+/** Why an imported media row has no file: the export did not include it, or `--skip-media` left it out. */
+export const NOT_IN_EXPORT = 'not_in_export';
+export const IMPORT_SKIPPED = 'skipped_on_import';
+
 /** Where an export is: its folder, its format and its main file (result.json, or the first HTML page). */
 export interface ExportSource {
   dir: string;
@@ -238,6 +242,8 @@ class ChatImport {
         contentHash: stored?.hash ?? null,
         downloaded: stored !== null,
         downloadDate: stored ? new Date() : null,
+        // A file the export did not carry (or the import left out) is not waiting to be downloaded.
+        skipReason: stored ? null : this.options.skipMedia ? IMPORT_SKIPPED : NOT_IN_EXPORT,
       });
     }
   }
