@@ -13,7 +13,7 @@ import { loadConfig } from '../config';
 import { sendQueuedTranscripts } from '../live/send-transcripts';
 import { createArchiveStore } from '../store/archive-store';
 import { type BackupState, backupState } from '../store/backup-state';
-import { migrateArchive } from '../store/migrate';
+import { migrateArchive, NO_SCHEMA } from '../store/migrate';
 import { openDriver } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 import { type BackupConfig, loadBackupConfig } from './config';
@@ -89,7 +89,7 @@ export async function openRuntime(
   const store = createArchiveStore(driver);
   if ((await store.schemaRevision()) === 0) {
     await store.close();
-    throw new Error('the database has no schema yet: run `archive-cli migrate`');
+    throw new Error(NO_SCHEMA);
   }
   return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
 }

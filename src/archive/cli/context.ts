@@ -4,6 +4,7 @@ import { type Env, scopedEnv, stringVar } from '../../common/env';
 import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
 import type { DatabaseConfig } from '../store/config';
+import { NO_SCHEMA } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 
@@ -15,9 +16,6 @@ export function logLevel(env: Env): string {
 export function databaseConfig(env: Env): DatabaseConfig {
   return loadDatabaseConfig(env);
 }
-
-/** What a command says of a database `archive-cli migrate` has not set up yet. */
-export const NO_SCHEMA = 'the database has no schema yet: run `archive-cli migrate`';
 
 /**
  * The archive database of the command's settings. A command that needs the schema (`schema`, the default)

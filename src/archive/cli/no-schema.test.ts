@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../store/test-databases';
-import { cli, databaseEnv, tempDir } from './test-cli';
+import { cli, databaseEnv, FIXTURES, tempDir } from './test-cli';
 
 const NO_SCHEMA = 'the database has no schema yet: run `archive-cli migrate`';
 const dir = tempDir();
@@ -29,6 +29,7 @@ describe.each([
     [['export', '-o', path.join(dir, 'out.json')], 'Export failed'],
     [['backup'], 'Backup failed'],
     [['fill-gaps'], 'Gap-fill failed'],
+    [['import', '-p', path.join(FIXTURES, 'tg2md-channel')], 'Import failed'],
   ])('%j says the schema is missing, in one line, exit 1', async (args, prefix) => {
     const result = await cli(args, {
       DATABASE_PATH: database(),

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
+import { NO_SCHEMA } from '../store/migrate';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
 import { isExportPage, readDesktopHtml } from './desktop-html';
 import { readDesktopJson } from './desktop-json';
@@ -268,7 +269,7 @@ export async function importExport(db: ArchiveDatabase, given: ImportOptions): P
     );
   }
   if (!options.dryRun && (await db.schemaRevision()) === 0) {
-    throw new ImportError('the database has no archive schema; run `archive-cli migrate` first');
+    throw new ImportError(NO_SCHEMA);
   }
   const events =
     format === 'json'

@@ -61,6 +61,9 @@ export async function migrateDriver(driver: Driver, logger?: Logger): Promise<st
   return done;
 }
 
+/** What a command says of a database `archive-cli migrate` has not set up yet. */
+export const NO_SCHEMA = 'the database has no schema yet: run `archive-cli migrate`';
+
 export async function migrateArchive(config: DatabaseConfig, logger?: Logger): Promise<string[]> {
   const driver = openDriver(config, logger);
   try {
