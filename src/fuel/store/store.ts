@@ -1,6 +1,7 @@
 /**
- * The one storage interface of the fuel service. Two adapters implement it (sqlite.ts, postgres.ts) and
- * pass one shared test suite (store.test.ts). Stores know nothing about HTTP.
+ * The one storage interface of the fuel service. Two adapters implement it (sqlite/, postgres/: the same
+ * files in each) and pass one shared suite (store.cases.ts, run by each adapter's test file). Stores know
+ * nothing about HTTP.
  *
  * Names in this file are a contract with the scrapers and the HTTP layer: add, never rename or remove.
  */
@@ -132,7 +133,7 @@ export interface BoxResult {
  * Stations as the map's answers write them: each station one GeoJSON Feature as JSON text, which
  * parses to what `stationFeature` (domain/features.ts) makes of the station's row (`features.test.ts` holds
  * the two together on both backends). The database writes each text up to its price's time, which this process
- * adds (feature-text.ts); SQLite writes numbers in a form that reads back as the same value
+ * adds (feature-format.ts); SQLite writes numbers in a form that reads back as the same value
  * (`52.520006599999988` where JSON.stringify writes `52.52000659999999`).
  */
 export interface FeatureTexts {

@@ -1,10 +1,14 @@
+// The store suite (store.cases.ts) on PostgreSQL + PostGIS (a copy of a migrated template database per case), then what only this backend does.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
-import { parseFeatureTexts } from '../testing/json';
-import { stationRows } from '../testing/stores';
-import { openPostgresStore } from './postgres';
-import type { FuelStore } from './store';
+import { createTestDatabase, type TestDatabase } from '../../../common/testing/postgres';
+import { parseFeatureTexts } from '../../testing/json';
+import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
+import type { FuelStore } from '../store';
+import { fuelStoreCases } from '../store.cases';
+import { openPostgresStore } from '.';
+
+fuelStoreCases('postgresql', { open: TEST_BACKENDS.postgresql, openShared: TEST_SHARED_BACKENDS.postgresql });
 
 describe('the PostgreSQL store reading a box row by row', () => {
   let db: TestDatabase;

@@ -1,8 +1,9 @@
-// What only the SQLite store does; what both backends do is in store.test.ts.
+// The store suite (store.cases.ts) on SQLite (in memory), then what only this backend does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stationRows } from '../testing/stores';
-import { openSqliteStore } from './sqlite';
-import type { FuelStore, LonLat, PriceInput, StationInput } from './store';
+import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
+import type { FuelStore, LonLat, PriceInput, StationInput } from '../store';
+import { fuelStoreCases } from '../store.cases';
+import { openSqliteStore } from '.';
 
 const line: LonLat[] = [
   [-3.8, 40.4],
@@ -24,6 +25,8 @@ const stationAt = (n: number): StationInput => ({
 
 const b7 = (stations: StationInput[]): PriceInput[] =>
   stations.map((s) => ({ externalId: s.externalId, country: 'ES', fuel: 'B7', price: 1.5, currency: 'EUR' }));
+
+fuelStoreCases('sqlite', { open: TEST_BACKENDS.sqlite, openShared: TEST_SHARED_BACKENDS.sqlite });
 
 describe('the SQLite store reading the stations positions again', () => {
   let store: FuelStore;

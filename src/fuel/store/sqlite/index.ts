@@ -1,0 +1,66 @@
+/**
+ * The embedded backend: one SQLite file (WAL) through better-sqlite3, an R*Tree over the station points,
+ * great-circle distances computed in process. The synchronous driver sits behind the async interface.
+ * Reads are in read.ts, writes in write.ts, the price history in history.ts, the stations' positions for
+ * the corridor search in positions.ts and the Feature texts' SQL in features.ts; the PostgreSQL store has
+ * the same files.
+ */
+import { migrateFuelSqlite } from '../migrations';
+import type { FuelStore, StationRowReads } from '../store';
+import {
+  openSqliteDatabase,
+  POSITIONS_PER_READ,
+  SqliteConnection,
+  type SqliteStoreOptions,
+} from './connection';
+import { priceHistory, prunePriceHistory } from './history';
+import {
+  countStationsBySource,
+  hasStation,
+  nearestStations,
+  ping,
+  stationFeaturesAlongLine,
+  stationFeaturesInBox,
+  stationsAlongLine,
+  stationsInBox,
+  stats,
+} from './read';
+import { deleteOrphanFuelStations, deleteStationsBySource, replacePrices, upsertStations } from './write';
+
+export { openSqliteDatabase, type SqliteStoreOptions } from './connection';
+
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): FuelStore {
+  const db = openSqliteDatabase(file, options);
+  try {
+    if (options.migrate ?? true) migrateFuelSqlite(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return sqliteFuelStore(new SqliteConnection(db, options.positionsPerRead ?? POSITIONS_PER_READ));
+}
+
+/** The store's interface over one connection, each operation from its file. */
+function sqliteFuelStore(c: SqliteConnection): FuelStore & StationRowReads {
+  return {
+    backend: 'sqlite',
+    stationsInBox: (query) => stationsInBox(c, query),
+    stationFeaturesInBox: (query) => stationFeaturesInBox(c, query),
+    nearestStations: (query) => nearestStations(c, query),
+    stationsAlongLine: (query) => stationsAlongLine(c, query),
+    stationFeaturesAlongLine: (query) => stationFeaturesAlongLine(c, query),
+    stats: () => stats(c),
+    hasStation: (country, externalId) => hasStation(c, country, externalId),
+    countStationsBySource: (source, country) => countStationsBySource(c, source, country),
+    priceHistory: (query) => priceHistory(c, query),
+    prunePriceHistory: (country, before) => prunePriceHistory(c, country, before),
+    upsertStations: (stations, options) => upsertStations(c, stations, options),
+    replacePrices: (source, country, prices, options) => replacePrices(c, source, country, prices, options),
+    deleteOrphanFuelStations: (country) => deleteOrphanFuelStations(c, country),
+    deleteStationsBySource: (source, country, options) => deleteStationsBySource(c, source, country, options),
+    ping: () => ping(c),
+    close: async () => {
+      if (c.db.open) c.db.close();
+    },
+  };
+}

@@ -1,0 +1,1065 @@
+/**
+ * The one store suite, as cases every backend's test file runs (sqlite/sqlite.test.ts,
+ * postgres/postgres.test.ts): each case on a new, empty store of that backend. A backend leaves a case out
+ * only by naming it in `skip` with its reason.
+ */
+import { afterEach, beforeEach, describe, expect, it as vitestIt } from 'vitest';
+import { stationFeature } from '../domain/features';
+import { nearestOnLine, prepareLine } from '../geo/line';
+import { destination, greatCircleKm, intermediate } from '../geo/sphere';
+import { parseFeatureTexts } from '../testing/json';
+import { type OpenedTestStore, type OpenedTestStores, stationRows } from '../testing/stores';
+import { inSampleKeyOrder } from './input';
+import { sampleKey } from './sample-key';
+import type { FuelStore, LonLat, PriceInput, StationInput, StationType, StoreBackend } from './store';
+
+function station(
+  externalId: string,
+  [lon, lat]: LonLat,
+  overrides: Partial<StationInput> = {},
+): StationInput {
+  return {
+    externalId,
+    country: 'ES',
+    type: 'fuel',
+    name: `Station ${externalId}`,
+    brand: 'Repsol',
+    address: `Calle ${externalId}`,
+    city: 'Madrid',
+    lon,
+    lat,
+    source: 'miteco',
+    ...overrides,
+  };
+}
+
+function price(
+  externalId: string,
+  fuel: string,
+  value: number,
+  overrides: Partial<PriceInput> = {},
+): PriceInput {
+  return { externalId, country: 'ES', fuel, price: value, currency: 'EUR', ...overrides };
+}
+
+const MADRID: LonLat = [-3.7038, 40.4168];
+const at = (iso: string) => new Date(iso);
+
+export interface StoreCaseOptions {
+  /** A new, empty, migrated store. */
+  open: () => Promise<OpenedTestStore>;
+  /** Two stores on one new database. */
+  openShared: () => Promise<OpenedTestStores>;
+  /** Cases (by name) this backend does not run, each with the reason it gives. */
+  skip?: Record<string, string>;
+}
+
+/**
+ * Vitest's `it`, leaving out, with their reason in the report, the cases a backend names; `named` holds every
+ * case's name, so that a skip naming no case fails the file.
+ */
+function casesBut(skip: Record<string, string>, named: Set<string>) {
+  return (name: string, test: () => Promise<void>) => {
+    named.add(name);
+    const reason = skip[name];
+    if (reason === undefined) vitestIt(name, test);
+    else vitestIt.skip(`${name} (not on this backend: ${reason})`, test);
+  };
+}
+
+export function fuelStoreCases(backend: StoreBackend, options: StoreCaseOptions): void {
+  const named = new Set<string>();
+  const it = casesBut(options.skip ?? {}, named);
+
+  describe(`FuelStore on ${backend}`, () => {
+    let opened: OpenedTestStore;
+    let store: FuelStore;
+
+    beforeEach(async () => {
+      opened = await options.open();
+      store = opened.store;
+    });
+    afterEach(async () => {
+      await opened.dispose();
+    });
+
+    describe('writes', () => {
+      it('upserts stations by externalId + country, keeping the id and recording the last source', async () => {
+        const first = await store.upsertStations([
+          station('1', MADRID),
+          station('1', MADRID, { country: 'PT', source: 'dgeg' }),
+          station('2', [-3.7, 40.42]),
+        ]);
+        expect(first).toEqual({ count: 3, failedBatches: [] });
+        await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4)]);
+        await store.replacePrices('dgeg', 'PT', [price('1', 'B7', 1.6, { country: 'PT' })]);
+        const both = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'B7',
+          limit: 10,
+        });
+        const id = both.stations.find((s) => s.country === 'ES')?.id;
+        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+        expect(both.stations.find((s) => s.country === 'PT')?.id).not.toBe(id);
+
+        const second = await store.upsertStations([
+          station('1', [-3.71, 40.41], { name: 'Renamed', source: 'other' }),
+        ]);
+        expect(second).toEqual({ count: 1, failedBatches: [] });
+        expect(await store.countStationsBySource('other', 'ES')).toBe(1);
+        expect(await store.countStationsBySource('miteco', 'ES')).toBe(1);
+
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'EV',
+          limit: 10,
+        });
+        expect(stations).toEqual([]);
+        await store.replacePrices('other', 'ES', [price('1', 'B7', 1.5)]);
+        const found = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'B7',
+          limit: 10,
+        });
+        expect(found.stations.filter((s) => s.country === 'ES')).toMatchObject([
+          { id, name: 'Renamed', lon: -3.71, lat: 40.41 },
+        ]);
+      });
+
+      it('writes a change to any one field of a station, and keeps a station given as it is', async () => {
+        const base = station('1', MADRID, { type: 'both', powerKw: 22 });
+        await store.upsertStations([base]);
+        await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4)]);
+        const read = async () => {
+          const { stations } = await stationRows(store).stationsInBox({
+            bbox: [-10, 35, 5, 45],
+            fuel: 'EV',
+            limit: 10,
+          });
+          const row = stations[0];
+          return (
+            row && { ...row, source: (await store.countStationsBySource('other', 'ES')) ? 'other' : 'miteco' }
+          );
+        };
+        const before = await read();
+        expect(await store.upsertStations([base])).toEqual({ count: 1, failedBatches: [] });
+        expect(await read()).toEqual(before);
+        const changes: Partial<StationInput>[] = [
+          { name: 'New name' },
+          { brand: null },
+          { brand: 'Cepsa' },
+          { address: 'Calle Nueva 1' },
+          { city: 'Getafe' },
+          { lon: -3.75 },
+          { lat: 40.3 },
+          { powerKw: 50 },
+          { powerKw: null },
+          { type: 'ev_charger' },
+          { source: 'other' },
+        ];
+        let current = base;
+        for (const change of changes) {
+          current = { ...current, ...change };
+          expect(await store.upsertStations([current])).toEqual({ count: 1, failedBatches: [] });
+          expect(await read()).toMatchObject({
+            id: before?.id,
+            name: current.name,
+            brand: current.brand,
+            address: current.address,
+            city: current.city,
+            lon: current.lon,
+            lat: current.lat,
+            powerKw: current.powerKw ?? null,
+            type: current.type,
+            source: current.source,
+          });
+          // The Feature text the map reads is written again with the station.
+          const { stations } = await stationRows(store).stationsInBox({
+            bbox: [-10, 35, 5, 45],
+            fuel: 'EV',
+            limit: 10,
+          });
+          const texts = await store.stationFeaturesInBox({ bbox: [-10, 35, 5, 45], fuel: 'EV', limit: 10 });
+          expect(parseFeatureTexts(texts)).toEqual(stations.map((row) => stationFeature(row, 'EV')));
+        }
+      });
+
+      it('lets the later of two listings in different batches win', async () => {
+        const result = await store.upsertStations(
+          [
+            station('7', MADRID, { name: 'first' }),
+            station('8', MADRID),
+            station('7', MADRID, { name: 'last' }),
+          ],
+          { batchSize: 1 },
+        );
+        expect(result.failedBatches).toEqual([]);
+        await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'E5',
+          limit: 10,
+        });
+        expect(stations.map((s) => s.name)).toEqual(['last']);
+      });
+
+      it('collapses duplicates in the input to their last occurrence', async () => {
+        const result = await store.upsertStations([
+          station('7', MADRID, { name: 'first' }),
+          station('7', MADRID, { name: 'last' }),
+        ]);
+        expect(result.count).toBe(1);
+        await store.replacePrices('miteco', 'ES', [price('7', 'E5', 1.6)]);
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'E5',
+          limit: 10,
+        });
+        expect(stations.map((s) => s.name)).toEqual(['last']);
+      });
+
+      it('reports a failed batch and still writes the others', async () => {
+        const input = [
+          station('a', MADRID),
+          station('b', MADRID),
+          station('c', [-3.7, 200]),
+          station('d', MADRID),
+          station('e', MADRID),
+        ];
+        const result = await store.upsertStations(input, { batchSize: 2 });
+        // Batches of two in the order the store writes: the batch holding the invalid station fails whole.
+        const order = inSampleKeyOrder(input).map((s) => s.externalId);
+        const offset = order.indexOf('c') - (order.indexOf('c') % 2);
+        const failed = order.slice(offset, offset + 2);
+        expect(result.count).toBe(5 - failed.length);
+        expect(result.failedBatches).toHaveLength(1);
+        expect(result.failedBatches[0]).toMatchObject({ offset, size: failed.length });
+        expect(result.failedBatches[0]?.message).toBeTruthy();
+        for (const id of order) expect(await store.hasStation('ES', id), id).toBe(!failed.includes(id));
+      });
+
+      it('orders stations by sample key, the later listing of one station winning', async () => {
+        const ids = Array.from({ length: 12 }, (_, i) => `k${i}`);
+        const input = [...ids.map((id) => station(id, MADRID)), station('k3', MADRID, { name: 'again' })];
+        expect(inSampleKeyOrder(input).map((s) => s.externalId)).toEqual(
+          [...input.map((s) => s.externalId)].sort(
+            (a, b) =>
+              sampleKey('ES', a) - sampleKey('ES', b) ||
+              input.findIndex((s) => s.externalId === a) - input.findIndex((s) => s.externalId === b),
+          ),
+        );
+        expect((await store.upsertStations(input, { batchSize: 1 })).count).toBe(13);
+        await store.replacePrices('miteco', 'ES', [price('k3', 'E5', 1.6)]);
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'E5',
+          limit: 10,
+        });
+        expect(stations.map((s) => s.name)).toEqual(['again']);
+      });
+
+      it("replaces only one source's prices of one country", async () => {
+        await store.upsertStations([
+          station('1', MADRID),
+          station('2', [-3.7, 40.42]),
+          station('1', [-9.14, 38.72], { country: 'PT', source: 'dgeg' }),
+        ]);
+        await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4), price('2', 'B7', 1.5)]);
+        await store.replacePrices('other', 'ES', [price('2', 'E5', 1.7)]);
+        await store.replacePrices('miteco', 'PT', [price('1', 'B7', 1.8, { country: 'PT' })]);
+
+        const result = await store.replacePrices('miteco', 'ES', [
+          price('1', 'B7', 1.3),
+          price('missing', 'B7', 1.3),
+          price('1', 'B7', 1.2, { country: 'PT' }),
+        ]);
+        expect(result).toEqual({ inserted: 1, skipped: 2, deleted: 2 });
+
+        const stats = await store.stats();
+        expect(stats.totals).toEqual({ stations: 3, prices: 3 });
+        const e5 = await stationRows(store).stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'E5', limit: 10 });
+        expect(e5.stations.map((s) => [s.externalId, s.price])).toEqual([['2', 1.7]]);
+        const b7 = await stationRows(store).stationsInBox({ bbox: [-10, 38, -3, 41], fuel: 'B7', limit: 10 });
+        expect(b7.stations.map((s) => [s.country, s.price]).sort()).toEqual([
+          ['ES', 1.3],
+          ['PT', 1.8],
+        ]);
+      });
+
+      it('replaces prices kept, retimed, changed, withdrawn and new, with a repeated key in order', async () => {
+        await store.upsertStations([station('a', MADRID), station('b', [-3.7, 40.42])]);
+        const t = (day: number) => at(`2026-06-0${day}T06:00:00Z`);
+        await store.replacePrices('miteco', 'ES', [
+          price('a', 'B7', 1.4, { reportedAt: t(1) }),
+          price('a', 'E5', 1.5, { reportedAt: t(1) }),
+          price('a', 'E10', 1.45, { reportedAt: t(1) }),
+          price('b', 'LPG', 0.9, { reportedAt: t(1) }),
+          // The same key twice at the same time: the last one given is the newest.
+          price('b', 'B7', 1.3, { reportedAt: t(1) }),
+          price('b', 'B7', 1.35, { reportedAt: t(1) }),
+        ]);
+        const second = [
+          price('a', 'B7', 1.4, { reportedAt: t(1) }),
+          price('a', 'E5', 1.5, { reportedAt: t(2) }),
+          price('a', 'E10', 1.49, { reportedAt: t(2) }),
+          price('a', 'LPG', 0.95, { reportedAt: t(2) }),
+          price('b', 'B7', 1.36, { reportedAt: t(2) }),
+          price('b', 'B7', 1.31, { reportedAt: t(2) }),
+        ];
+        const result = await store.replacePrices('miteco', 'ES', second);
+        expect(result).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
+        const read = async (fuel: string) =>
+          (await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
+            .map((s) => [s.externalId, s.price, s.reportedAt?.toISOString().slice(0, 10)])
+            .sort();
+        expect(await read('B7')).toEqual([
+          ['a', 1.4, '2026-06-01'],
+          ['b', 1.31, '2026-06-02'],
+        ]);
+        expect(await read('E5')).toEqual([['a', 1.5, '2026-06-02']]);
+        expect(await read('E10')).toEqual([['a', 1.49, '2026-06-02']]);
+        expect(await read('LPG')).toEqual([['a', 0.95, '2026-06-02']]);
+        expect((await store.stats()).totals).toEqual({ stations: 2, prices: 6 });
+        // A change of time alone is no price change; b's B7 changed (both rows of the key did).
+        const changes = async (fuel: string) =>
+          (await store.priceHistory({ country: 'ES', fuel, since: at('2000-01-01T00:00:00Z') })).map((r) => [
+            r.externalId,
+            r.price,
+          ]);
+        expect(await changes('E5')).toEqual([['a', 1.5]]);
+        expect(await changes('E10')).toEqual([
+          ['a', 1.45],
+          ['a', 1.49],
+        ]);
+        expect(await changes('LPG')).toEqual([
+          ['a', 0.95],
+          ['b', 0.9],
+        ]);
+        expect((await changes('B7')).filter(([id]) => id === 'b')).toHaveLength(4);
+        // The same answer again changes nothing, and reads the same.
+        const before = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        await store.replacePrices('miteco', 'ES', second);
+        expect(await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
+          before,
+        );
+        expect(await changes('E10')).toHaveLength(2);
+      });
+
+      it('matches previous prices of stations whose ids hold tabs, line breaks, backslashes and other scripts', async () => {
+        const ids = ['tab\tid', 'line\nid', 'back\\slash', '\\N', 'Ñandú 京都', 'plain'];
+        await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.01, 40.4])));
+        const replace = (changed: string) =>
+          store.replacePrices(
+            'miteco',
+            'ES',
+            ids.map((id, i) => price(id, 'B7', id === changed ? 2 : 1.4 + i / 100)),
+          );
+        await replace('');
+        expect(await replace('\\N')).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
+        const history = await store.priceHistory({
+          country: 'ES',
+          fuel: 'B7',
+          since: at('2000-01-01T00:00:00Z'),
+        });
+        // Each station's first price, then the one change.
+        expect(history.map((r) => [r.externalId, r.price]).sort()).toEqual(
+          [...ids.map((id, i) => [id, 1.4 + i / 100]), ['\\N', 2]].sort(),
+        );
+      });
+
+      it('keeps fuels and currencies apart that share no key of their own', async () => {
+        // Codes outside the document's list, and more currencies in one replace than have a key of their own.
+        const ids = Array.from({ length: 10 }, (_, i) => `s${i}`);
+        await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.01, 40.4])));
+        const currencies = ['EUR', 'GBP', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'CHF', 'RON'];
+        const replace = (shift: number) =>
+          store.replacePrices('miteco', 'ES', [
+            ...ids.map((id, i) => price(id, 'XA', 1 + i + shift, { currency: currencies[i] as string })),
+            ...ids.map((id, i) => price(id, 'XB', 20 + i + shift, { currency: currencies[i] as string })),
+          ]);
+        await replace(0);
+        await replace(0);
+        await replace(0.5);
+        for (const [fuel, base] of [
+          ['XA', 1.5],
+          ['XB', 20.5],
+        ] as const) {
+          const box = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 20 });
+          expect(box.stations.map((s) => [s.externalId, s.price, s.currency]).sort()).toEqual(
+            ids.map((id, i) => [id, base + i, currencies[i]]),
+          );
+        }
+        expect((await store.stats()).totals.prices).toBe(20);
+      });
+
+      it('keeps the old prices when a replace fails part-way', async () => {
+        await store.upsertStations([station('1', MADRID), station('2', [-3.7, 40.42])]);
+        await store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.4), price('2', 'B7', 1.5)]);
+        await expect(
+          store.replacePrices('miteco', 'ES', [price('1', 'B7', 1.1), price('2', 'B7', -1)]),
+        ).rejects.toThrow();
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-4, 40, -3, 41],
+          fuel: 'B7',
+          limit: 10,
+        });
+        expect(stations.map((s) => s.price).sort()).toEqual([1.4, 1.5]);
+      });
+
+      it('deletes fuel stations no source prices, never EV chargers, only in the country', async () => {
+        await store.upsertStations([
+          station('priced', MADRID),
+          station('orphan', MADRID),
+          station('charger', MADRID, { type: 'ev_charger', source: 'ocm' }),
+          station('both', MADRID, { type: 'both', source: 'ocm' }),
+          station('orphan', MADRID, { country: 'PT' }),
+        ]);
+        await store.replacePrices('miteco', 'ES', [price('priced', 'B7', 1.4)]);
+        expect(await store.deleteOrphanFuelStations('ES')).toBe(1);
+        const stats = await store.stats();
+        expect(stats.countries).toEqual([
+          expect.objectContaining({ code: 'ES', stations: 3 }),
+          expect.objectContaining({ code: 'PT', stations: 1 }),
+        ]);
+        expect(await store.deleteOrphanFuelStations('ES')).toBe(0);
+      });
+
+      it('deletes the stations of one source in one country, keeping the ones still listed', async () => {
+        await store.upsertStations([
+          station('ocm-1', MADRID, { type: 'ev_charger', source: 'ocm' }),
+          station('ocm-2', MADRID, { type: 'ev_charger', source: 'ocm' }),
+          station('ocm-3', MADRID, { type: 'ev_charger', source: 'ocm' }),
+          station('reve-1', MADRID, { type: 'ev_charger', source: 'reve' }),
+          station('ocm-1', MADRID, { type: 'ev_charger', source: 'ocm', country: 'PT' }),
+        ]);
+        expect(await store.countStationsBySource('ocm', 'ES')).toBe(3);
+        expect(
+          await store.deleteStationsBySource('ocm', 'ES', { exceptExternalIds: new Set(['ocm-2']) }),
+        ).toBe(2);
+        expect(await store.countStationsBySource('ocm', 'ES')).toBe(1);
+        expect(await store.deleteStationsBySource('ocm', 'ES')).toBe(1);
+        expect(await store.countStationsBySource('ocm', 'ES')).toBe(0);
+        expect(await store.countStationsBySource('reve', 'ES')).toBe(1);
+        expect(await store.countStationsBySource('ocm', 'PT')).toBe(1);
+      });
+    });
+
+    describe('price history', () => {
+      const run = (prices: PriceInput[], when: string) =>
+        store.replacePrices(
+          'miteco',
+          'ES',
+          prices.map((p) => ({ ...p, reportedAt: at(when) })),
+        );
+
+      it('adds one row per change per station and fuel, not one per run, and outlives the station', async () => {
+        await store.upsertStations([station('a', MADRID), station('b', MADRID)]);
+        await run(
+          [price('a', 'B7', 1.5), price('a', 'E5', 1.6), price('b', 'B7', 1.4)],
+          '2026-05-01T06:00:00Z',
+        );
+        await run(
+          [price('a', 'B7', 1.5), price('a', 'E5', 1.65), price('b', 'B7', 1.4)],
+          '2026-05-02T06:00:00Z',
+        );
+        await run(
+          [price('a', 'B7', 1.5), price('a', 'E5', 1.65), price('b', 'B7', 1.45)],
+          '2026-05-03T06:00:00Z',
+        );
+        // Another source's identical price is still a change of its own.
+        await store.replacePrices('other', 'ES', [
+          { ...price('a', 'B7', 1.5), reportedAt: at('2026-05-03T07:00:00Z') },
+        ]);
+        const since = at('2026-01-01T00:00:00Z');
+        const rows = await store.priceHistory({ country: 'ES', fuel: 'E5', since });
+        expect(rows.map((r) => [r.externalId, r.price, r.changedAt.toISOString()])).toEqual([
+          ['a', 1.6, '2026-05-01T06:00:00.000Z'],
+          ['a', 1.65, '2026-05-02T06:00:00.000Z'],
+        ]);
+        const b7 = await store.priceHistory({ country: 'ES', fuel: 'B7', since });
+        expect(b7.map((r) => [r.externalId, r.price, r.source])).toEqual([
+          ['a', 1.5, 'miteco'],
+          ['a', 1.5, 'other'],
+          ['b', 1.4, 'miteco'],
+          ['b', 1.45, 'miteco'],
+        ]);
+        const one = await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: 'b' });
+        expect(one.map((r) => r.price)).toEqual([1.4, 1.45]);
+        expect(await store.hasStation('ES', 'b')).toBe(true);
+        expect(await store.hasStation('PT', 'b')).toBe(false);
+        // The station goes; its history stays, under its durable identity.
+        await store.deleteStationsBySource('miteco', 'ES');
+        expect(await store.hasStation('ES', 'b')).toBe(false);
+        expect(await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: 'b' })).toHaveLength(
+          2,
+        );
+      });
+
+      it('answers a window with the price in force when it opened, and prunes all but that row', async () => {
+        await store.upsertStations([station('a', MADRID)]);
+        await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+        await run([price('a', 'B7', 1.35)], '2026-02-01T06:00:00Z');
+        await run([price('a', 'B7', 1.4)], '2026-03-01T06:00:00Z');
+        await run([price('a', 'B7', 1.45)], '2026-04-01T06:00:00Z');
+        const window = await store.priceHistory({
+          country: 'ES',
+          fuel: 'B7',
+          since: at('2026-02-15T00:00:00Z'),
+        });
+        expect(window.map((r) => r.price)).toEqual([1.35, 1.4, 1.45]);
+        expect(await store.prunePriceHistory('PT', at('2026-03-15T00:00:00Z'))).toBe(0);
+        expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(2);
+        const left = await store.priceHistory({
+          country: 'ES',
+          fuel: 'B7',
+          since: at('2000-01-01T00:00:00Z'),
+        });
+        expect(left.map((r) => r.price)).toEqual([1.4, 1.45]);
+        expect(await store.prunePriceHistory('ES', at('2026-03-15T00:00:00Z'))).toBe(0);
+      });
+
+      it('keeps the times of prices and changes to the millisecond, years apart', async () => {
+        await store.upsertStations([station('a', MADRID), station('b', MADRID)]);
+        const times = [
+          new Date(Date.UTC(2026, 4, 12, 6, 30, 12, 345)),
+          new Date(Date.UTC(2099, 11, 31, 23, 59, 59, 999)),
+        ];
+        await store.replacePrices('miteco', 'ES', [
+          price('a', 'B7', 1.4, { reportedAt: times[0] }),
+          price('b', 'B7', 1.5, { reportedAt: times[1] }),
+        ]);
+        const { stations } = await stationRows(store).stationsInBox({
+          bbox: [-10, 35, 5, 45],
+          fuel: 'B7',
+          limit: 10,
+        });
+        expect(stations.map((s) => s.reportedAt?.toISOString()).sort()).toEqual(
+          times.map((t) => t.toISOString()),
+        );
+        const history = await store.priceHistory({
+          country: 'ES',
+          fuel: 'B7',
+          since: at('2000-01-01T00:00:00Z'),
+        });
+        expect(history.map((r) => r.changedAt.toISOString()).sort()).toEqual(
+          times.map((t) => t.toISOString()),
+        );
+      });
+
+      it('records the changes of a station whose id holds a tab, a backslash or a line break', async () => {
+        const id = 'tab\there back\\slash line\nbreak';
+        await store.upsertStations([station(id, MADRID)]);
+        await run([price(id, 'B7', 1.4)], '2026-01-01T06:00:00Z');
+        await run([price(id, 'B7', 1.45)], '2026-01-02T06:00:00Z');
+        const since = at('2000-01-01T00:00:00Z');
+        const rows = await store.priceHistory({ country: 'ES', fuel: 'B7', since, externalId: id });
+        expect(rows.map((r) => [r.externalId, r.price])).toEqual([
+          [id, 1.4],
+          [id, 1.45],
+        ]);
+      });
+
+      it('compares prices exactly: all 17 digits, and the currency with them', async () => {
+        await store.upsertStations([station('a', MADRID)]);
+        const odd = 0.1 + 0.2 + 1.2345678901234;
+        await run([price('a', 'B7', odd), price('a', 'E5', 1.5)], '2026-01-01T06:00:00Z');
+        await run([price('a', 'B7', odd), price('a', 'E5', 1.5)], '2026-01-02T06:00:00Z');
+        await run(
+          [price('a', 'B7', odd + 2 ** -50), price('a', 'E5', 1.5, { currency: 'GBP' })],
+          '2026-01-03T06:00:00Z',
+        );
+        const since = at('2000-01-01T00:00:00Z');
+        const b7 = await store.priceHistory({ country: 'ES', fuel: 'B7', since });
+        expect(b7.map((r) => [r.price, r.changedAt.toISOString()])).toEqual([
+          [odd, '2026-01-01T06:00:00.000Z'],
+          [odd + 2 ** -50, '2026-01-03T06:00:00.000Z'],
+        ]);
+        const e5 = await store.priceHistory({ country: 'ES', fuel: 'E5', since });
+        expect(e5.map((r) => r.currency)).toEqual(['EUR', 'GBP']);
+      });
+
+      it('records nothing with the history off, still replaces the prices, and deletes the country history', async () => {
+        await store.upsertStations([station('a', MADRID), station('p', MADRID, { country: 'PT' })]);
+        await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+        await store.replacePrices('miteco', 'PT', [
+          { ...price('p', 'B7', 1.7, { country: 'PT' }), reportedAt: at('2026-01-01T06:00:00Z') },
+        ]);
+        const result = await store.replacePrices(
+          'miteco',
+          'ES',
+          [{ ...price('a', 'B7', 1.4), reportedAt: at('2026-01-02T06:00:00Z') }],
+          { history: false },
+        );
+        expect(result).toEqual({ inserted: 1, skipped: 0, deleted: 1 });
+        const box = await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        expect(box.stations.map((s) => [s.country, s.price]).sort()).toEqual([
+          ['ES', 1.4],
+          ['PT', 1.7],
+        ]);
+        const since = at('2000-01-01T00:00:00Z');
+        expect((await store.priceHistory({ country: 'ES', fuel: 'B7', since })).map((r) => r.price)).toEqual([
+          1.3,
+        ]);
+        expect(await store.prunePriceHistory('ES', null)).toBe(1);
+        expect(await store.priceHistory({ country: 'ES', fuel: 'B7', since })).toEqual([]);
+        expect(await store.priceHistory({ country: 'PT', fuel: 'B7', since })).toHaveLength(1);
+      });
+
+      it('writes no history when the price replace fails', async () => {
+        await store.upsertStations([station('a', MADRID)]);
+        await run([price('a', 'B7', 1.3)], '2026-01-01T06:00:00Z');
+        await expect(
+          run(
+            [price('a', 'B7', 1.4), price('a', 'E5', 1.5, { currency: null as unknown as string })],
+            '2026-01-02T06:00:00Z',
+          ),
+        ).rejects.toThrow();
+        const rows = await store.priceHistory({
+          country: 'ES',
+          fuel: 'B7',
+          since: at('2000-01-01T00:00:00Z'),
+        });
+        expect(rows.map((r) => r.price)).toEqual([1.3]);
+      });
+    });
+
+    describe('reads', () => {
+      it('selects stations in a box with their newest price for the fuel, or EV charge points', async () => {
+        await store.upsertStations([
+          station('in', [-3.7, 40.4]),
+          station('edge', [-3.5, 40.5]),
+          station('out', [-3.4, 40.4]),
+          station('no-b7', [-3.6, 40.45]),
+          station('ev', [-3.65, 40.45], { type: 'ev_charger', powerKw: 150, source: 'ocm' }),
+          station('both', [-3.66, 40.45], { type: 'both', source: 'ocm' }),
+        ]);
+        await store.replacePrices('miteco', 'ES', [
+          price('in', 'B7', 1.4, { reportedAt: at('2026-05-01T06:00:00Z') }),
+          price('edge', 'B7', 1.5, { reportedAt: at('2026-05-01T06:00:00Z') }),
+          price('out', 'B7', 1.5),
+          price('no-b7', 'E5', 1.6),
+          price('both', 'B7', 1.45, { reportedAt: at('2026-05-01T06:00:00Z') }),
+        ]);
+        await store.replacePrices('other', 'ES', [
+          price('in', 'B7', 1.39, { reportedAt: at('2026-05-02T06:00:00Z') }),
+          price('edge', 'B7', 1.55, { reportedAt: at('2026-04-30T06:00:00Z'), currency: 'EUR' }),
+        ]);
+        const bbox: [number, number, number, number] = [-3.8, 40.3, -3.5, 40.5];
+        const b7 = await stationRows(store).stationsInBox({ bbox, fuel: 'B7', limit: 100 });
+        expect(b7.truncated).toBe(false);
+        const byId = Object.fromEntries(b7.stations.map((s) => [s.externalId, s]));
+        expect(Object.keys(byId).sort()).toEqual(['both', 'edge', 'in']);
+        expect(byId.in).toMatchObject({
+          price: 1.39,
+          currency: 'EUR',
+          reportedAt: at('2026-05-02T06:00:00Z'),
+        });
+        expect(byId.edge).toMatchObject({ price: 1.5, reportedAt: at('2026-05-01T06:00:00Z') });
+
+        const ev = await stationRows(store).stationsInBox({ bbox, fuel: 'EV', limit: 100 });
+        expect(ev.stations.map((s) => [s.externalId, s.type, s.powerKw, s.price]).sort()).toEqual([
+          ['both', 'both', null, null],
+          ['ev', 'ev_charger', 150, null],
+        ]);
+      });
+
+      it('cuts an oversized box to the stations with the smallest sample keys, the same way every time', async () => {
+        const ids = Array.from({ length: 30 }, (_, i) => `s${i}`);
+        await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i * 0.001, 40.4])));
+        await store.replacePrices(
+          'miteco',
+          'ES',
+          ids.map((id) => price(id, 'B7', 1.4)),
+        );
+        const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
+        const first = await stationRows(store).stationsInBox(query);
+        const second = await stationRows(store).stationsInBox(query);
+        expect(first.truncated).toBe(true);
+        expect(first.stations).toHaveLength(10);
+        const expected = [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 10);
+        expect(first.stations.map((s) => s.externalId)).toEqual(expected);
+        expect(second.stations.map((s) => s.id)).toEqual(first.stations.map((s) => s.id));
+        // A box holding fewer than twice the stations asked for takes the other path, with the same answer.
+        const twenty = await stationRows(store).stationsInBox({ ...query, limit: 20 });
+        expect(twenty.truncated).toBe(true);
+        expect(twenty.stations.map((s) => s.externalId)).toEqual(
+          [...ids].sort((a, b) => sampleKey('ES', a) - sampleKey('ES', b)).slice(0, 20),
+        );
+        const all = await stationRows(store).stationsInBox({ ...query, limit: 30 });
+        expect(all).toMatchObject({ truncated: false, stations: expect.any(Array) });
+        expect(all.stations).toHaveLength(30);
+      });
+
+      it('keeps apart two stations that share a sample key, each with its own prices', async () => {
+        // Found by search: two ids whose 31-bit sample keys are equal.
+        const [a, b] = ['t18520', 't68184'];
+        expect(sampleKey('ES', a)).toBe(sampleKey('ES', b));
+        await store.upsertStations([station(b, [-3.7, 40.4]), station('other', [-3.69, 40.4])]);
+        await store.upsertStations([station(a, [-3.71, 40.4])]);
+        await store.replacePrices('miteco', 'ES', [
+          price(a, 'B7', 1.4),
+          price(b, 'B7', 1.5),
+          price('other', 'B7', 1.6),
+        ]);
+        const query = { bbox: [-4, 40, -3, 41] as [number, number, number, number], fuel: 'B7', limit: 10 };
+        const prices = async () =>
+          Object.fromEntries(
+            (await stationRows(store).stationsInBox(query)).stations.map((s) => [s.externalId, s.price]),
+          );
+        expect(await prices()).toEqual({ [a]: 1.4, [b]: 1.5, other: 1.6 });
+        await store.replacePrices('miteco', 'ES', [price(a, 'B7', 1.45), price(b, 'B7', 1.5)]);
+        expect(await prices()).toEqual({ [a]: 1.45, [b]: 1.5 });
+        const texts = await store.stationFeaturesInBox(query);
+        expect(
+          parseFeatureTexts(texts)
+            .map((f) => f.properties.price)
+            .sort(),
+        ).toEqual([1.45, 1.5]);
+      });
+
+      it('finds the nearest stations by great-circle distance, east-west as far as north-south', async () => {
+        const centre: LonLat = [10, 60];
+        const points: Record<string, LonLat> = {
+          east4: destination(centre, 90, 4),
+          north2: destination(centre, 0, 2),
+          west6: destination(centre, 270, 6),
+          south9: destination(centre, 180, 9),
+        };
+        await store.upsertStations(
+          Object.entries(points).map(([id, p]) => station(id, p, { country: 'NO', source: 'no' })),
+        );
+        await store.replacePrices(
+          'no',
+          'NO',
+          Object.keys(points).map((id) => price(id, 'B7', 20, { country: 'NO', currency: 'NOK' })),
+        );
+        const found = await store.nearestStations({ lon: 10, lat: 60, radiusKm: 7, fuel: 'B7', limit: 5 });
+        expect(found.map((s) => s.externalId)).toEqual(['north2', 'east4', 'west6']);
+        for (const s of found) {
+          expect(s.distanceKm).toBeCloseTo(greatCircleKm(centre, [s.lon, s.lat]), 6);
+        }
+        expect(found[1]?.distanceKm).toBeCloseTo(4, 6);
+        const limited = await store.nearestStations({
+          lon: 10,
+          lat: 60,
+          radiusKm: 100,
+          fuel: 'B7',
+          limit: 2,
+        });
+        expect(limited.map((s) => s.externalId)).toEqual(['north2', 'east4']);
+        expect(await store.nearestStations({ lon: 10, lat: 60, radiusKm: 1, fuel: 'B7', limit: 5 })).toEqual(
+          [],
+        );
+        expect(await store.nearestStations({ lon: 10, lat: 60, radiusKm: 10, fuel: 'EV', limit: 5 })).toEqual(
+          [],
+        );
+      });
+
+      it('reads the newest price after every replace: another source newer, withdrawn, a lower price', async () => {
+        await store.upsertStations([station('one', MADRID), station('two', [-3.7, 40.42])]);
+        const t = (h: number) => at(`2026-05-0${h}T06:00:00Z`);
+        const read = async () => {
+          const box = await stationRows(store).stationsInBox({
+            bbox: [-4, 40, -3, 41],
+            fuel: 'B7',
+            limit: 10,
+          });
+          const near = await store.nearestStations({
+            lon: MADRID[0],
+            lat: MADRID[1],
+            radiusKm: 5,
+            fuel: 'B7',
+            limit: 5,
+          });
+          const json = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+          const byBox = Object.fromEntries(box.stations.map((s) => [s.externalId, s.price]));
+          expect(Object.fromEntries(near.map((s) => [s.externalId, s.price]))).toEqual(byBox);
+          const prices = parseFeatureTexts(json).map((f) => f.properties.price as number);
+          expect(prices.sort()).toEqual(Object.values(byBox).sort());
+          return byBox;
+        };
+        await store.replacePrices('miteco', 'ES', [
+          price('one', 'B7', 1.5, { reportedAt: t(1) }),
+          price('two', 'B7', 1.6, { reportedAt: t(1) }),
+        ]);
+        expect(await read()).toEqual({ one: 1.5, two: 1.6 });
+        await store.replacePrices('other', 'ES', [price('one', 'B7', 1.4, { reportedAt: t(2) })]);
+        expect(await read()).toEqual({ one: 1.4, two: 1.6 });
+        // The newer source withdraws its price: the older one is the newest again.
+        await store.replacePrices('other', 'ES', []);
+        expect(await read()).toEqual({ one: 1.5, two: 1.6 });
+        await store.replacePrices('miteco', 'ES', [price('one', 'B7', 1.3, { reportedAt: t(3) })]);
+        expect(await read()).toEqual({ one: 1.3 });
+        await store.deleteStationsBySource('miteco', 'ES', { exceptExternalIds: ['two'] });
+        expect(await read()).toEqual({});
+      });
+
+      it('answers nearest as a scan of every station would: the fuel, the radius, ties, the antimeridian', async () => {
+        // 400 stations around a point; only every fifth has B7, so most of the closest lack it; pairs share
+        // a point (ties broken by country, then external id); some lie across the antimeridian.
+        const next = (() => {
+          let a = 7;
+          return () => {
+            a = (a * 1103515245 + 12345) % 2147483648;
+            return a / 2147483648;
+          };
+        })();
+        const around = (centre: LonLat, count: number, prefix: string) =>
+          Array.from({ length: count }, (_, i) => ({
+            id: `${prefix}${String(i).padStart(3, '0')}`,
+            at: destination(centre, next() * 360, next() * 12),
+          }));
+        const points = [...around([-3.7, 40.4], 300, 'm'), ...around([179.99, -16.5], 100, 'f')];
+        const twin = points[10] as { id: string; at: LonLat };
+        points.push({ id: 'm010b', at: twin.at }, { id: 'm009z', at: twin.at });
+        await store.upsertStations(points.map((p) => station(p.id, p.at)));
+        const priced = points.filter((_, i) => i % 5 === 0 || i >= 400);
+        await store.replacePrices('miteco', 'ES', [
+          ...priced.map((p, i) => price(p.id, 'B7', 1.3 + (i % 7) / 100)),
+          ...points.map((p) => price(p.id, 'E5', 1.5)),
+        ]);
+        const expected = (centre: LonLat, radiusKm: number, limit: number) =>
+          priced
+            .map((p) => ({ id: p.id, km: greatCircleKm(centre, p.at) }))
+            .filter((p) => p.km <= radiusKm)
+            .sort((a, b) => a.km - b.km || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .slice(0, limit)
+            .map((p) => p.id);
+        for (const [centre, radiusKm, limit] of [
+          [[-3.7, 40.4], 5, 10],
+          [[-3.7, 40.4], 12, 50],
+          [[-3.65, 40.45], 3, 1],
+          [twin.at, 0.5, 3],
+          [[-179.995, -16.5], 10, 20],
+          [[179.99, -16.5], 20, 100],
+        ] as [LonLat, number, number][]) {
+          const found = await store.nearestStations({
+            lon: centre[0],
+            lat: centre[1],
+            radiusKm,
+            fuel: 'B7',
+            limit,
+          });
+          expect(
+            found.map((s) => s.externalId),
+            `${centre} ${radiusKm} km`,
+          ).toEqual(expected(centre, radiusKm, limit));
+          expect(found.every((s) => s.price !== null)).toBe(true);
+        }
+      });
+
+      it('finds stations within the corridor of a line on the globe, ordered along it', async () => {
+        // Oslo to Stockholm: long segments at high latitude, where degrees of longitude are short.
+        const line: LonLat[] = [
+          [10.75, 59.91],
+          [13.5, 59.38],
+          [18.07, 59.33],
+        ];
+        const stations: [string, LonLat, StationType][] = [
+          ['near-start', destination(intermediate(line[0] as LonLat, line[1] as LonLat, 0.1), 0, 1), 'fuel'],
+          ['mid-north-4km', destination([13.5, 59.38], 0, 4), 'fuel'],
+          ['mid-south-6km', destination([13.5, 59.38], 180, 6), 'fuel'],
+          ['late', destination(intermediate(line[1] as LonLat, line[2] as LonLat, 0.8), 0, 0.5), 'fuel'],
+          [
+            'charger',
+            destination(intermediate(line[1] as LonLat, line[2] as LonLat, 0.3), 0, 0.2),
+            'ev_charger',
+          ],
+          ['before-start', destination(line[0] as LonLat, 270, 3), 'fuel'],
+        ];
+        await store.upsertStations(
+          stations.map(([id, p, type]) => station(id, p, { country: 'SE', type, source: 'se' })),
+        );
+        await store.replacePrices(
+          'se',
+          'SE',
+          stations
+            .filter(([, , t]) => t === 'fuel')
+            .map(([id]) => price(id, 'B7', 19, { country: 'SE', currency: 'SEK' })),
+        );
+        const result = await stationRows(store).stationsAlongLine({
+          line,
+          fuel: 'B7',
+          corridorKm: 5,
+          limit: 100,
+        });
+        expect(result.truncated).toBe(false);
+        expect(result.stations.map((s) => s.externalId)).toEqual([
+          'before-start',
+          'near-start',
+          'mid-north-4km',
+          'late',
+        ]);
+        const fractions = result.stations.map((s) => s.routeFraction);
+        expect(fractions[0]).toBe(0);
+        expect(fractions[2]).toBeGreaterThan(0.35);
+        expect(fractions[2]).toBeLessThan(0.45);
+        expect(fractions[3]).toBeGreaterThan(0.85);
+        expect(result.stations[2]).toMatchObject({ price: 19, currency: 'SEK' });
+
+        const cut = await stationRows(store).stationsAlongLine({ line, fuel: 'B7', corridorKm: 5, limit: 2 });
+        expect(cut.truncated).toBe(true);
+        expect(cut.stations.map((s) => s.externalId)).toEqual(['before-start', 'near-start']);
+
+        const ev = await stationRows(store).stationsAlongLine({
+          line,
+          fuel: 'EV',
+          corridorKm: 0.5,
+          limit: 100,
+        });
+        expect(ev.stations.map((s) => [s.externalId, s.price])).toEqual([['charger', null]]);
+      });
+
+      it('keeps the first stations along a long line that comes back near itself, as if measured whole', async () => {
+        // 600 points east then back west 3 km further north: a station between the two legs is nearer to one
+        // of them, possibly the one much later along the line; the limit cuts the search part way.
+        const line: LonLat[] = [];
+        for (let i = 0; i < 300; i++) line.push([-4 + i * 0.006, 40]);
+        for (let i = 299; i >= 0; i--) line.push(destination([-4 + i * 0.006, 40], 0, 3));
+        const spots: LonLat[] = [];
+        for (let i = 0; i < 120; i++) {
+          const along = intermediate([-4, 40], [-4 + 299 * 0.006, 40], ((i * 37) % 120) / 120);
+          spots.push(destination(along, 0, (((i * 53) % 100) / 100) * 3.5 - 0.25));
+        }
+        await store.upsertStations(spots.map((p, i) => station(`r${i}`, p)));
+        await store.replacePrices(
+          'test',
+          'ES',
+          spots.map((_, i) => price(`r${i}`, 'B7', 1.5)),
+        );
+        const prepared = prepareLine(line);
+        const total = prepared.cum.at(-1) as number;
+        const expected = spots
+          .map((p, i) => ({ id: `r${i}`, ...nearestOnLine(prepared, p) }))
+          .filter((s) => s.distanceKm <= 1)
+          .sort((a, b) => a.alongKm - b.alongKm || (a.id < b.id ? -1 : 1));
+        expect(expected.length).toBeGreaterThan(30);
+        const cut = await stationRows(store).stationsAlongLine({
+          line,
+          fuel: 'B7',
+          corridorKm: 1,
+          limit: 20,
+        });
+        expect(cut.truncated).toBe(true);
+        expect(cut.stations.map((s) => s.externalId)).toEqual(expected.slice(0, 20).map((s) => s.id));
+        const whole = await stationRows(store).stationsAlongLine({
+          line,
+          fuel: 'B7',
+          corridorKm: 1,
+          limit: 1000,
+        });
+        expect(whole.truncated).toBe(false);
+        expect(whole.stations.map((s) => s.externalId)).toEqual(expected.map((s) => s.id));
+        whole.stations.forEach((s, i) => {
+          expect(s.routeFraction).toBeCloseTo((expected[i]?.alongKm ?? 0) / total, 6);
+        });
+      });
+
+      it('finds along a line the stations written, moved and deleted since its last search', async () => {
+        const line: LonLat[] = [
+          [-4, 40],
+          [-3, 40],
+        ];
+        const on = (fraction: number, northKm: number) =>
+          destination(intermediate([-4, 40], [-3, 40], fraction), 0, northKm);
+        const along = async () =>
+          (
+            await stationRows(store).stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })
+          ).stations.map((s) => s.externalId);
+        const features = async () =>
+          parseFeatureTexts(
+            await store.stationFeaturesAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 }),
+          ).map((f) => f.properties.externalId as string);
+        await store.upsertStations([station('a', on(0.2, 1)), station('b', on(0.5, 1))]);
+        await store.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);
+        expect(await along()).toEqual(['a', 'b']);
+        expect(await features()).toEqual(['a', 'b']);
+
+        // b moves 30 km away, c is new; then the source drops a.
+        await store.upsertStations([station('b', on(0.5, 30)), station('c', on(0.8, -1))]);
+        await store.replacePrices(
+          'miteco',
+          'ES',
+          ['a', 'b', 'c'].map((id) => price(id, 'B7', 1.5)),
+        );
+        expect(await along()).toEqual(['a', 'c']);
+        expect(await features()).toEqual(['a', 'c']);
+        await store.deleteStationsBySource('miteco', 'ES');
+        await store.upsertStations([station('d', on(0.1, 0.5), { source: 'other' })]);
+        await store.replacePrices('other', 'ES', [price('d', 'B7', 1.5)]);
+        expect(await along()).toEqual(['d']);
+        expect(await features()).toEqual(['d']);
+      });
+
+      it('counts stations and prices per country, most stations first', async () => {
+        await store.upsertStations([
+          station('1', MADRID),
+          station('2', MADRID),
+          station('1', [-9.1, 38.7], { country: 'PT' }),
+          station('u1', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+          station('u2', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+          station('u3', [-122.4, 37.8], { country: 'US', type: 'ev_charger', source: 'ocm' }),
+        ]);
+        await store.replacePrices('miteco', 'ES', [
+          price('1', 'B7', 1.4, { reportedAt: at('2026-05-01T06:00:00Z') }),
+          price('1', 'E5', 1.5, { reportedAt: at('2026-05-01T07:00:00Z') }),
+          price('2', 'B7', 1.4, { reportedAt: at('2026-05-01T05:00:00Z') }),
+        ]);
+        await store.replacePrices('dgeg', 'PT', [
+          price('1', 'B7', 1.7, { country: 'PT', reportedAt: at('2026-05-02T00:00:00Z') }),
+        ]);
+        expect(await store.stats()).toEqual({
+          totals: { stations: 6, prices: 4 },
+          countries: [
+            { code: 'US', stations: 3, prices: 0, lastUpdate: null },
+            { code: 'ES', stations: 2, prices: 3, lastUpdate: at('2026-05-01T07:00:00Z') },
+            { code: 'PT', stations: 1, prices: 1, lastUpdate: at('2026-05-02T00:00:00Z') },
+          ],
+        });
+      });
+
+      it('answers a ping, and rejects once closed', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+        await store.close();
+        await expect(store.stats()).rejects.toThrow();
+        await expect(store.ping()).rejects.toThrow();
+      });
+    });
+  });
+
+  describe(`two FuelStores on one ${backend} database`, () => {
+    it('each finds along a line the stations the other wrote since its last search', async () => {
+      const opened = await options.openShared();
+      try {
+        const [reader, writer] = opened.stores;
+        const line: LonLat[] = [
+          [-4, 40],
+          [-3, 40],
+        ];
+        const on = (fraction: number) => destination(intermediate([-4, 40], [-3, 40], fraction), 0, 1);
+        const along = async () =>
+          (
+            await stationRows(reader).stationsAlongLine({ line, fuel: 'B7', corridorKm: 2, limit: 100 })
+          ).stations.map((s) => s.externalId);
+        expect(await along()).toEqual([]);
+        await writer.upsertStations([station('a', on(0.2)), station('b', on(0.6))]);
+        await writer.replacePrices('miteco', 'ES', [price('a', 'B7', 1.5), price('b', 'B7', 1.5)]);
+        expect(await along()).toEqual(['a', 'b']);
+        await writer.upsertStations([station('c', on(0.4))]);
+        await writer.replacePrices(
+          'miteco',
+          'ES',
+          ['a', 'b', 'c'].map((id) => price(id, 'B7', 1.5)),
+        );
+        expect(await along()).toEqual(['a', 'c', 'b']);
+        await writer.deleteStationsBySource('miteco', 'ES');
+        expect(await along()).toEqual([]);
+      } finally {
+        await opened.dispose();
+      }
+    });
+  });
+  vitestIt(`${backend} skips only cases the store suite has`, () => {
+    expect(Object.keys(options.skip ?? {}).filter((name) => !named.has(name))).toEqual([]);
+  });
+}
