@@ -2,7 +2,8 @@
  * The floors of each service (DESIGN.md, "Floors inside a service"): `model` ← `store` ← `domain` ←
  * `http` / `cli` / `live` / `jobs`. A module imports only from its own floor or below, two parts of one
  * floor never import each other both ways, `src/common` imports no service, and no service imports
- * another. Test files and test stand-ins are outside the rule (a test may reach any floor).
+ * another. Test files, shared test cases (`*.cases.ts`) and test stand-ins are outside the rule (a test may
+ * reach any floor).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -68,7 +69,7 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : sources(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name) ? [full] : [];
+    return /\.tsx?$/.test(entry.name) && !/\.test\.ts$|\.cases\.ts$|\.d\.ts$/.test(entry.name) ? [full] : [];
   });
 }
 

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_CAPABILITIES, SQLITE_CAPABILITIES } from './dialects';
+import { POSTGRES_CAPABILITIES } from './postgres';
+import { SQLITE_CAPABILITIES } from './sqlite';
 
 const QUERIES = path.join(import.meta.dirname, 'queries');
 const BRANCH = /\b(dialect|backend)\s*[!=]==|[!=]==\s*['"](sqlite|postgresql)['"]/;

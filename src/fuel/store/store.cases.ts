@@ -3,7 +3,8 @@
  * postgres/postgres.test.ts): each case on a new, empty store of that backend. A backend leaves a case out
  * only by naming it in `skip` with its reason.
  */
-import { afterEach, beforeEach, describe, expect, it as vitestIt } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { type CaseSkips, sharedCases } from '../../common/testing/cases';
 import { stationFeature } from '../domain/features';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, greatCircleKm, intermediate } from '../geo/sphere';
@@ -51,25 +52,11 @@ export interface StoreCaseOptions {
   /** Two stores on one new database. */
   openShared: () => Promise<OpenedTestStores>;
   /** Cases (by name) this backend does not run, each with the reason it gives. */
-  skip?: Record<string, string>;
-}
-
-/**
- * Vitest's `it`, leaving out, with their reason in the report, the cases a backend names; `named` holds every
- * case's name, so that a skip naming no case fails the file.
- */
-function casesBut(skip: Record<string, string>, named: Set<string>) {
-  return (name: string, test: () => Promise<void>) => {
-    named.add(name);
-    const reason = skip[name];
-    if (reason === undefined) vitestIt(name, test);
-    else vitestIt.skip(`${name} (not on this backend: ${reason})`, test);
-  };
+  skip?: CaseSkips;
 }
 
 export function fuelStoreCases(backend: StoreBackend, options: StoreCaseOptions): void {
-  const named = new Set<string>();
-  const it = casesBut(options.skip ?? {}, named);
+  const it = sharedCases(`the ${backend} store suite`, options.skip);
 
   describe(`FuelStore on ${backend}`, () => {
     let opened: OpenedTestStore;
@@ -1058,8 +1045,5 @@ export function fuelStoreCases(backend: StoreBackend, options: StoreCaseOptions)
         await opened.dispose();
       }
     });
-  });
-  vitestIt(`${backend} skips only cases the store suite has`, () => {
-    expect(Object.keys(options.skip ?? {}).filter((name) => !named.has(name))).toEqual([]);
   });
 }

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import { openSqlite } from '../../common/databases';
-import type { Logger } from '../../common/logger';
-import { SQLITE_CAPABILITIES } from './dialects';
-import type { Driver, Queryable, Row } from './driver';
-import { DatabaseUnavailableError } from './errors';
-import { compile, type Sql } from './sql';
+import { openSqlite } from '../../../common/databases';
+import type { Logger } from '../../../common/logger';
+import type { Driver, Queryable, Row } from '../driver';
+import { DatabaseUnavailableError } from '../errors';
+import { compile, type Sql } from '../sql';
+import { SQLITE_CAPABILITIES } from './capabilities';
 
 export interface SqliteOptions {
   path: string;

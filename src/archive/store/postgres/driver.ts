@@ -4,12 +4,12 @@
  * back as text.
  */
 import pg from 'pg';
-import { createPgPool } from '../../common/databases';
-import type { Logger } from '../../common/logger';
-import { POSTGRES_CAPABILITIES } from './dialects';
-import type { Driver, Queryable, Row } from './driver';
-import { DatabaseUnavailableError } from './errors';
-import { compile, type Sql } from './sql';
+import { createPgPool } from '../../../common/databases';
+import type { Logger } from '../../../common/logger';
+import type { Driver, Queryable, Row } from '../driver';
+import { DatabaseUnavailableError } from '../errors';
+import { compile, type Sql } from '../sql';
+import { POSTGRES_CAPABILITIES } from './capabilities';
 
 export interface PostgresOptions {
   url: string;

@@ -1,0 +1,39 @@
+/** What the archive's queries write differently on PostgreSQL (the capabilities of ../dialects.ts). */
+import type { DialectCapabilities, Introspection } from '../dialects';
+import { join, raw, type Sql, sql } from '../sql';
+
+/** A tsquery requiring every word, normalised as the indexed texts are; `prefix` adds `:*`. */
+function tsWords(words: readonly string[], prefix: boolean): Sql {
+  const suffix = prefix ? ` || ':*'` : '';
+  return join(
+    words.map((w) => sql`to_tsquery('simple', quote_literal(trim(archive_fts_text(${w})))${raw(suffix)})`),
+    ' && ',
+  );
+}
+
+export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
+  casefold: (expr: Sql) => sql`lower(${expr})`,
+  matchMessageText: (words: readonly string[], prefix: boolean) => ({
+    from: raw('messages m'),
+    where: sql`m.text_search @@ (${tsWords(words, prefix)})`,
+    newestFirst: sql`ORDER BY m.pk DESC`,
+  }),
+  matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
+  // Each message's word-shaped tags are kept in an indexed array (migration 003).
+  tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
+  hasFullTextIndex: async (db: Introspection) =>
+    (await db.hasColumn('messages', 'text_search')) &&
+    (await db.hasColumn('messages', 'tags')) &&
+    (await db.hasColumn('media_transcripts', 'text_search')),
+  // An explicit id does not move the identity sequence; keep it past every id in use.
+  afterExplicitId: (table: 'accounts') =>
+    sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${raw(table)}))`,
+  writableColumns: (table: string) => sql`SELECT column_name AS name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ${table} AND is_generated = 'NEVER'
+    ORDER BY ordinal_position`,
+  jsonScalarField: (column: Sql, key: string) =>
+    sql`jsonb_typeof(${column}) = 'object' AND jsonb_typeof(${column} -> ${key}) IN ('number', 'string')`,
+  identityColumns: sql`SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND is_identity = 'YES'`,
+  tableCatalog: null,
+});
