@@ -32,37 +32,46 @@ describe('readMigrations', () => {
   });
 });
 
-describe.each(['sqlite', 'postgresql'] as const)('runMigrations on %s', (backend) => {
-  async function withTarget<T>(
-    work: (target: Parameters<typeof runMigrations>[0]) => Promise<T>,
-  ): Promise<T> {
-    if (backend === 'sqlite') {
+type Target = Parameters<typeof runMigrations>[0];
+
+/** A new, empty database of each backend for `work`, and the folder of its migration files. */
+const BACKENDS = {
+  sqlite: {
+    folder: 'sqlite',
+    async with<T>(work: (target: Target) => Promise<T>): Promise<T> {
       const db = openSqlite(path.join(root, `db-${++folders}.sqlite`));
       try {
-        return await work({ backend, db });
+        return await work({ backend: 'sqlite', db });
       } finally {
         db.close();
       }
-    }
-    const database = await createTestDatabase('specyard_migrations');
-    const pool = createPgPool(database.url, { max: 2 });
-    try {
-      return await work({ backend, pool });
-    } finally {
-      await pool.end();
-      await database.drop();
-    }
-  }
+    },
+  },
+  postgresql: {
+    folder: 'postgres',
+    async with<T>(work: (target: Target) => Promise<T>): Promise<T> {
+      const database = await createTestDatabase('specyard_migrations');
+      const pool = createPgPool(database.url, { max: 2 });
+      try {
+        return await work({ backend: 'postgresql', pool });
+      } finally {
+        await pool.end();
+        await database.drop();
+      }
+    },
+  },
+} as const;
+
+describe.each(['sqlite', 'postgresql'] as const)('runMigrations on %s', (backend) => {
+  const withTarget = <T>(work: (target: Target) => Promise<T>) => BACKENDS[backend].with(work);
+  const sub = BACKENDS[backend].folder;
 
   it('applies what is pending once, then nothing', async () => {
     const dir = folder({ '001_notes.sql': FIRST });
     await withTarget(async (target) => {
       expect((await runMigrations(target, dir, 'test_lock')).map(migrationLabel)).toEqual(['001_notes']);
       expect(await runMigrations(target, dir, 'test_lock')).toEqual([]);
-      writeFileSync(
-        path.join(dir, target.backend === 'sqlite' ? 'sqlite' : 'postgres', '002_tag.sql'),
-        SECOND,
-      );
+      writeFileSync(path.join(dir, sub, '002_tag.sql'), SECOND);
       expect((await runMigrations(target, dir, 'test_lock')).map(migrationLabel)).toEqual(['002_tag']);
     });
   });
@@ -71,7 +80,6 @@ describe.each(['sqlite', 'postgresql'] as const)('runMigrations on %s', (backend
     const dir = folder({ '001_notes.sql': FIRST });
     await withTarget(async (target) => {
       await runMigrations(target, dir, 'test_lock');
-      const sub = target.backend === 'sqlite' ? 'sqlite' : 'postgres';
       writeFileSync(path.join(dir, sub, '001_notes.sql'), `${FIRST}\n-- edited`);
       writeFileSync(path.join(dir, sub, '002_tag.sql'), SECOND);
       const run = runMigrations(target, dir, 'test_lock');
