@@ -1846,6 +1846,71 @@ export interface components {
              */
             skip_reason: string | null;
         };
+        /** @description A poll message's poll, whatever archived it (the platform, or the desktop app's JSON or HTML export): the question, the options with their votes, and the flags. A source that does not say how many voted gives null counts; one that does not say whether votes are anonymous gives null `anonymous`. Not shown by the seed (its messages keep polls in the raw payload only); a client shows the poll without reading platform-specific raw data. */
+        Poll: {
+            /**
+             * @description The question, as written (it may hold line breaks).
+             * @example Where do we meet on Friday?
+             */
+            question: string;
+            options: {
+                /** @example The office */
+                text: string;
+                /**
+                 * @description Votes for this option; null when the source gives none.
+                 * @example 4
+                 */
+                voters: number | null;
+                /**
+                 * @description Whether the archived account voted for it.
+                 * @example false
+                 */
+                chosen: boolean;
+                /**
+                 * @description In a quiz, whether it is the right answer (false when the source does not say).
+                 * @example false
+                 */
+                correct: boolean;
+            }[];
+            /**
+             * @description Everyone who voted; null when the source does not say.
+             * @example 9
+             */
+            total_voters: number | null;
+            /**
+             * @description Whether voting has ended.
+             * @example false
+             */
+            closed: boolean;
+            /**
+             * @description Whether the poll is a quiz (one right answer).
+             * @example false
+             */
+            quiz: boolean;
+            /**
+             * @description Whether a voter may choose several options.
+             * @example false
+             */
+            multiple_choice: boolean;
+            /**
+             * @description Whether votes are anonymous; null when the source does not say.
+             * @example true
+             */
+            anonymous: boolean | null;
+        };
+        /** @description What a service message (a pin, members added, a call, a new title, ...) says, in words, as a chat app shows it in place of a bubble, for example `Anna pinned “Release checklist”` or `Erik added Jonas and Marta`. Not shown by the seed (it keeps the platform's action in the raw payload): a client shows every action, including ones it does not know, without reading platform codes. */
+        ServiceLine: {
+            /**
+             * @description The action's name in the desktop app export's vocabulary (`pin_message`, `invite_members`, `phone_call`, ...); null when the source gave only words (the HTML export).
+             * @example pin_message
+             */
+            action: string | null;
+            /**
+             * @description The line in words, with the actor and what the action names.
+             * @example Marta Lindqvist pinned “Release checklist for 4.2”
+             */
+            text: string;
+        };
         /**
          * @description One live reaction on a message: one entry per emoji with how many people reacted with it. The archive stores counts per emoji, never who reacted. The seed names the list but not its entries; we send the emoji and its count, as the archive's `reactions` table holds them.
          * @example {
@@ -1990,7 +2055,7 @@ export interface components {
             }[] | null;
         };
         /**
-         * @description One archived message as the messages routes return it. The seed names `media` (nested), `sender_avatar_url` and `transcripts`; the other fields are not shown by the seed and follow the archive's messages table: ids, sender, dates, text, reply and forward references, the flags (`is_outgoing`, `is_pinned`, `is_deleted`, sent as JSON booleans, not 0/1) and the platform's raw payload. `media` is left out (not null) when the message has no media, so every tool reads the nested schema without a nullable reference. Timestamps are UTC. A soft-deleted message stays in the archive with `is_deleted` true and `deleted_at` set.
+         * @description One archived message as the messages routes return it. The seed names `media` (nested), `sender_avatar_url` and `transcripts`; the other fields are not shown by the seed and follow the archive's messages table: ids, sender, dates, text, reply and forward references, the flags (`is_outgoing`, `is_pinned`, `is_deleted`, sent as JSON booleans, not 0/1) and the platform's raw payload. `media` is left out (not null) when the message has no media, so every tool reads the nested schema without a nullable reference; so are `poll` (present on poll messages) and `service` (present on service messages, in words). Timestamps are UTC. A soft-deleted message stays in the archive with `is_deleted` true and `deleted_at` set.
          * @example {
          *       "id": 4182,
          *       "chat_id": -1001234567890,
@@ -2150,6 +2215,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             media?: components["schemas"]["MessageMedia"];
+            poll?: components["schemas"]["Poll"];
+            service?: components["schemas"]["ServiceLine"];
             /** @description The live reactions, one entry per emoji; empty when there are none. */
             reactions: components["schemas"]["Reaction"][];
             /** @description Transcripts of the message's media, newest first. Present only when transcription is on; removed for no-download logins. */
@@ -2196,7 +2263,7 @@ export interface components {
              */
             date: string;
             /**
-             * @description The message text (the whole text, not a snippet).
+             * @description The message text (the whole text, not a snippet). A poll with no text of its own, found by its question or an option, gives its question and options, a line each (our choice: a search finds polls, which the seed does not show).
              * @example Photos from Saturday's release party are up, grab the ones you want.
              */
             text: string | null;

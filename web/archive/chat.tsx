@@ -354,17 +354,72 @@ function withDays(messages: Message[]): (Message | string)[] {
   return out;
 }
 
-function serviceText(message: Message): string | null {
-  const action = message.raw_data?.action;
-  if (!action) return null;
-  if (typeof action === 'string') return action;
-  if (typeof action === 'object') {
-    const a = action as Record<string, unknown>;
-    const kind = String(a.type ?? a._ ?? a.className ?? 'service message').replace(/^MessageAction/, '');
-    const title = typeof a.title === 'string' ? `: ${a.title}` : '';
-    return `${kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}${title}`;
-  }
-  return null;
+/** What a reply quotes when the quoted message has no text: its kind in words. */
+const MEDIA_WORDS: Record<string, string> = {
+  photo: 'Photo',
+  video: 'Video',
+  video_note: 'Video message',
+  voice: 'Voice message',
+  audio: 'Audio',
+  document: 'File',
+  sticker: 'Sticker',
+  animation: 'GIF',
+  poll: 'Poll',
+  location: 'Location',
+  contact: 'Contact',
+};
+
+function quotedText(message: Message, reply: Message | undefined): string {
+  const text = reply?.text ?? reply?.poll?.question ?? message.reply_to_text ?? '';
+  if (text.trim()) return text.slice(0, 100);
+  const type = reply?.media?.type ?? message.reply_to_media_type;
+  return type ? (MEDIA_WORDS[type] ?? 'Media') : 'Message';
+}
+
+type Poll = NonNullable<Message['poll']>;
+
+/** A poll's kind as a chat app names it: "Anonymous poll", "Quiz", "Final results" once closed. */
+function pollKind(poll: Poll): string {
+  if (poll.closed) return 'Final results';
+  const kind = poll.quiz ? 'quiz' : 'poll';
+  if (poll.anonymous === null) return poll.quiz ? 'Quiz' : 'Poll';
+  return `${poll.anonymous ? 'Anonymous' : 'Public'} ${kind}`;
+}
+
+function PollView(props: { poll: Poll }) {
+  const { poll } = props;
+  const counted = poll.options.some((o) => o.voters !== null);
+  const total = poll.total_voters ?? poll.options.reduce((sum, o) => sum + (o.voters ?? 0), 0);
+  const votes = (n: number) => `${n} vote${n === 1 ? '' : 's'}`;
+  return (
+    <figure class="poll">
+      <figcaption>
+        <strong class="poll-question">{poll.question}</strong>
+        <span class="muted small">{pollKind(poll)}</span>
+      </figcaption>
+      <ul>
+        {poll.options.map((o, i) => {
+          const share = counted && total > 0 ? Math.round(((o.voters ?? 0) / total) * 100) : null;
+          return (
+            <li key={`${i}-${o.text}`} class={o.chosen ? 'chosen' : ''}>
+              <span class="poll-option">
+                {o.text}
+                {o.chosen && <span class="visually-hidden"> (your vote)</span>}
+                {o.correct && <span class="badge">right answer</span>}
+              </span>
+              {share !== null && (
+                <span class="poll-share small" title={votes(o.voters ?? 0)}>
+                  {share}%
+                </span>
+              )}
+              {share !== null && <span class="poll-bar" style={{ width: `${share}%` }} aria-hidden="true" />}
+            </li>
+          );
+        })}
+      </ul>
+      {poll.total_voters !== null && <p class="muted small">{votes(poll.total_voters)}</p>}
+    </figure>
+  );
 }
 
 function forwardName(message: Message): string | null {
@@ -390,11 +445,10 @@ function MessageItem(props: {
   onJump: (id: number) => void;
 }) {
   const m = props.message;
-  const service = serviceText(m);
-  if (service)
+  if (m.service)
     return (
       <div class="service" data-message={m.id} tabIndex={-1}>
-        <span>{service}</span>
+        <span>{m.service.text}</span>
       </div>
     );
   const forwarded = forwardName(m);
@@ -417,12 +471,11 @@ function MessageItem(props: {
         {m.reply_to_msg_id !== null && (
           <button type="button" class="reply" onClick={() => props.onJump(m.reply_to_msg_id ?? 0)}>
             <span class="muted small">Reply to {props.reply?.sender_name ?? 'a message'}</span>
-            <span class="reply-text">
-              {(props.reply?.text ?? m.reply_to_text ?? '').slice(0, 100) || 'Media'}
-            </span>
+            <span class="reply-text">{quotedText(m, props.reply)}</span>
           </button>
         )}
         {m.media && <MediaView media={m.media} chatRef={props.chatRef} noDownload={props.noDownload} />}
+        {m.poll && <PollView poll={m.poll} />}
         {m.text && (
           <p class="text">
             <RichText text={m.text} raw={m.raw_data} />

@@ -172,7 +172,16 @@ export function demoPlatform(fileBytes: (kind: MediaKind) => Uint8Array, avatar:
       ...MARTA,
       isPinned: true,
     },
-    { chatId: rc, id: 4151, date: hours(211), text: null, action: 'pin', ...MARTA },
+    {
+      chatId: rc,
+      id: 4151,
+      date: hours(211),
+      text: null,
+      action: 'pin_message',
+      raw: { message_id: 4150 },
+      replyToMsgId: 4150,
+      ...MARTA,
+    },
     {
       chatId: rc,
       id: 4152,
@@ -198,7 +207,15 @@ export function demoPlatform(fileBytes: (kind: MediaKind) => Uint8Array, avatar:
       ...MARTA,
       replyToTopId: FIXTURE.topics.general,
     },
-    { chatId: FIXTURE.forum.id, id: 12, date: hours(20), text: null, action: 'topic_create', ...MARTA },
+    {
+      chatId: FIXTURE.forum.id,
+      id: 12,
+      date: hours(20),
+      text: null,
+      action: 'topic_created',
+      raw: { title: 'Release 2.4' },
+      ...MARTA,
+    },
     {
       chatId: FIXTURE.forum.id,
       id: 13,
@@ -213,6 +230,27 @@ export function demoPlatform(fileBytes: (kind: MediaKind) => Uint8Array, avatar:
   ]);
   p.putMessages(MAIN_PHONE, FIXTURE.family.id, [
     { chatId: FIXTURE.family.id, id: 51, date: hours(60), text: 'Dinner on Sunday?', ...ANNA },
+    {
+      chatId: FIXTURE.family.id,
+      id: 52,
+      date: hours(61),
+      text: null,
+      poll: {
+        question: 'Where shall we eat on Sunday?',
+        options: [
+          { text: 'At home, everyone brings a dish', voters: 3, chosen: true, correct: false },
+          { text: 'The pizzeria by the lake', voters: 2, chosen: false, correct: false },
+          { text: 'Somewhere new', voters: 0, chosen: false, correct: false },
+        ],
+        total_voters: 5,
+        closed: false,
+        quiz: false,
+        multiple_choice: false,
+        anonymous: false,
+      },
+      ...ANNA,
+    },
+    { chatId: FIXTURE.family.id, id: 53, date: hours(62), text: 'Home it is!', ...OWNER, replyToMsgId: 52 },
   ]);
   p.putMessages(WORK_PHONE, FIXTURE.ops.id, [
     {

@@ -511,6 +511,7 @@ export function toNewMessage(accountId: number, m: PlatformMessage): NewMessage 
       ...(m.action ? { action: m.action } : {}),
       ...(m.groupedId ? { grouped_id: m.groupedId } : {}),
     },
+    poll: m.poll ?? null,
     isOutgoing: m.isOutgoing ?? false,
     isPinned: m.isPinned ?? false,
   };

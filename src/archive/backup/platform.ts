@@ -3,6 +3,7 @@
  * terms. The GramJS adapter implements it for the real platform; the fake platform implements it for
  * tests and the demo archive.
  */
+import type { Poll } from '../model/polls';
 import type { ChatType } from '../store/types';
 
 export type MediaKind =
@@ -44,8 +45,10 @@ export interface PlatformMessage {
   groupedId?: string | null;
   media?: PlatformMedia | null;
   reactions?: { emoji: string; count: number }[];
-  /** A service message (join, pin, title change …): its action name. */
+  /** A service message (join, pin, title change …): its action, named as the desktop export names it. */
   action?: string | null;
+  /** A poll message's poll. */
+  poll?: Poll | null;
   /** What the platform said, kept as the message's raw data. */
   raw?: Record<string, unknown>;
 }

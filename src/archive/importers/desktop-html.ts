@@ -3,11 +3,14 @@
  * HTML carries no chat id or type, so the caller names the chat (`-c`, a marked id). Each page is
  * parsed on its own (a page holds at most about a thousand messages).
  */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type HTMLElement, parse } from 'node-html-parser';
+import type { Poll } from '../model/polls';
 import type { ChatType } from '../store/store';
 import { exportFile } from './export-folder';
+import { pollFromHtmlExport } from './export-polls';
 import type { ImportEvent, ImportedMedia, ImportedMessage } from './types';
 import { ImportError } from './types';
 
@@ -93,19 +96,24 @@ function goTo(el: HTMLElement | undefined): number | null {
 const localPath = (href: string | undefined) =>
   href && !/^([a-z]+:|#|\/)/i.test(href) ? decodeURI(href) : null;
 
-function htmlMedia(root: HTMLElement): { media: ImportedMedia | null; poll: unknown } {
+function htmlMedia(root: HTMLElement): { media: ImportedMedia | null; poll: Poll | null } {
   const wrap = child(root, 'media_wrap');
   if (!wrap) return { media: null, poll: null };
   const poll = wrap.querySelector('.media_poll');
   if (poll) {
     return {
       media: null,
-      poll: {
+      poll: pollFromHtmlExport({
         question: htmlText(poll.querySelector('.question')),
-        details: htmlText(poll.querySelector('.details')),
-        answers: poll.querySelectorAll('.answer').map((a) => htmlText(a).replace(/^- /, '')),
+        details: htmlText(child(poll, 'details')),
+        answers: poll.querySelectorAll('.answer').map((a) => {
+          const votes = a.querySelector('.details');
+          const text = htmlText(a);
+          const counted = htmlText(votes);
+          return { text: counted ? text.slice(0, text.lastIndexOf(counted)).trim() : text, votes: counted };
+        }),
         total: htmlText(poll.querySelector('.total')),
-      },
+      }),
     };
   }
   for (const [cls, type] of MEDIA_CLASSES) {
@@ -222,6 +230,7 @@ export function* readDesktopHtml(dir: string, chatId: number, first?: string): G
             editDate: null,
             raw: { export_type: 'service', action_text: text, page: index + 1 },
             media: null,
+            poll: null,
             reactions: [],
             pinned,
           },
@@ -250,7 +259,6 @@ export function* readDesktopHtml(dir: string, chatId: number, first?: string): G
       const signature = child(body, 'signature');
       if (signature) raw.author = htmlText(signature);
       const { media, poll } = htmlMedia(content);
-      if (poll) raw.poll = poll;
       const text = htmlText(child(content, 'text'));
       const message: ImportedMessage = {
         id,
@@ -263,6 +271,7 @@ export function* readDesktopHtml(dir: string, chatId: number, first?: string): G
         editDate: null,
         raw,
         media,
+        poll,
         reactions: reactions(body),
         pinned: null,
       };

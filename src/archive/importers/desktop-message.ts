@@ -1,8 +1,9 @@
 /**
  * One message object of the desktop app's JSON export mapped to the archive's fields. What has no
- * column (service actions, polls, forward names, entities, locations, ...) is kept in raw_data.
+ * column (service actions, forward names, entities, locations, ...) is kept in raw_data; a poll has its own.
  */
 import { peerId } from './chat-types';
+import { pollFromJsonExport } from './export-polls';
 import type { ImportedMedia, ImportedMessage } from './types';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,7 @@ const MAPPED = new Set([
   'thumbnail',
   'thumbnail_file_size',
   'forwarded_from_id',
+  'poll',
 ]);
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -159,6 +161,7 @@ export function fromJsonEntry(entry: Json): ImportedMessage | null {
     editDate: exportTime(entry.edited_unixtime, entry.edited),
     raw,
     media: service ? null : media(entry),
+    poll: pollFromJsonExport(entry.poll),
     reactions: reactions(entry.reactions),
     pinned: service && entry.action === 'pin_message' ? num(entry.message_id) : null,
   };

@@ -189,6 +189,7 @@ class ChatImport {
       forwardFromId: m.forwardFromId,
       editDate: m.editDate,
       rawData: m.raw,
+      poll: m.poll,
       isOutgoing: this.accountUserId !== null && m.senderId === this.accountUserId,
     };
   }

@@ -2,6 +2,7 @@
  * What the desktop-app export readers (JSON and HTML) produce: a stream of events, one chat at a time,
  * with messages already mapped to the archive's fields.
  */
+import type { Poll } from '../model/polls';
 import type { ChatType } from '../store/store';
 
 export interface ImportedChat {
@@ -35,9 +36,11 @@ export interface ImportedMessage {
   replyToMsgId: number | null;
   forwardFromId: number | null;
   editDate: Date | null;
-  /** What the archive has no column for (service action, entities, poll, forward name, ...). */
+  /** What the archive has no column for (service action, entities, forward name, ...). */
   raw: Record<string, unknown>;
   media: ImportedMedia | null;
+  /** A poll message's poll. */
+  poll: Poll | null;
   reactions: { emoji: string; count: number }[];
   /** A pin service message: the id it pinned. */
   pinned: number | null;

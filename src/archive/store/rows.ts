@@ -133,7 +133,8 @@ export function toSearchResult(row: Row): StoredSearchResult {
   return {
     id: Number(row.id),
     date: isoRequired(row.date),
-    text: str(row.text),
+    // A poll found by its question or an option, with no text of its own, shows those words.
+    text: str(row.text) ?? str(row.poll_text),
     sender_name: str(row.sender_name),
     sender_account_id: bool(row.is_outgoing) ? Number(row.account_id) : null,
     is_deleted: bool(row.is_deleted),

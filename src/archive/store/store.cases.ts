@@ -443,6 +443,94 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         const before = { to: new Date('2026-03-14T00:00:00Z') };
         expect(await collect(db.exportMessageVersions(rc, before))).toEqual([]);
       });
+      it('keeps a poll whole, finds it by its question or an option, quotes it in replies, and says pins in words', async () => {
+        const own = await openTestStore(backend, { seed: false });
+        try {
+          const odb = own.db;
+          await odb.upsertAccount({ id: 1, label: null });
+          const ref = await odb.upsertChat({ accountId: 1, id: 770002, type: 'group', title: 'Polls' });
+          const chat = (await odb.findChat(ALL_VISIBLE, ref))?.key as ChatKey;
+          const base = { accountId: 1, chatId: 770002, senderId: 4401, senderName: 'Anna' };
+          const poll = {
+            question: 'Where do we meet?\nPick one',
+            options: [
+              { text: 'Lighthouse café', voters: 3, chosen: true, correct: false },
+              { text: 'Harbour office', voters: 1, chosen: false, correct: false },
+            ],
+            total_voters: 4,
+            closed: true,
+            quiz: false,
+            multiple_choice: false,
+            anonymous: true,
+          };
+          await odb.upsertMessages([
+            { ...base, id: 1, date: new Date('2026-03-20T10:00:00Z'), text: null, poll },
+            { ...base, id: 2, date: new Date('2026-03-20T10:01:00Z'), text: 'Lighthouse!', replyToMsgId: 1 },
+            {
+              ...base,
+              id: 3,
+              date: new Date('2026-03-20T10:02:00Z'),
+              text: null,
+              rawData: { export_type: 'service', action: 'pin_message', actor: 'Erik', message_id: 1 },
+            },
+          ]);
+          const [pin, reply, asked] = await odb.listMessages(chat, { limit: 10, ...view });
+          expect(asked?.poll).toEqual(poll);
+          expect(asked?.service).toBeUndefined();
+          expect(reply).toMatchObject({ reply_to_text: 'Where do we meet?', reply_to_media_type: 'poll' });
+          expect(pin?.service).toEqual({ action: 'pin_message', text: 'Erik pinned “Where do we meet?”' });
+          for (const query of ['harbour', 'meet pick', 'lighthous']) {
+            const found = await odb.searchMessages(ALL_VISIBLE, {
+              query,
+              limit: 5,
+              offset: 0,
+              includeTranscripts: false,
+            });
+            expect(
+              found.results.map((r) => [r.id, r.text]),
+              query,
+            ).toEqual(
+              query === 'lighthous'
+                ? [
+                    [2, 'Lighthouse!'],
+                    [1, 'Where do we meet?\nPick one\nLighthouse café\nHarbour office'],
+                  ]
+                : [[1, 'Where do we meet?\nPick one\nLighthouse café\nHarbour office']],
+            );
+          }
+          const inChat = await odb.listMessages(chat, { limit: 10, search: 'harbour', ...view });
+          expect(inChat.map((m) => m.id)).toEqual([1]);
+          // A vote count changed on the platform: the poll is written again, and found by its new words.
+          await odb.upsertMessages([
+            {
+              ...base,
+              id: 1,
+              date: new Date('2026-03-20T10:00:00Z'),
+              text: null,
+              poll: {
+                ...poll,
+                options: [...poll.options, { text: 'Online', voters: 0, chosen: false, correct: false }],
+              },
+            },
+          ]);
+          const online = await odb.searchMessages(ALL_VISIBLE, {
+            query: 'online',
+            limit: 5,
+            offset: 0,
+            includeTranscripts: false,
+          });
+          expect(online.results.map((r) => r.id)).toEqual([1]);
+          const harbour = await odb.searchMessages(ALL_VISIBLE, {
+            query: 'harbour',
+            limit: 5,
+            offset: 0,
+            includeTranscripts: false,
+          });
+          expect(harbour.results.map((r) => r.id)).toEqual([1]);
+        } finally {
+          await own.close();
+        }
+      });
     });
 
     describe('search, tags and the change feed', () => {

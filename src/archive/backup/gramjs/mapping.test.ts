@@ -226,7 +226,8 @@ describe('GramJS objects in the archive’s terms', () => {
     });
     expect(toPlatformMessage(service)).toMatchObject({
       id: 2,
-      action: 'ChatEditTitle',
+      action: 'edit_group_title',
+      raw: { title: 'New title' },
       text: null,
       senderId: 42,
     });

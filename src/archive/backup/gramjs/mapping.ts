@@ -3,6 +3,7 @@
  * folders. Pure functions over GramJS `Api` objects, so they are tested on the library's own classes.
  */
 import { Api, utils } from 'telegram';
+import type { Poll } from '../../model/polls';
 import type { ChatType } from '../../store/types';
 import type {
   MediaKind,
@@ -14,6 +15,7 @@ import type {
   PlatformUpdate,
   PlatformUser,
 } from '../platform';
+import { exportAction } from './actions';
 
 type Big = { toJSNumber(): number; toString(): string } | number | bigint;
 
@@ -157,7 +159,32 @@ function reactionsOf(reactions: Api.MessageReactions | undefined): { emoji: stri
   }));
 }
 
-const actionName = (action: Api.TypeMessageAction) => action.className.replace(/^MessageAction/, '');
+const plainText = (text: Api.TypeTextWithEntities | string) => (typeof text === 'string' ? text : text.text);
+
+/** A poll message's poll, with its results when the platform sent them. */
+export function toPoll(media: Api.MessageMediaPoll): Poll {
+  const { poll, results } = media;
+  const counted = new Map(
+    (results.results ?? []).map((r) => [Buffer.from(r.option).toString('hex'), r] as const),
+  );
+  return {
+    question: plainText(poll.question),
+    options: poll.answers.map((answer) => {
+      const result = counted.get(Buffer.from(answer.option).toString('hex'));
+      return {
+        text: plainText(answer.text),
+        voters: result?.voters ?? null,
+        chosen: result?.chosen ?? false,
+        correct: result?.correct ?? false,
+      };
+    }),
+    total_voters: results.totalVoters ?? null,
+    closed: poll.closed ?? false,
+    quiz: poll.quiz ?? false,
+    multiple_choice: poll.multipleChoice ?? false,
+    anonymous: !(poll.publicVoters ?? false),
+  };
+}
 
 /** A message or service message of a chat; null for an empty slot (a message the platform no longer has). */
 export function toPlatformMessage(
@@ -183,7 +210,9 @@ export function toPlatformMessage(
     raw: { class: message.className },
   };
   if (message instanceof Api.MessageService) {
-    return { ...common, text: null, action: actionName(message.action) };
+    const pinned = reply?.replyToMsgId ?? null;
+    const { action, details } = exportAction(message.action, (id) => senders.get(id) ?? null, pinned);
+    return { ...common, text: null, action, raw: { class: message.className, ...details } };
   }
   const forward = message.fwdFrom?.fromId ? chatIdOf(message.fwdFrom.fromId) : null;
   return {
@@ -194,6 +223,7 @@ export function toPlatformMessage(
     forwardFromId: forward,
     groupedId: message.groupedId ? idText(message.groupedId) : null,
     media: toPlatformMedia(message.media),
+    poll: message.media instanceof Api.MessageMediaPoll ? toPoll(message.media) : null,
     reactions: reactionsOf(message.reactions),
     raw: {
       class: message.className,

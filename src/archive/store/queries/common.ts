@@ -25,7 +25,7 @@ export const inChat = (chat: ChatKey, alias = 'm') =>
 /** Message columns plus its media as `md_*` (joined as `md`). */
 export const MESSAGE_COLUMNS = raw(`m.account_id, m.chat_id, m.id, m.sender_id, m.sender_name, m.date, m.text,
   m.reply_to_msg_id, m.reply_to_top_id, m.reply_to_text, m.forward_from_id, m.edit_date, m.is_outgoing,
-  m.is_pinned, m.is_deleted, m.deleted_at, m.raw_data,
+  m.is_pinned, m.is_deleted, m.deleted_at, m.raw_data, m.poll,
   md.id AS md_storage_id, md.type AS md_type, md.file_path AS md_file_path, md.file_name AS md_file_name,
   md.file_size AS md_file_size, md.mime_type AS md_mime_type, md.width AS md_width, md.height AS md_height,
   md.duration AS md_duration, md.downloaded AS md_downloaded, md.skip_reason AS md_skip_reason`);

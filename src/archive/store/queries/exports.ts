@@ -2,6 +2,7 @@
  * What `archive-cli export`, `list-chats` and `stats` read: every chat, and messages, versions and
  * transcripts page by page in archive order (oldest first), so an export of any size streams.
  */
+import { asPoll, type Poll } from '../../model/polls';
 import { bool, iso, num, parseJson, str } from '../rows';
 import { list, raw, type Sql, sql } from '../sql';
 import type { CliChatRow, ExportChat, ExportFilter, ExportMessage, ExportVersion } from '../tools';
@@ -65,6 +66,14 @@ export async function countExport(db: Db, f: ExportFilter) {
 }
 
 /** One page of messages after the order key `after` (null: from the start); returns the last key too. */
+/**
+ * The raw data as exported: the export keeps the upstream's message fields, where a poll has no column of
+ * its own, so a poll travels in the raw data under `poll` (as the desktop export writes it there).
+ */
+function withPoll(raw: Record<string, unknown> | null, poll: Poll | null): Record<string, unknown> | null {
+  return poll === null ? raw : { ...(raw ?? {}), poll };
+}
+
 export async function exportMessagePage(
   db: Db,
   f: ExportFilter,
@@ -73,7 +82,7 @@ export async function exportMessagePage(
 ): Promise<{ messages: ExportMessage[]; last: number | null }> {
   const rows = await db.all(sql`SELECT m.pk, m.id, m.chat_id, m.sender_id, m.sender_name, m.date, m.text,
       m.reply_to_msg_id, m.reply_to_top_id, m.reply_to_text, m.forward_from_id, m.edit_date, m.raw_data,
-      m.created_at, m.is_outgoing, m.is_pinned, m.is_deleted, m.deleted_at, m.account_id
+      m.poll, m.created_at, m.is_outgoing, m.is_pinned, m.is_deleted, m.deleted_at, m.account_id
     FROM messages m
    WHERE ${window(f, 'm')} ${pkRange(f)} ${after === null ? sql`` : sql`AND m.pk > ${after}`}
    ORDER BY m.pk LIMIT ${limit}`);
@@ -89,7 +98,7 @@ export async function exportMessagePage(
     reply_to_text: str(r.reply_to_text),
     forward_from_id: num(r.forward_from_id),
     edit_date: iso(r.edit_date),
-    raw_data: parseJson(r.raw_data),
+    raw_data: withPoll(parseJson<Record<string, unknown>>(r.raw_data), asPoll(parseJson(r.poll))),
     created_at: iso(r.created_at),
     is_outgoing: bool(r.is_outgoing) ? 1 : 0,
     is_pinned: bool(r.is_pinned) ? 1 : 0,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { storageMediaId } from '../../model/media-layout';
+import { pollSearchText } from '../../model/polls';
 
 export { storageMediaId };
 
@@ -103,7 +104,8 @@ function messageValues(m: NewMessage, n: number): Sql {
   return sql`(${orderKey(m.date, n)}, ${m.accountId}, ${m.chatId}, ${m.id}, ${m.senderId ?? null},
     ${m.senderName ?? null}, ${m.date}, ${m.text ?? null}, ${m.replyToMsgId ?? null}, ${m.replyToTopId ?? null},
     ${m.replyToText ?? null}, ${m.forwardFromId ?? null}, ${m.editDate ?? null}, ${json(m.rawData ?? null)},
-    ${m.isOutgoing ?? false}, ${m.isPinned ?? false})`;
+    ${m.isOutgoing ?? false}, ${m.isPinned ?? false}, ${json(m.poll ?? null)},
+    ${m.poll ? pollSearchText(m.poll) : null})`;
 }
 
 export async function upsertMessages(driver: Driver, messages: NewMessage[]): Promise<void> {
@@ -126,14 +128,14 @@ export async function insertMessageRows(tx: Db, unique: NewMessage[]): Promise<v
     });
     await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
           reply_to_msg_id, reply_to_top_id, reply_to_text, forward_from_id, edit_date, raw_data, is_outgoing,
-          is_pinned)
+          is_pinned, poll, poll_text)
         VALUES ${join(rows)}
         ON CONFLICT (account_id, chat_id, id) DO UPDATE SET sender_id = excluded.sender_id,
           sender_name = excluded.sender_name, date = excluded.date, text = excluded.text,
           reply_to_msg_id = excluded.reply_to_msg_id, reply_to_top_id = excluded.reply_to_top_id,
           reply_to_text = excluded.reply_to_text, forward_from_id = excluded.forward_from_id,
           edit_date = excluded.edit_date, raw_data = excluded.raw_data, is_outgoing = excluded.is_outgoing,
-          is_pinned = excluded.is_pinned`);
+          is_pinned = excluded.is_pinned, poll = excluded.poll, poll_text = excluded.poll_text`);
   }
 }
 

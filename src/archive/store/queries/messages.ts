@@ -1,4 +1,6 @@
+import { asPoll, type Poll, pollHeadline } from '../../model/polls';
 import { containsPattern } from '../../model/search';
+import { quote, serviceOf } from '../../model/service-lines';
 import { localDayRange, localMonthDays } from '../../model/timezone';
 import type { Row } from '../driver';
 import type { StoredMessage } from '../media-types';
@@ -74,20 +76,47 @@ async function versionCountsOf(db: Db, chat: ChatKey, ids: number[]): Promise<Ma
   return new Map(rows.map((r) => [Number(r.message_id), Number(r.n)]));
 }
 
-/** The sender name and media type of the archived messages these ones answer. */
-async function repliedToOf(
-  db: Db,
-  chat: ChatKey,
-  ids: number[],
-): Promise<Map<number, { senderName: string | null; mediaType: string | null }>> {
+/** What a message shows of another one it names (the one it answers, the one it pins). */
+interface Referenced {
+  senderName: string | null;
+  mediaType: string | null;
+  text: string | null;
+  poll: Poll | null;
+}
+
+/** The archived messages these ones answer or pin, by id. */
+async function referencedOf(db: Db, chat: ChatKey, ids: number[]): Promise<Map<number, Referenced>> {
   if (ids.length === 0) return new Map();
   const rows = await db.all(sql`
-    SELECT r.id, r.sender_name, md.type AS media_type FROM messages r
+    SELECT r.id, r.sender_name, r.text, r.poll, md.type AS media_type FROM messages r
       LEFT JOIN media md ON md.account_id = r.account_id AND md.chat_id = r.chat_id AND md.message_id = r.id
      WHERE r.account_id = ${chat.accountId} AND r.chat_id = ${chat.chatId} AND r.id IN ${list(ids)}`);
   return new Map(
-    rows.map((r) => [Number(r.id), { senderName: str(r.sender_name), mediaType: str(r.media_type) }]),
+    rows.map((r) => [
+      Number(r.id),
+      {
+        senderName: str(r.sender_name),
+        mediaType: str(r.media_type),
+        text: str(r.text),
+        poll: asPoll(parseJson(r.poll)),
+      },
+    ]),
   );
+}
+
+/** A referenced message in a few words: the start of its text, its poll's question, or its media kind. */
+function gist(m: Referenced | undefined): string | null {
+  if (!m) return null;
+  if (m.text?.trim()) return m.text;
+  if (m.poll) return pollHeadline(m.poll);
+  return null;
+}
+
+/** The id of the message a service message pins, when it names one. */
+function pinnedId(raw: Record<string, unknown> | null): number | null {
+  if (raw?.action !== 'pin_message') return null;
+  const id = Number(raw.message_id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /** Rows of a message query (MESSAGE_COLUMNS) dressed as the API's messages. */
@@ -97,12 +126,16 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
   const { withTranscripts } = view;
   const transcripts = withTranscripts ? await transcriptsOf(db, chat, ids) : new Map<number, Transcript[]>();
   const versionCounts = await versionCountsOf(db, chat, ids);
-  const replyIds = [...new Set(rows.map((r) => num(r.reply_to_msg_id)).filter((n) => n !== null))];
-  const repliedTo = await repliedToOf(db, chat, replyIds);
-  return rows.map((r) => {
+  const raws = rows.map((r) => parseJson<Record<string, unknown>>(r.raw_data));
+  const named = [...rows.map((r) => num(r.reply_to_msg_id)), ...raws.map((raw) => pinnedId(raw))].filter(
+    (n) => n !== null,
+  );
+  const referenced = await referencedOf(db, chat, [...new Set(named)]);
+  return rows.map((r, at) => {
     const id = Number(r.id);
     const senderId = num(r.sender_id);
-    const replyTo = repliedTo.get(num(r.reply_to_msg_id) ?? 0);
+    const raw = raws[at] ?? null;
+    const replyTo = referenced.get(num(r.reply_to_msg_id) ?? 0);
     const message: StoredMessage = {
       id,
       chat_id: Number(r.chat_id),
@@ -113,9 +146,9 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
       text: str(r.text),
       reply_to_msg_id: num(r.reply_to_msg_id),
       reply_to_top_id: num(r.reply_to_top_id),
-      reply_to_text: str(r.reply_to_text),
+      reply_to_text: str(r.reply_to_text) ?? gist(replyTo),
       reply_to_sender_name: replyTo?.senderName ?? null,
-      reply_to_media_type: replyTo?.mediaType ?? null,
+      reply_to_media_type: replyTo?.mediaType ?? (replyTo?.poll ? 'poll' : null),
       forward_from_id: num(r.forward_from_id),
       edit_date: iso(r.edit_date),
       is_outgoing: bool(r.is_outgoing),
@@ -123,11 +156,16 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
       is_deleted: bool(r.is_deleted),
       deleted_at: iso(r.deleted_at),
       version_count: versionCounts.get(id) ?? 0,
-      raw_data: parseJson<Record<string, unknown>>(r.raw_data),
+      raw_data: raw,
       reactions: reactions.get(id) ?? [],
     };
     const media = toMessageMedia(r);
     if (media) message.media = media;
+    const poll = asPoll(parseJson(r.poll));
+    if (poll) message.poll = poll;
+    const pinned = gist(referenced.get(pinnedId(raw) ?? 0));
+    const service = serviceOf(raw, message.sender_name, pinned === null ? null : quote(pinned));
+    if (service) message.service = service;
     if (withTranscripts) message.transcripts = transcripts.get(id) ?? [];
     return message;
   });
@@ -142,7 +180,9 @@ export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): 
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
   if (q.search) {
-    where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
+    // A poll is found by its question or an option, as in the global search.
+    const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
+    where.push(sql`${db.capabilities.casefold(searched)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
   }
   let tail: Sql;
   let oldestFirst = false;

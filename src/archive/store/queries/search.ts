@@ -6,7 +6,7 @@ import { join, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
 import { CHAT_JOIN, type Db, inChat, RESULT_CHAT_COLUMNS, visibleChats } from './common';
 
-const RESULT_COLUMNS = sql`m.pk, m.account_id, m.chat_id, m.id, m.date, m.text, m.sender_name, m.is_outgoing,
+const RESULT_COLUMNS = sql`m.pk, m.account_id, m.chat_id, m.id, m.date, m.text, m.poll_text, m.sender_name, m.is_outgoing,
   m.is_deleted, ft.title AS topic_title, ${RESULT_CHAT_COLUMNS}`;
 
 const TOPIC_JOIN = raw(`LEFT JOIN forum_topics ft ON c.is_forum = TRUE AND ft.account_id = m.account_id
@@ -67,7 +67,11 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
   const pattern = containsPattern(q.query);
   const take = q.offset + q.limit + 1;
   const where = [visibleChats(vis)];
-  if (!indexed) where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${pattern} ESCAPE '\\'`);
+  // Without the index, the same words are matched as a substring: the text, then a poll's question and options.
+  if (!indexed) {
+    const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
+    where.push(sql`${db.capabilities.casefold(searched)} LIKE ${pattern} ESCAPE '\\'`);
+  }
   const inText = await db.all(textMatches(db, indexed ? words : null, true, where, sql`LIMIT ${take}`));
   // The first `take` of the union are among the first `take` of each side; a message matching both
   // counts as a text match.
