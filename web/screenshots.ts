@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildStale } from '../scripts/web/build';
+import { cli, databaseEnv, exportFolder } from '../src/archive/cli/test-cli';
 import { FIXTURE, MASTER, startTestViewer } from '../src/archive/http/test-viewer';
 import { BLANK_STYLE, startTestFuel } from '../src/fuel/testing/server';
 import {
@@ -73,6 +74,43 @@ async function main(): Promise<void> {
     await context.close();
   } finally {
     await viewer.close();
+  }
+
+  // Archive viewer on real exports, as `archive-cli import` brings them in: polls, service lines, previews.
+  const imported = await startTestViewer(undefined, { seed: false });
+  try {
+    const env = { ...databaseEnv(imported.database), BACKUP_PATH: imported.backupPath, LOG_LEVEL: 'WARNING' };
+    for (const [sample, files, args] of [
+      [
+        'onlineverdan-civil-channel',
+        { 'messages.html': 'messages.html', 'messages2.html': 'messages2.html' },
+        ['-c', '-1001100000002'],
+      ],
+      ['tkonverter-synthetic', { 'result_group.json': 'result.json' }, []],
+    ] as const) {
+      const result = await cli(['import', '-p', exportFolder(sample, files), ...args], env);
+      if (result.code !== 0) throw new Error(result.stderr);
+    }
+    const signIn = async (page: Page) => {
+      await page.goto(`${imported.url}/`);
+      await page.getByLabel('User name').fill(MASTER.username);
+      await page.getByLabel('Password').fill(MASTER.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    let { page, context } = await open();
+    await signIn(page);
+    await page.getByRole('link', { name: /OnlineVerdan/ }).click();
+    await page.locator('.poll').filter({ hasText: 'Infiltration capacity' }).scrollIntoViewIfNeeded();
+    await shoot('archive-imported-polls', page);
+    await context.close();
+    ({ page, context } = await open({ viewport: PHONE }));
+    await signIn(page);
+    await page.getByRole('link', { name: /Team Chat/ }).click();
+    await page.locator('.service').first().waitFor();
+    await shoot('archive-imported-service-phone', page);
+    await context.close();
+  } finally {
+    await imported.close();
   }
 
   // Fuel map.

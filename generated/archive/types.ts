@@ -1686,7 +1686,13 @@ export interface components {
          *       "is_forum": false,
          *       "is_archived": false,
          *       "participants_count": 48,
-         *       "last_message_date": "2026-03-14T09:21:07Z"
+         *       "last_message_date": "2026-03-14T09:21:07Z",
+         *       "last_message": {
+         *         "id": 4182,
+         *         "sender_name": "Marta Lindqvist",
+         *         "is_outgoing": false,
+         *         "preview": "Photos from Saturday's release party are up, grab the ones you want."
+         *       }
          *     }
          */
         Chat: {
@@ -1760,6 +1766,26 @@ export interface components {
              * @example 2026-03-14T09:21:07Z
              */
             last_message_date?: string | null;
+            /** @description The newest archived message that was not deleted, in a few words, as a chat list previews it: its sender and its text, or for a message without text its poll's question, its media in words ("Photo", "Voice message") or its service line. Null when the chat has none. Not shown by the seed; the upstream page previews the last message, so a client can without loading each chat. */
+            last_message?: {
+                /** @example 4182 */
+                id: number;
+                /**
+                 * @description The sender's name; null for a channel post without an author and for a service line.
+                 * @example Marta Lindqvist
+                 */
+                sender_name: string | null;
+                /**
+                 * @description Whether the archived account sent it (a client writes "You").
+                 * @example false
+                 */
+                is_outgoing: boolean;
+                /**
+                 * @description At most 200 characters, on one line.
+                 * @example Photos from Saturday's release party are up, grab the ones you want.
+                 */
+                preview: string;
+            } | null;
         };
         /**
          * @description The media item attached to a message, nested in the message. `id` is the media key `{message_id}_{type}`, the segment the media routes take; `url` is `/media/{chat_ref}/{key}`. For a no-download login `file_path` and `url` are null and `downloaded` is false. Fields beyond `id`, `url`, `file_path` and `downloaded` are not shown by the seed; we send the descriptive columns of the archive's media table a client needs to lay the item out before fetching it (type, name, size, MIME type, dimensions, duration, why it was skipped) and the thumbnail URL.
@@ -1911,6 +1937,19 @@ export interface components {
              */
             text: string;
         };
+        /** @description What a message carries besides text, media files and a poll, in words: a place, a contact, a game, an invoice, a checklist or a giveaway. The desktop export writes these as fields of their own (kept in `raw_data`); the platform's copy names only the kind. Not shown by the seed; a client shows a card instead of an empty bubble without reading platform-specific raw data. */
+        Attachment: {
+            /**
+             * @example venue
+             * @enum {string}
+             */
+            kind: "location" | "live_location" | "venue" | "contact" | "game" | "invoice" | "checklist" | "giveaway" | "dice";
+            /**
+             * @description The attachment in words, for example `Office, 123 Main St, 40.758, -73.9855`.
+             * @example Office, 123 Main St, 40.758, -73.9855
+             */
+            text: string;
+        };
         /**
          * @description One live reaction on a message: one entry per emoji with how many people reacted with it. The archive stores counts per emoji, never who reacted. The seed names the list but not its entries; we send the emoji and its count, as the archive's `reactions` table holds them.
          * @example {
@@ -2055,7 +2094,7 @@ export interface components {
             }[] | null;
         };
         /**
-         * @description One archived message as the messages routes return it. The seed names `media` (nested), `sender_avatar_url` and `transcripts`; the other fields are not shown by the seed and follow the archive's messages table: ids, sender, dates, text, reply and forward references, the flags (`is_outgoing`, `is_pinned`, `is_deleted`, sent as JSON booleans, not 0/1) and the platform's raw payload. `media` is left out (not null) when the message has no media, so every tool reads the nested schema without a nullable reference; so are `poll` (present on poll messages) and `service` (present on service messages, in words). Timestamps are UTC. A soft-deleted message stays in the archive with `is_deleted` true and `deleted_at` set.
+         * @description One archived message as the messages routes return it. The seed names `media` (nested), `sender_avatar_url` and `transcripts`; the other fields are not shown by the seed and follow the archive's messages table: ids, sender, dates, text, reply and forward references, the flags (`is_outgoing`, `is_pinned`, `is_deleted`, sent as JSON booleans, not 0/1) and the platform's raw payload. `media` is left out (not null) when the message has no media, so every tool reads the nested schema without a nullable reference; so are `poll` (present on poll messages), `service` (present on service messages, in words) and `attachment` (a place, contact, game, ... in words). Timestamps are UTC. A soft-deleted message stays in the archive with `is_deleted` true and `deleted_at` set.
          * @example {
          *       "id": 4182,
          *       "chat_id": -1001234567890,
@@ -2217,6 +2256,7 @@ export interface components {
             media?: components["schemas"]["MessageMedia"];
             poll?: components["schemas"]["Poll"];
             service?: components["schemas"]["ServiceLine"];
+            attachment?: components["schemas"]["Attachment"];
             /** @description The live reactions, one entry per emoji; empty when there are none. */
             reactions: components["schemas"]["Reaction"][];
             /** @description Transcripts of the message's media, newest first. Present only when transcription is on; removed for no-download logins. */
@@ -4273,7 +4313,13 @@ export interface operations {
                      *           "is_forum": false,
                      *           "is_archived": false,
                      *           "participants_count": 48,
-                     *           "last_message_date": "2026-03-14T09:21:07Z"
+                     *           "last_message_date": "2026-03-14T09:21:07Z",
+                     *           "last_message": {
+                     *             "id": 4182,
+                     *             "sender_name": "Marta Lindqvist",
+                     *             "is_outgoing": false,
+                     *             "preview": "Photos from Saturday's release party are up, grab the ones you want."
+                     *           }
                      *         },
                      *         {
                      *           "ref": "Vx81mQe2LrT0aZc9pWb4Hg",
@@ -4294,7 +4340,13 @@ export interface operations {
                      *           "is_forum": false,
                      *           "is_archived": false,
                      *           "participants_count": null,
-                     *           "last_message_date": "2026-03-14T08:02:19Z"
+                     *           "last_message_date": "2026-03-14T08:02:19Z",
+                     *           "last_message": {
+                     *             "id": 918,
+                     *             "sender_name": null,
+                     *             "is_outgoing": true,
+                     *             "preview": "Voice message"
+                     *           }
                      *         }
                      *       ],
                      *       "total": 2,
@@ -4375,7 +4427,13 @@ export interface operations {
                      *       "is_forum": false,
                      *       "is_archived": false,
                      *       "participants_count": 48,
-                     *       "last_message_date": "2026-03-14T09:21:07Z"
+                     *       "last_message_date": "2026-03-14T09:21:07Z",
+                     *       "last_message": {
+                     *         "id": 4182,
+                     *         "sender_name": "Marta Lindqvist",
+                     *         "is_outgoing": false,
+                     *         "preview": "Photos from Saturday's release party are up, grab the ones you want."
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Chat"];

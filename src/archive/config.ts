@@ -16,7 +16,7 @@ import {
 } from '../common/env';
 import { type TrustedPeers, trustedPeers } from '../common/http/client';
 import { isValidTimeZone as isTimeZone } from './model/timezone';
-import { type DatabaseConfig, parseDatabaseConfig } from './store/config';
+import { archiveFolders, type DatabaseConfig, parseDatabaseConfig } from './store/config';
 
 export type PushMode = 'off' | 'basic' | 'full';
 
@@ -212,12 +212,8 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
       callbackUrl: stringVar(env, 'TRANSCRIPTION_CALLBACK_URL') ?? null,
       askRateLimit: intVar(env, 'TRANSCRIPTION_ASK_RATE_LIMIT', 20, { min: 1 }),
       askMaxOpen: intVar(env, 'TRANSCRIPTION_ASK_MAX_OPEN', 50, { min: 1 }),
-      // Stored file paths are relative to BACKUP_PATH (the media layout, domain/media-layout.ts).
-      mediaRoot: path.resolve(
-        stringVar(env, 'MEDIA_PATH') ??
-          stringVar(env, 'BACKUP_PATH') ??
-          path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
-      ),
+      // Stored file paths are relative to the media folder (the media layout, model/media-layout.ts).
+      mediaRoot: path.resolve(archiveFolders(env).mediaRoot),
     },
     websocket: {
       maxConnections: intVar(env, 'MAX_WS_CONNECTIONS', 200, { min: 1 }),
@@ -226,9 +222,7 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
     },
     mediaMaxDownloadAttempts: intVar(env, 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, { min: 1 }),
     media: {
-      backupPath: path.resolve(
-        stringVar(env, 'BACKUP_PATH') ?? path.join(stringVar(env, 'DATA_DIR', './data'), 'backups'),
-      ),
+      backupPath: path.resolve(archiveFolders(env).mediaRoot),
       openCmd: stringVar(env, 'MEDIA_OPEN_CMD') ?? null,
       openPathCmd: stringVar(env, 'MEDIA_OPEN_PATH_CMD') ?? null,
     },

@@ -281,7 +281,14 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
             ))}
         </nav>
       )}
-      {panel === 'calendar' && <Calendar chatRef={ref} topic={topic} onPick={(id) => void loadAround(id)} />}
+      {panel === 'calendar' && (
+        <Calendar
+          chatRef={ref}
+          topic={topic}
+          newest={chat?.last_message_date ?? messages.at(-1)?.date ?? null}
+          onPick={(id) => void loadAround(id)}
+        />
+      )}
       {panel === 'gallery' && (
         <Gallery chatRef={ref} noDownload={props.noDownload} onJump={(id) => void loadAround(id)} />
       )}
@@ -373,8 +380,10 @@ function quotedText(message: Message, reply: Message | undefined): string {
   const text = reply?.text ?? reply?.poll?.question ?? message.reply_to_text ?? '';
   if (text.trim()) return text.slice(0, 100);
   const type = reply?.media?.type ?? message.reply_to_media_type;
-  return type ? (MEDIA_WORDS[type] ?? 'Media') : 'Message';
+  return type ? mediaWords(type) : 'Message';
 }
+
+const mediaWords = (type: string) => MEDIA_WORDS[type] ?? 'Media';
 
 type Poll = NonNullable<Message['poll']>;
 
@@ -476,6 +485,7 @@ function MessageItem(props: {
         )}
         {m.media && <MediaView media={m.media} chatRef={props.chatRef} noDownload={props.noDownload} />}
         {m.poll && <PollView poll={m.poll} />}
+        {m.attachment && <p class={`attachment ${m.attachment.kind}`}>{m.attachment.text}</p>}
         {m.text && (
           <p class="text">
             <RichText text={m.text} raw={m.raw_data} />
@@ -552,8 +562,14 @@ function Versions(props: { chatRef: string; message: Message; onClose: () => voi
   );
 }
 
-function Calendar(props: { chatRef: string; topic: number | null; onPick: (id: number) => void }) {
-  const [month, setMonth] = useState(() => dayOf(new Date().toISOString()).slice(0, 7));
+function Calendar(props: {
+  chatRef: string;
+  topic: number | null;
+  /** When the chat's newest message was sent: the calendar opens on its month. */
+  newest: string | null;
+  onPick: (id: number) => void;
+}) {
+  const [month, setMonth] = useState(() => dayOf(props.newest ?? new Date().toISOString()).slice(0, 7));
   const [days, setDays] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -689,8 +705,13 @@ function Gallery(props: { chatRef: string; noDownload: boolean; onJump: (message
                 />
               </button>
             ) : (
-              <button type="button" class="tile" onClick={() => props.onJump(item.message_id)}>
-                {item.type}
+              <button
+                type="button"
+                class="tile"
+                title={item.file_name ?? undefined}
+                onClick={() => props.onJump(item.message_id)}
+              >
+                {mediaWords(item.type)}
                 <span class="muted small">{item.file_name ?? ''}</span>
               </button>
             )}

@@ -1,8 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Chat, chatTitle, type Folder, initials } from './api';
-import { formatDateTime } from './time';
+import { formatListDate } from './time';
 
 const PAGE = 50;
+
+/** Who sent the previewed message, as a chat list names them: "You", the sender in a group, none in a private chat. */
+function previewSender(chat: Chat): string | null {
+  const last = chat.last_message;
+  if (!last) return null;
+  if (last.is_outgoing) return 'You';
+  return chat.type === 'private' || chat.type === 'channel' ? null : last.sender_name;
+}
 
 export function Avatar(props: { url: string | null; name: string; size?: number }) {
   const [failed, setFailed] = useState(false);
@@ -134,10 +142,21 @@ export function ChatList(props: { current?: string }) {
               >
                 <Avatar url={chat.avatar_url} name={title} />
                 <span class="chat-text">
-                  <span class="chat-title">{title}</span>
-                  <span class="muted small">
-                    {chat.type}
-                    {chat.is_forum ? ' · forum' : ''} · {formatDateTime(chat.last_message_date)}
+                  <span class="chat-row-head">
+                    <span class="chat-title">{title}</span>
+                    <time class="muted small" dateTime={chat.last_message_date ?? undefined}>
+                      {formatListDate(chat.last_message_date)}
+                    </time>
+                  </span>
+                  <span class="chat-preview muted small">
+                    {chat.last_message ? (
+                      <>
+                        {previewSender(chat) && <span class="chat-sender">{previewSender(chat)}: </span>}
+                        {chat.last_message.preview}
+                      </>
+                    ) : (
+                      'No messages'
+                    )}
                   </span>
                 </span>
               </a>

@@ -117,8 +117,15 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
       );
     default:
       return (
-        <a class="document" href={`${media.url}?download=1`} download={media.file_name ?? true}>
-          📄 {media.file_name ?? label} <span class="muted">{size(media.file_size)}</span>
+        <a
+          class="document"
+          href={`${media.url}?download=1`}
+          download={media.file_name ?? true}
+          title={media.file_name ?? label}
+        >
+          <span aria-hidden="true">📄</span>
+          <span class="file-name">{media.file_name ?? label}</span>
+          <span class="muted">{size(media.file_size)}</span>
         </a>
       );
   }

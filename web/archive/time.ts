@@ -40,3 +40,16 @@ export const formatDateTime = (iso: string | null | undefined) =>
         timeZone: timeZone(),
       }).format(new Date(iso))
     : '—';
+
+/** A chat list's date: the time for today, the day and month this year, else the date. */
+export function formatListDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const day = dayOf(iso);
+  const today = dayOf(new Date().toISOString());
+  if (day === today) return formatTime(iso);
+  const options: Intl.DateTimeFormatOptions =
+    day.slice(0, 4) === today.slice(0, 4)
+      ? { day: 'numeric', month: 'short', timeZone: timeZone() }
+      : { dateStyle: 'short', timeZone: timeZone() };
+  return new Intl.DateTimeFormat(undefined, options).format(new Date(iso));
+}

@@ -15,7 +15,7 @@ import {
   stringVar,
 } from '../../common/env';
 import { chatIdList } from '../config';
-import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
+import { archiveFolders, type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 
 export interface BackupAccount {
   /** N of MSGR_ACCOUNT_<N>_PHONE; 1 for the single legacy account (MSGR_PHONE). */
@@ -71,7 +71,7 @@ function accounts(env: Env): BackupAccount[] {
 
 export function loadBackupConfig(processEnv: Env = process.env): BackupConfig {
   const env = scopedEnv(processEnv, 'ARCHIVE_');
-  const dataDir = stringVar(env, 'DATA_DIR', 'data');
+  const folders = archiveFolders(env);
   const apiId = stringVar(env, 'MSGR_API_ID');
   if (apiId !== undefined && !/^\d+$/.test(apiId.trim())) {
     throw new ConfigError(`MSGR_API_ID: invalid literal for int() with base 10: '${apiId}'`);
@@ -96,9 +96,9 @@ export function loadBackupConfig(processEnv: Env = process.env): BackupConfig {
     fillGaps: boolVar(env, 'FILL_GAPS', false),
     enableListener: boolVar(env, 'ENABLE_LISTENER', false),
     schedule: stringVar(env, 'SCHEDULE', '0 */6 * * *'),
-    heartbeatFile: stringVar(env, 'HEARTBEAT_FILE', path.join(dataDir, 'backup.heartbeat')),
-    backupPath: stringVar(env, 'BACKUP_PATH', path.join(dataDir, 'backups')),
-    sessionDir: stringVar(env, 'SESSION_DIR', path.join(dataDir, 'session')),
+    heartbeatFile: stringVar(env, 'HEARTBEAT_FILE', path.join(folders.dataDir, 'backup.heartbeat')),
+    backupPath: folders.mediaRoot,
+    sessionDir: folders.sessionDir,
     database: parseDatabaseConfig(env),
   };
 }

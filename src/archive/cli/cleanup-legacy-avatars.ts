@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../../common/cli/command';
+import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
 export const cleanupLegacyAvatars: Command = {
@@ -13,11 +14,15 @@ export const cleanupLegacyAvatars: Command = {
   summary: 'delete avatar files no avatar history row refers to',
   options: {
     ...DRY_RUN,
-    'backup-path': { type: 'string', metavar: 'PATH', help: 'the backup folder (default /data/backups)' },
+    'backup-path': {
+      type: 'string',
+      metavar: 'PATH',
+      help: 'the backup folder (default: the media folder, MEDIA_PATH or BACKUP_PATH or DATA_DIR/backups)',
+    },
   },
   run: (ctx, values) =>
     maintenancePass(ctx, values, 'Legacy avatar cleanup', async (db, dryRun) => {
-      const backup = typeof values['backup-path'] === 'string' ? values['backup-path'] : '/data/backups';
+      const backup = typeof values['backup-path'] === 'string' ? values['backup-path'] : mediaRoot(ctx.env);
       const dir = path.join(backup, 'avatars');
       const referenced = new Set((await db.listAvatarFiles()).map((f) => path.posix.normalize(f)));
       const stale = existsSync(dir)

@@ -6,8 +6,7 @@
 import { type Command, errorText } from '../../common/cli/command';
 import { scopedEnv, stringVar } from '../../common/env';
 import { loadConfig, loginModes } from '../config';
-import { describeDatabase } from '../store/config';
-import { backupPath, mediaRoot } from './context';
+import { archiveFolders, describeDatabase } from '../store/config';
 import { DEFAULT_SCHEDULE } from './status';
 
 export const config: Command = {
@@ -22,8 +21,9 @@ export const config: Command = {
       ctx.logger.info(
         {
           database: describeDatabase(loaded.database),
-          backupPath: backupPath(ctx.env),
-          mediaPath: mediaRoot(ctx.env),
+          dataDir: archiveFolders(env).dataDir,
+          mediaPath: archiveFolders(env).mediaRoot,
+          sessionDir: archiveFolders(env).sessionDir,
           schedule: stringVar(env, 'SCHEDULE', DEFAULT_SCHEDULE),
           timezone: loaded.timezone,
           loginModes: loginModes(loaded.auth),

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { type Env, scopedEnv, stringVar } from '../../common/env';
 import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
-import type { DatabaseConfig } from '../store/config';
+import { archiveFolders, type DatabaseConfig } from '../store/config';
 import { NO_SCHEMA } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
@@ -41,12 +41,10 @@ export async function openDatabase(
   return db;
 }
 
-/** `BACKUP_PATH` (default /data/backups; `--data-dir` sets it). */
-export function backupPath(env: Env): string {
-  return stringVar(scopedEnv(env, 'ARCHIVE_'), 'BACKUP_PATH') ?? '/data/backups';
-}
-
-/** Where media files live: `MEDIA_PATH`, else BACKUP_PATH (stored paths are relative to it). */
+/**
+ * Where media files live, resolved as the viewer and the backup resolve it (store/config.ts
+ * `archiveFolders`): `MEDIA_PATH`, else `BACKUP_PATH` (`--data-dir` sets it), else `<DATA_DIR>/backups`.
+ */
 export function mediaRoot(env: Env): string {
-  return stringVar(scopedEnv(env, 'ARCHIVE_'), 'MEDIA_PATH') ?? backupPath(env);
+  return archiveFolders(scopedEnv(env, 'ARCHIVE_')).mediaRoot;
 }

@@ -402,6 +402,7 @@ describe('archive-cli usage', () => {
     expect(result.code).toBe(0);
     expect(existsSync(path.join(dir, 'backups'))).toBe(true);
     expect(existsSync(path.join(dir, 'session'))).toBe(true);
-    expect(result.stderr).toContain(`"backupPath":"${path.join(dir, 'backups')}"`);
+    expect(result.stderr).toContain(`"mediaPath":"${path.join(dir, 'backups')}"`);
+    expect(result.stderr).toContain(`"sessionDir":"${path.join(dir, 'session')}"`);
   });
 });

@@ -140,17 +140,22 @@ function countInSample({ sample, files }: Sample): Counts {
 /** What the archive shows: every message of every chat as the viewer's routes read them. */
 async function countInArchive(
   db: ArchiveDatabase,
-): Promise<Counts & { lines: string[]; questions: Map<string, string> }> {
+): Promise<Counts & { lines: string[]; questions: Map<string, string>; empty: number[] }> {
   const counts = { messages: 0, polls: 0, services: 0, media: 0, lines: [] as string[] };
   /** Each poll's question by its chat and message id. */
   const questions = new Map<string, string>();
+  /** Messages that would read as an empty bubble: no text, media, poll, service line or attachment. */
+  const empty: number[] = [];
   const { chats } = await db.listChats(ALL_VISIBLE, { limit: 100, offset: 0 });
   for (const chat of chats) {
     const found = await db.findChat(ALL_VISIBLE, (chat as { ref: string }).ref);
     if (!found) continue;
     const messages = await db.listMessages(found.key, { limit: 5000, withTranscripts: false });
     counts.messages += messages.length;
-    for (const m of messages) if (m.poll) questions.set(`${m.chat_id}/${m.id}`, m.poll.question);
+    for (const m of messages) {
+      if (m.poll) questions.set(`${m.chat_id}/${m.id}`, m.poll.question);
+      if (!m.text && !m.media && !m.poll && !m.service && !m.attachment) empty.push(m.id);
+    }
     counts.polls += messages.filter((m) => m.poll).length;
     counts.media += messages.filter((m) => m.media).length;
     for (const m of messages.filter((m) => m.service)) {
@@ -158,7 +163,7 @@ async function countInArchive(
       counts.lines.push(m.service?.text ?? '');
     }
   }
-  return { ...counts, questions };
+  return { ...counts, questions, empty };
 }
 
 const cleanup: string[] = [];
@@ -188,8 +193,9 @@ describe('every real export, imported whole', () => {
         expect(imported.code, imported.stderr).toBe(0);
         const db = await openArchiveStore(database.config, silentLogger());
         try {
-          const { lines, questions, ...counts } = await countInArchive(db);
+          const { lines, questions, empty, ...counts } = await countInArchive(db);
           expect(counts).toEqual(sample.expected);
+          expect(empty).toEqual([]);
           // Words, not codes: no line is a bare action name or holds one.
           for (const line of lines) expect(line).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
           if (sample.pollSearch) {

@@ -44,3 +44,27 @@ export function parseMediaKey(key: string): { messageId: number; type: string } 
   const messageId = Number(match[1]);
   return Number.isSafeInteger(messageId) ? { messageId, type: match[2] as string } : null;
 }
+
+/** Each media type in words, as a chat list or a quote names a message that has no text. */
+export const MEDIA_WORDS: Readonly<Record<string, string>> = {
+  photo: 'Photo',
+  video: 'Video',
+  video_note: 'Video message',
+  voice: 'Voice message',
+  audio: 'Audio',
+  document: 'File',
+  sticker: 'Sticker',
+  animation: 'GIF',
+  poll: 'Poll',
+  geo: 'Location',
+  geo_live: 'Live location',
+  venue: 'Place',
+  contact: 'Contact',
+  dice: 'Dice',
+  game: 'Game',
+  invoice: 'Invoice',
+  webpage: 'Link',
+};
+
+/** A media type in words ("Media" for one the table does not know). */
+export const mediaInWords = (type: string) => MEDIA_WORDS[type] ?? 'Media';

@@ -64,3 +64,29 @@ export function parseDatabaseConfig(env: Env): DatabaseConfig {
 export function describeDatabase(config: DatabaseConfig): Record<string, string> {
   return config.backend === 'sqlite' ? { backend: 'sqlite', path: config.path } : { backend: 'postgresql' };
 }
+
+/**
+ * Where the archive keeps its files, resolved the same way for the viewer, the backup and every command
+ * (README, "One data folder"): everything under `DATA_DIR` (`./data` in a checkout, `/data` in the image,
+ * which sets it) unless a variable says otherwise. The `ARCHIVE_` prefix is applied by the caller.
+ */
+export interface ArchiveFolders {
+  /** `DATA_DIR`, default `./data`. */
+  dataDir: string;
+  /**
+   * Media files, avatars and thumbnails: `MEDIA_PATH`, else `BACKUP_PATH`, else `<DATA_DIR>/backups`.
+   * Stored file paths are relative to it; whatever writes or serves a file uses this one folder.
+   */
+  mediaRoot: string;
+  /** The platform session files: `SESSION_DIR`, default `<DATA_DIR>/session`. */
+  sessionDir: string;
+}
+
+export function archiveFolders(env: Env): ArchiveFolders {
+  const dataDir = stringVar(env, 'DATA_DIR', './data');
+  return {
+    dataDir,
+    mediaRoot: stringVar(env, 'MEDIA_PATH') ?? stringVar(env, 'BACKUP_PATH') ?? path.join(dataDir, 'backups'),
+    sessionDir: stringVar(env, 'SESSION_DIR') ?? path.join(dataDir, 'session'),
+  };
+}

@@ -338,4 +338,72 @@ describe('GramJS objects in the archive’s terms', () => {
       ),
     ).toBeNull();
   });
+
+  it('maps a poll with its results, and actions to the export’s names with the fields their lines need', () => {
+    const option = (n: number) => Buffer.from([n]);
+    const poll = new Api.Message({
+      id: 5,
+      peerId: channel,
+      fromId: user,
+      date,
+      message: '',
+      media: new Api.MessageMediaPoll({
+        poll: new Api.Poll({
+          id: bigInt(9),
+          quiz: true,
+          closed: true,
+          question: new Api.TextWithEntities({ text: 'Capital of Peru?', entities: [] }),
+          answers: [
+            new Api.PollAnswer({
+              text: new Api.TextWithEntities({ text: 'Lima', entities: [] }),
+              option: option(0),
+            }),
+            new Api.PollAnswer({
+              text: new Api.TextWithEntities({ text: 'Cusco', entities: [] }),
+              option: option(1),
+            }),
+          ],
+        }),
+        results: new Api.PollResults({
+          totalVoters: 7,
+          results: [
+            new Api.PollAnswerVoters({ option: option(0), voters: 6, correct: true, chosen: true }),
+            new Api.PollAnswerVoters({ option: option(1), voters: 1 }),
+          ],
+        }),
+      }),
+    });
+    expect(toPlatformMessage(poll)?.poll).toEqual({
+      question: 'Capital of Peru?',
+      options: [
+        { text: 'Lima', voters: 6, chosen: true, correct: true },
+        { text: 'Cusco', voters: 1, chosen: false, correct: false },
+      ],
+      total_voters: 7,
+      closed: true,
+      quiz: true,
+      multiple_choice: false,
+      anonymous: true,
+    });
+    const added = new Api.MessageService({
+      id: 6,
+      peerId: channel,
+      fromId: user,
+      date,
+      action: new Api.MessageActionChatAddUser({ users: [bigInt(42), bigInt(77)] }),
+    });
+    expect(toPlatformMessage(added, new Map([[42, 'Ana']]))).toMatchObject({
+      action: 'invite_members',
+      raw: { members: ['Ana'] },
+    });
+    const pinned = new Api.MessageService({
+      id: 7,
+      peerId: channel,
+      fromId: user,
+      date,
+      replyTo: new Api.MessageReplyHeader({ replyToMsgId: 5 }),
+      action: new Api.MessageActionPinMessage(),
+    });
+    expect(toPlatformMessage(pinned)).toMatchObject({ action: 'pin_message', raw: { message_id: 5 } });
+  });
 });

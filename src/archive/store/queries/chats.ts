@@ -1,7 +1,22 @@
+import { attachmentOf } from '../../model/attachments';
+import { mediaInWords } from '../../model/media-kinds';
+import { asPoll, pollHeadline } from '../../model/polls';
 import { containsPattern } from '../../model/search';
+import { serviceOf } from '../../model/service-lines';
 import type { Row } from '../driver';
-import type { StoredChatAvatar } from '../media-types';
-import { accountLabel, bool, iso, isoRequired, num, str, toAccount, toAdminChat, toChat } from '../rows';
+import type { StoredChat, StoredChatAvatar } from '../media-types';
+import {
+  accountLabel,
+  bool,
+  iso,
+  isoRequired,
+  num,
+  parseJson,
+  str,
+  toAccount,
+  toAdminChat,
+  toChat,
+} from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import type {
   Account,
@@ -15,7 +30,9 @@ import type {
   Topic,
   Visibility,
 } from '../types';
-import { type Db, possibleAccountIds, visibleChats } from './common';
+import { type Db, MEDIA_JOIN, possibleAccountIds, visibleChats } from './common';
+
+type LastMessage = NonNullable<StoredChat['last_message']>;
 
 const REF = /^[A-Za-z0-9_-]{22}$/;
 
@@ -48,7 +65,51 @@ async function withAccounts(db: Db, vis: Visibility, rows: Row[]) {
     vis,
     rows.map((r) => Number(r.id)),
   );
-  return rows.map((row) => toChat(row, accounts.get(Number(row.id)) ?? []));
+  const last = await lastMessagesOf(db, rows);
+  return rows.map((row) => ({
+    ...toChat(row, accounts.get(Number(row.id)) ?? []),
+    last_message: last.get(String(row.ref)) ?? null,
+  }));
+}
+
+const PREVIEW_CHARS = 200;
+
+/**
+ * The newest message of each chat that was not deleted, in a few words for the chat list: its text, else
+ * its poll's question, its media in words or its service line (each found by the chat's date index).
+ */
+async function lastMessagesOf(db: Db, chats: Row[]): Promise<Map<string, LastMessage>> {
+  if (chats.length === 0) return new Map();
+  const rows = await db.all(sql`
+    SELECT c.ref AS chat_ref, m.id, m.sender_name, m.is_outgoing, m.text, m.raw_data, m.poll, md.type AS media_type
+      FROM chats c
+      JOIN messages m ON m.pk = (SELECT n.pk FROM messages n
+        WHERE n.account_id = c.account_id AND n.chat_id = c.id AND n.is_deleted = FALSE
+        ORDER BY n.date DESC, n.id DESC LIMIT 1)
+      ${MEDIA_JOIN}
+     WHERE c.ref IN ${list(chats.map((c) => String(c.ref)))}`);
+  const out = new Map<string, LastMessage>();
+  for (const r of rows) {
+    const raw = parseJson<Record<string, unknown>>(r.raw_data);
+    const service = serviceOf(raw, str(r.sender_name));
+    const poll = asPoll(parseJson(r.poll));
+    const mediaType = str(r.media_type);
+    const words =
+      str(r.text)?.trim() ||
+      (poll && `📊 ${pollHeadline(poll)}`) ||
+      service?.text ||
+      (mediaType && mediaInWords(mediaType)) ||
+      attachmentOf(raw)?.text ||
+      'Message';
+    const line = words.replace(/\s+/g, ' ');
+    out.set(String(r.chat_ref), {
+      id: Number(r.id),
+      sender_name: service ? null : str(r.sender_name),
+      is_outgoing: bool(r.is_outgoing),
+      preview: line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line,
+    });
+  }
+  return out;
 }
 
 function chatFilters(db: Db, vis: Visibility, query: Omit<ChatListQuery, 'limit' | 'offset'>): Sql {

@@ -1,3 +1,4 @@
+import { attachmentOf } from '../../model/attachments';
 import { asPoll, type Poll, pollHeadline } from '../../model/polls';
 import { containsPattern } from '../../model/search';
 import { quote, serviceOf } from '../../model/service-lines';
@@ -166,6 +167,8 @@ async function toMessages(db: Db, chat: ChatKey, rows: Row[], view: MessageView)
     const pinned = gist(referenced.get(pinnedId(raw) ?? 0));
     const service = serviceOf(raw, message.sender_name, pinned === null ? null : quote(pinned));
     if (service) message.service = service;
+    const attachment = service ? null : attachmentOf(raw);
+    if (attachment) message.attachment = attachment;
     if (withTranscripts) message.transcripts = transcripts.get(id) ?? [];
     return message;
   });
