@@ -105,4 +105,52 @@ describe('archive-cli', { timeout: 90_000 }, () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it('says in one line that the platform cannot be reached (auth, backup, fill-gaps), with the traces only at LOG_LEVEL=debug', async () => {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: path.join(dir, 'offline'),
+      MSGR_API_ID: '12345',
+      MSGR_API_HASH: '0123456789abcdef0123456789abcdef',
+      MSGR_PHONE: '+15550001111',
+    };
+    expect(cli(['migrate'], env).code).toBe(0);
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'src/archive/cli.ts'), ...args],
+          { cwd: dir, env: { ...env, ...extra } },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+        });
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    // No network here: each command's connection fails (about five seconds of retries), all at once.
+    const [auth, backup, gaps, debug] = await Promise.all([
+      run(['auth']),
+      run(['backup']),
+      run(['fill-gaps']),
+      run(['auth'], { LOG_LEVEL: 'debug' }),
+    ]);
+    const reason = 'cannot reach the messaging platform: no connection after 5 attempts; check the network';
+    for (const [result, what] of [
+      [auth, 'Authentication failed'],
+      [backup, 'Backup failed'],
+      [gaps, 'Gap-fill failed'],
+    ] as const) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`${what}: ${reason}\n`);
+    }
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toContain('"stack":"PlatformUnreachableError');
+    expect(debug.stderr.trim().split('\n').at(-1)).toBe(`Authentication failed: ${reason}`);
+  }, 90_000);
 });

@@ -71,11 +71,24 @@ export interface BackupRuntime {
   close(): Promise<void>;
 }
 
-export function platformFor(config: BackupConfig): Platform {
+/** The real platform; the library prints its own lines and traces only when the log level is debug. */
+export function platformFor(config: BackupConfig, logger: Logger): Platform {
   if (config.apiId === null || !config.apiHash) {
     throw new ConfigError('MSGR_API_ID and MSGR_API_HASH must be set to reach the messaging platform');
   }
-  return new GramJsPlatform({ apiId: config.apiId, apiHash: config.apiHash, sessionDir: config.sessionDir });
+  return new GramJsPlatform({
+    apiId: config.apiId,
+    apiHash: config.apiHash,
+    sessionDir: config.sessionDir,
+    libraryLogs: logger.isLevelEnabled('debug'),
+  });
+}
+
+/** A command's failure: one line for the user; the error with its stack only at LOG_LEVEL=debug. */
+export function failed(io: CommandIo, logger: Logger, what: string, error: unknown): number {
+  logger.debug({ err: error }, `${what}: details`);
+  io.err(`${what}: ${message(error)}`);
+  return 1;
 }
 
 export async function openRuntime(
@@ -84,7 +97,7 @@ export async function openRuntime(
 ): Promise<BackupRuntime> {
   const config = overrides.config ?? loadBackupConfig(env);
   const logger = overrides.logger ?? backupLogger(env);
-  const platform = overrides.platform ?? platformFor(config);
+  const platform = overrides.platform ?? platformFor(config, logger);
   const driver = openDriver(config.database, logger);
   const store = createArchiveStore(driver);
   if ((await store.schemaRevision()) === 0) {
@@ -135,9 +148,10 @@ async function eachArchivedAccount(
 }
 
 export async function authCommand(env: Env, io: CommandIo, overrides: BackupOverrides = {}): Promise<number> {
+  const logger = overrides.logger ?? backupLogger(env);
   try {
     const config = loadBackupConfig(env);
-    const platform = overrides.platform ?? platformFor(config);
+    const platform = overrides.platform ?? platformFor(config, logger);
     if (config.accounts.length === 0) throw new ConfigError('no account configured (MSGR_ACCOUNT_1_PHONE)');
     for (const account of config.accounts) {
       const login = { index: account.index, phone: account.phone };
@@ -163,8 +177,7 @@ export async function authCommand(env: Env, io: CommandIo, overrides: BackupOver
     }
     return 0;
   } catch (error) {
-    io.err(`Authentication failed: ${message(error)}`);
-    return 1;
+    return failed(io, logger, 'Authentication failed', error);
   }
 }
 
@@ -183,8 +196,7 @@ export async function backupCommand(
     io.out(`Backup complete: ${summaries.length} account(s), ${total} new message(s)`);
     return 0;
   } catch (error) {
-    io.err(`Backup failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Backup failed', error);
   } finally {
     await runtime?.close();
   }
@@ -228,8 +240,7 @@ export async function fillGapsCommand(
     }
     return 0;
   } catch (error) {
-    io.err(`Gap-fill failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Gap-fill failed', error);
   } finally {
     await runtime?.close();
   }
@@ -269,8 +280,7 @@ export async function backfillTopicsCommand(
     io.out(`Topic backfill complete: ${summaries.reduce((n, s) => n + s.messages, 0)} message(s) rewritten`);
     return 0;
   } catch (error) {
-    io.err(`Topic backfill failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Topic backfill failed', error);
   } finally {
     await runtime?.close();
   }
@@ -315,8 +325,7 @@ export async function reclassifyRoundVideosCommand(
     if (errors > 0) io.out(`  Chats with errors: ${errors}`);
     return 0;
   } catch (error) {
-    io.err(`Reclassification failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Reclassification failed', error);
   } finally {
     await runtime?.close();
   }
@@ -455,8 +464,7 @@ export async function scheduleCommand(
     await (running ?? Promise.resolve());
     return 0;
   } catch (error) {
-    io.err(`Scheduler failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Scheduler failed', error);
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const stop of stops) await stop();

@@ -87,7 +87,8 @@ export async function runBackup(deps: EngineDeps, options: RunOptions = {}): Pro
   await state.setMetadata(BACKUP_KEYS.lastStartedAt, now().toISOString());
   await state.setMetadata(BACKUP_KEYS.inProgress, '1');
   const summaries: AccountSummary[] = [];
-  let failed = 0;
+  /** Each failed account's error, in words. */
+  const failures: string[] = [];
   try {
     if (options.session) {
       summaries.push(await backupSession(deps, options.session, null, options));
@@ -99,14 +100,25 @@ export async function runBackup(deps: EngineDeps, options: RunOptions = {}): Pro
           session = await deps.platform.connect({ index: account.index, phone: account.phone });
           summaries.push(await backupSession(deps, session, account, options));
         } catch (error) {
-          failed++;
-          logger.error({ account: account.index, error: errorText(error) }, 'account backup failed');
+          failures.push(error instanceof Error ? error.message : String(error));
+          // With one account, the command's own line says it; with several, each failure is logged and
+          // the rest continue.
+          if (deps.config.accounts.length > 1) {
+            logger.error({ account: account.index, error: errorText(error) }, 'account backup failed');
+          }
+          logger.debug({ account: account.index, err: error }, 'account backup failed: details');
         } finally {
           await session?.disconnect().catch(() => undefined);
         }
       }
-      if (deps.config.accounts.length > 0 && failed === deps.config.accounts.length) {
-        throw new AllAccountsFailedError('Backup failed for every account');
+      if (deps.config.accounts.length > 0 && failures.length === deps.config.accounts.length) {
+        // One reason for all (a single account, or the network down for every one) is said as it is.
+        const reasons = [...new Set(failures)];
+        throw new AllAccountsFailedError(
+          reasons.length === 1
+            ? (reasons[0] as string)
+            : `every account failed (${reasons.length} different errors, logged above)`,
+        );
       }
     }
     await deps.store.refreshArchiveFigures(now());

@@ -111,6 +111,17 @@ export class FloodWaitError extends Error {
   }
 }
 
+/**
+ * The platform could not be reached (no network, a firewall, its servers down): one line that says what
+ * failed and what to do, for every command that connects.
+ */
+export class PlatformUnreachableError extends Error {
+  constructor(reason: string) {
+    super(`cannot reach the messaging platform: ${reason}; check the network`);
+    this.name = 'PlatformUnreachableError';
+  }
+}
+
 /** The session file holds no authorised login: run `auth` first. */
 export class NotAuthorizedError extends Error {
   constructor() {

@@ -11,15 +11,15 @@ import type { RestorableMessage } from '../store/backup-state';
 import {
   type BackupOverrides,
   type BackupRuntime,
+  backupLogger,
   type CommandIo,
+  failed,
   openRuntime,
   platformFor,
 } from './commands';
 import { loadBackupConfig } from './config';
 import { normalizePhone } from './engine';
 import { FloodWaitError, type PlatformSession } from './platform';
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const AUTH_USAGE = 'usage: archive-cli auth_noninteractive {send,verify} [CODE] [2FA_PASSWORD]';
 
@@ -49,9 +49,10 @@ export async function authNoninteractiveCommand(
     );
     return 2;
   }
+  const logger = overrides.logger ?? backupLogger(env);
   try {
     const { config, login } = legacyAccount(env);
-    const platform = overrides.platform ?? platformFor(config);
+    const platform = overrides.platform ?? platformFor(config, logger);
     if (step === 'send') {
       await platform.sendCode(login);
       io.out('Code sent. Run: auth_noninteractive verify CODE [2FA_PASSWORD]');
@@ -65,8 +66,7 @@ export async function authNoninteractiveCommand(
     io.out('Authorized.');
     return 0;
   } catch (error) {
-    io.err(`Authentication failed: ${message(error)}`);
-    return 1;
+    return failed(io, logger, 'Authentication failed', error);
   }
 }
 
@@ -236,8 +236,7 @@ export async function restoreChatCommand(
     io.out(`  Messages skipped: ${skipped}`);
     return 0;
   } catch (error) {
-    io.err(`Restore failed: ${message(error)}`);
-    return 1;
+    return failed(io, runtime?.logger ?? backupLogger(env), 'Restore failed', error);
   } finally {
     await session?.disconnect().catch(() => undefined);
     await runtime?.close();

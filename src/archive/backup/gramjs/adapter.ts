@@ -9,6 +9,7 @@ import path from 'node:path';
 import bigInt from 'big-integer';
 import { Api, errors, TelegramClient } from 'telegram';
 import { Raw } from 'telegram/events/index.js';
+import { Logger, LogLevel } from 'telegram/extensions/Logger.js';
 import { StringSession } from 'telegram/sessions/index.js';
 import {
   type AccountLogin,
@@ -24,6 +25,7 @@ import {
   type PlatformMessage,
   type PlatformSession,
   type PlatformTopic,
+  PlatformUnreachableError,
   type PlatformUpdate,
   type PlatformUser,
 } from '../platform';
@@ -43,6 +45,43 @@ export interface GramJsOptions {
   apiId: number;
   apiHash: string;
   sessionDir: string;
+  /**
+   * Let the library print its own log lines and stack traces (LOG_LEVEL=debug); otherwise it prints
+   * nothing and a failure reaches the command as one line.
+   */
+  libraryLogs?: boolean;
+}
+
+const CONNECTION_RETRIES = 5;
+/** The longest a connection may take, its retries included, before the command says it failed. */
+const CONNECT_TIMEOUT_MS = 60_000;
+
+/**
+ * Connects, or throws PlatformUnreachableError: the library gives up after its retries without saying so
+ * (its promise may never settle), so the attempt is bounded and its outcome checked.
+ */
+async function connected(client: TelegramClient): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), CONNECT_TIMEOUT_MS);
+  });
+  try {
+    const outcome = await Promise.race([client.connect().then(() => 'done' as const), timeout]);
+    if (outcome === 'timeout' || !client.connected) {
+      await client.destroy().catch(() => undefined);
+      throw new PlatformUnreachableError(
+        outcome === 'timeout'
+          ? `no connection within ${CONNECT_TIMEOUT_MS / 1000} seconds`
+          : `no connection after ${CONNECTION_RETRIES} attempts`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof PlatformUnreachableError) throw error;
+    await client.destroy().catch(() => undefined);
+    throw new PlatformUnreachableError(error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The library's rate-limit error as the port's own. */
@@ -69,11 +108,11 @@ export class GramJsPlatform implements Platform {
       this.options.apiId,
       this.options.apiHash,
       {
-        connectionRetries: 5,
+        connectionRetries: CONNECTION_RETRIES,
+        baseLogger: new Logger(this.options.libraryLogs ? LogLevel.ERROR : LogLevel.NONE),
       },
     );
-    client.setLogLevel('error' as never);
-    await client.connect();
+    await connected(client);
     return client;
   }
 
