@@ -289,6 +289,37 @@ export async function seedFixtures(db: ArchiveDatabase): Promise<FixtureSummary>
     {
       accountId: 1,
       chatId: FIXTURE.family.id,
+      id: 75,
+      date: at('2026-03-09T17:00:00Z'),
+      rawData: {
+        export_type: 'service',
+        action: 'invite_members',
+        actor: 'Erik Sandberg',
+        members: ['Anna Berg'],
+      },
+    },
+    {
+      accountId: 1,
+      chatId: FIXTURE.family.id,
+      id: 76,
+      ...ANNA,
+      date: at('2026-03-09T17:30:00Z'),
+      poll: {
+        question: 'Which Sunday works for dinner?',
+        options: [
+          { text: 'This Sunday', voters: 3, chosen: true, correct: false },
+          { text: 'Next Sunday', voters: 1, chosen: false, correct: false },
+        ],
+        total_voters: 4,
+        closed: false,
+        quiz: false,
+        multiple_choice: false,
+        anonymous: false,
+      },
+    },
+    {
+      accountId: 1,
+      chatId: FIXTURE.family.id,
       id: 77,
       ...OWNER,
       date: at('2026-03-09T18:00:00Z'),

@@ -176,7 +176,7 @@ describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
           text: 'late',
         },
       ]);
-      expect((await db.getArchiveFigures(ALL_VISIBLE)).messages).toBe(72);
+      expect((await db.getArchiveFigures(ALL_VISIBLE)).messages).toBe(74);
       await db.refreshArchiveFigures(new Date('2026-03-21T01:00:00Z'));
       const figures = await db.getArchiveFigures(ALL_VISIBLE);
       expect(figures.stats_calculated_at).toBe('2026-03-21T01:00:00Z');

@@ -728,7 +728,7 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
       it('sums cached figures over the visible chats', async () => {
         expect(await db.getArchiveFigures(ALL_VISIBLE)).toEqual({
           chats: 6,
-          messages: 72,
+          messages: 74,
           media_files: 7,
           total_size_mb: 0.04,
           stats_calculated_at: '2026-03-14T06:04:51Z',
