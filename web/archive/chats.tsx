@@ -43,6 +43,8 @@ export function ChatList(props: { current?: string }) {
   const [chats, setChats] = useState<Chat[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** Whether a first page has come: until then the list says it is loading, not that there are no chats. */
+  const [loaded, setLoaded] = useState(false);
   const loading = useRef(false);
 
   useEffect(() => {
@@ -70,6 +72,7 @@ export function ChatList(props: { current?: string }) {
       return;
     }
     setError(null);
+    setLoaded(true);
     setChats((current) => (offset === 0 ? result.data.chats : [...current, ...result.data.chats]));
     setHasMore(result.data.has_more);
   };
@@ -164,7 +167,7 @@ export function ChatList(props: { current?: string }) {
           );
         })}
       </ul>
-      {shown.length === 0 && !error && <p class="muted pad">No chats.</p>}
+      {shown.length === 0 && !error && <p class="muted pad">{loaded ? 'No chats.' : 'Loading chats…'}</p>}
       {hasMore && (
         <button type="button" class="more" onClick={() => !loading.current && void load(chats.length)}>
           More chats
