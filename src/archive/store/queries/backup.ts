@@ -4,7 +4,8 @@
  */
 
 import { mediaTypeOf } from '../../model/content-type';
-import { bool, num, str } from '../rows';
+import { serviceOf } from '../../model/service-lines';
+import { bool, num, parseJson, str } from '../rows';
 import { list, sql } from '../sql';
 import type { Db } from './common';
 import { storageMediaId } from './ingest';
@@ -263,12 +264,13 @@ export async function restorableMessages(
     WHERE m.account_id = ${accountId} AND m.chat_id = ${chatId} ${after} ${before}
     ORDER BY m.date, m.id ${limit}`);
   return rows.map((r) => {
-    const raw = typeof r.raw_data === 'string' ? r.raw_data : JSON.stringify(r.raw_data ?? {});
+    // A service entry of any source: an action (the platform, the JSON export) or the HTML export's words.
+    const raw = parseJson<Record<string, unknown>>(r.raw_data);
     return {
       id: Number(r.id),
       date: new Date(String(r.date instanceof Date ? r.date.toISOString() : r.date)),
       text: str(r.text),
-      isService: /"action"\s*:/.test(raw),
+      isService: serviceOf(raw, null) !== null,
       media:
         r.media_type === null || r.media_type === undefined
           ? null
