@@ -19,6 +19,7 @@ COPY . .
 # Compiled server code and web pages, then production dependencies only, then the TypeScript sources go:
 # what stays under src/ is the data the compiled code reads (migrations, datasets, static files).
 RUN npm run build \
+ && npm run build:web \
  && npm prune --omit=dev --no-audit --no-fund \
  && find src -name '*.ts' -delete
 
@@ -33,6 +34,8 @@ COPY --from=build /app/bin ./bin
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/generated ./generated
 COPY --from=build /app/src ./src
+# The web pages (web/dist/<service>/), built above: the servers answer GET / with them.
+COPY --from=build /app/web/dist ./web/dist
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     TMPDIR=/data/tmp \

@@ -132,6 +132,26 @@ describe('npm start (src/main.ts --first-run)', () => {
       headers: { Authorization: `MediaServer Token="${apiKey}"` },
     });
     expect(queue.status).toBe(200);
+    // The subtitles demo is whole: its address opens the web client, which holds the client script (the
+    // page found its index.html), and the library scan finds the media folder.
+    const root = await fetch(`http://127.0.0.1:${ports.subtitles}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/web/index.html']);
+    const client = await fetch(`http://127.0.0.1:${ports.subtitles}/web/index.html`);
+    expect(await client.text()).toContain('configurationpage?name=subtitles.js');
+    const auth = { Authorization: `MediaServer Token="${apiKey}"`, 'content-type': 'application/json' };
+    const injection = await fetch(
+      `http://127.0.0.1:${ports.subtitles}/Plugins/Subtitles/Setup/InjectionStatus`,
+      {
+        headers: auth,
+      },
+    );
+    expect(((await injection.json()) as { Level: string }).Level).not.toBe('error');
+    const scan = await fetch(`http://127.0.0.1:${ports.subtitles}/Plugins/Subtitles/Queue/Scan`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ language: 'en' }),
+    });
+    expect(scan.status).toBe(202);
     expect(await stop(child)).toBe(0);
 
     // A second start in the same folder stays in demo mode, with the same logins, loading nothing twice.

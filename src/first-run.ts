@@ -25,6 +25,7 @@ import { demoDataset, seedDemo } from './fuel/demo/dataset';
 import { openFuelStore } from './fuel/store/open';
 import { loadConfig as loadSubtitlesConfig } from './subtitles/config';
 import { createApiKey, createUser } from './subtitles/domain/accounts';
+import { installDemoLibrary } from './subtitles/domain/demo-library';
 import { databasePath, openSqliteStore } from './subtitles/store/sqlite';
 
 export const MARKER = 'first-run-demo.json';
@@ -112,6 +113,9 @@ export async function loadDemo(env: Env, dataDir: string, logger: Logger): Promi
   }
 
   const subtitlesConfig = loadSubtitlesConfig(env);
+  // The web client page and a small library, as `npm run demo -- subtitles` installs them.
+  const library = installDemoLibrary(subtitlesConfig);
+  logger.info(library, 'first run: subtitles demo library installed');
   const subtitles = openSqliteStore(databasePath(subtitlesConfig.dataDir));
   try {
     await createUser(subtitles, {

@@ -56,7 +56,8 @@ export function buildRequest(
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
 
-  const init: BuiltRequest['init'] = { method: op.method.toUpperCase(), headers };
+  // A documented redirect is the answer under test, not the page it points at.
+  const init: BuiltRequest['init'] = { method: op.method.toUpperCase(), headers, redirect: 'manual' };
   const requestBody = deref(doc, op.operation.requestBody);
   const json = requestBody?.content?.['application/json'];
   const body = 'body' in overrides ? overrides.body : json?.example;

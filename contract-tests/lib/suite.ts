@@ -71,12 +71,17 @@ export function useContract(
   };
 }
 
-/** The first 2xx status an operation documents: what its example request is expected to get. */
+/**
+ * The first 2xx status an operation documents (else its first 3xx, for an operation that only redirects):
+ * what its example request is expected to get.
+ */
 export function documentedSuccess(op: Operation): number {
-  const success = Object.keys(op.operation.responses ?? {})
+  const statuses = Object.keys(op.operation.responses ?? {})
     .map(Number)
-    .filter((status) => status >= 200 && status < 300)
-    .sort((a, b) => a - b)[0];
+    .sort((a, b) => a - b);
+  const success =
+    statuses.find((status) => status >= 200 && status < 300) ??
+    statuses.find((status) => status >= 300 && status < 400);
   if (success === undefined) throw new Error(`${op.operationId} documents no success status`);
   return success;
 }

@@ -115,6 +115,13 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "required"
   },
+  "redirectToWebClient": {
+    "method": "get",
+    "path": "/",
+    "summary": "The server's address, sent on to the web client",
+    "parameters": [],
+    "body": "none"
+  },
   "getWebClientIndex": {
     "method": "get",
     "path": "/web/index.html",

@@ -295,6 +295,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's address, sent on to the web client
+         * @description As the media server does, its bare address answers with a redirect to the web client's start page
+         *     (`/web/index.html`, under the base path when one is set), so the address a user is given opens the
+         *     web client. Public. Not shown by the seed; the media server's behaviour.
+         */
+        get: operations["redirectToWebClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/index.html": {
         parameters: {
             query?: never;
@@ -1191,6 +1213,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    redirectToWebClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found; the web client's start page is at `Location`. */
+            302: {
+                headers: {
+                    /**
+                     * @description The web client's start page.
+                     * @example /web/index.html
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getWebClientIndex: {

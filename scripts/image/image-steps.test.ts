@@ -114,7 +114,7 @@ describe('the image built outside a container', () => {
 
   for (const [name, service] of servers) {
     const [svc = '', command = ''] = service.command ?? [];
-    it(`${name}: starts as uid ${UID} writing only under the data folder, passes its health check, stops on SIGTERM`, async () => {
+    it(`${name}: starts as uid ${UID} writing only under the data folder, passes its health check, serves its page, stops on SIGTERM`, async () => {
       const env = { [portVariable[svc] ?? 'PORT']: String(await freePort()) };
       if (svc === 'archive') {
         const migrate = asImageUser([entry, 'archive', 'migrate'], env);
@@ -143,6 +143,15 @@ describe('the image built outside a container', () => {
         );
         healthy = check.status === 0;
         if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      // Each server's page, from the image's own file layout (web/dist built in the build stage).
+      const port = env[portVariable[svc] ?? 'PORT'];
+      const pagePath = svc === 'subtitles' ? '/web/configurationpage?name=subtitles.html' : '/';
+      if (healthy) {
+        const page = await fetch(`http://127.0.0.1:${port}${pagePath}`);
+        expect(page.status, `${pagePath} of ${name}`).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await page.text()).toMatch(/<script type="module"[^>]* src="[^"]+"/);
       }
       if (svc === 'fuel') {
         // The scrapers run on a worker thread whose compiled entry point must load from the image too.

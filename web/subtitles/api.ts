@@ -60,10 +60,26 @@ export class AuthError extends Error {
   }
 }
 
-export function check<T>(result: { data?: T; response: Response }): T {
+/** What an error answer says: its problem's detail or title (the server's reason, in words), else its status. */
+export function reasonOf(result: { error?: unknown; response: Response }): string {
+  const problem = result.error as { title?: unknown; detail?: unknown; errors?: unknown } | undefined;
+  const fields =
+    problem?.errors && typeof problem.errors === 'object'
+      ? Object.values(problem.errors as Record<string, unknown>)
+          .flat()
+          .filter((x): x is string => typeof x === 'string')
+      : [];
+  const words = [problem?.title, problem?.detail, ...fields].filter(
+    (x): x is string => typeof x === 'string' && x.trim() !== '',
+  );
+  return words.length > 0
+    ? [...new Set(words)].join(' ')
+    : `The server answered HTTP ${result.response.status}.`;
+}
+
+export function check<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.status === 401 || result.response.status === 403)
     throw new AuthError(result.response.status);
-  if (!result.response.ok || result.data === undefined)
-    throw new Error(`The server answered HTTP ${result.response.status}.`);
+  if (!result.response.ok || result.data === undefined) throw new Error(reasonOf(result));
   return result.data;
 }

@@ -7,6 +7,7 @@ import {
   type InjectionStatus,
   pluginName,
   type QueueStatus,
+  reasonOf,
   type SetupStatus,
   storedToken,
   storeToken,
@@ -345,12 +346,8 @@ function QueueSection(props: {
         params: { path: { plugin: props.plugin } },
         body: { path, language },
       });
-      if (result.response.status === 400) {
-        const errors = Object.values(result.error?.errors ?? {}).flat();
-        setMessage({
-          kind: 'error',
-          text: `Not queued: ${errors.join(' ') || result.error?.title || 'bad request'}`,
-        });
+      if (!result.response.ok && result.response.status !== 401 && result.response.status !== 403) {
+        setMessage({ kind: 'error', text: `Not queued: ${reasonOf(result)}` });
         return;
       }
       const data = check(result);
@@ -368,12 +365,15 @@ function QueueSection(props: {
   const scan = async () => {
     setMessage(null);
     try {
-      const data = check(
-        await props.api.POST('/Plugins/{plugin}/Queue/Scan', {
-          params: { path: { plugin: props.plugin } },
-          body: { language },
-        }),
-      );
+      const result = await props.api.POST('/Plugins/{plugin}/Queue/Scan', {
+        params: { path: { plugin: props.plugin } },
+        body: { language },
+      });
+      if (!result.response.ok && result.response.status !== 401 && result.response.status !== 403) {
+        setMessage({ kind: 'error', text: `Not scanned: ${reasonOf(result)}` });
+        return;
+      }
+      const data = check(result);
       setMessage({ kind: 'ok', text: `Scanned ${data.scanned} files, queued ${data.queued}.` });
       props.onChange();
     } catch (e) {

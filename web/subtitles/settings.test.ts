@@ -3,7 +3,7 @@
  * a queued file moving through the live queue, the injection diagnosis, the legacy-authorization switch,
  * the page's policy and an accessibility check, in light and dark and at phone size.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,8 +69,9 @@ describe('the subtitles settings page', () => {
     expect(html).toContain('<meta name="plugin" content="Subtitles">');
     const script = await fetch(`${server.url}/web/configurationpage?name=subtitles-settings.js`);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
-    // The host answers nothing else: the root stays a 404, as on the media server.
-    expect((await fetch(`${server.url}/`)).status).toBe(404);
+    // The host's address sends a browser on to the web client, as the media server does.
+    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/web/index.html']);
   });
 
   it('signs in with a password, explains the setup, follows a queued file, switches legacy authorization', async () => {
@@ -110,6 +111,15 @@ describe('the subtitles settings page', () => {
     await page.getByLabel('Media file (relative to the media folder)').fill('../etc/passwd');
     await page.getByRole('button', { name: 'Queue file' }).click();
     await page.getByText(/^Not queued:/).waitFor();
+
+    // A scan that cannot run says why, beside the button: here the media folder is gone.
+    renameSync(fixture.mediaDir, `${fixture.mediaDir}.away`);
+    try {
+      await page.getByRole('button', { name: 'Scan library' }).click();
+      await page.getByText(/^Not scanned: The media folder .* does not exist/).waitFor();
+    } finally {
+      renameSync(`${fixture.mediaDir}.away`, fixture.mediaDir);
+    }
 
     // The legacy switch: off, then the legacy header is refused.
     const legacy = page.getByRole('switch', { name: 'Accept the legacy token header' });

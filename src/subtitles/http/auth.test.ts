@@ -35,6 +35,7 @@ const ACCESS: Record<string, 'public' | 'user' | 'admin'> = {
   'POST /Sessions/Logout': 'user',
   'POST /Users/AuthenticateByName': 'public',
   'GET /System/Info/Public': 'public',
+  'GET /': 'public',
   'GET /web/index.html': 'public',
   'GET /web/configurationpage': 'public',
 };
@@ -140,6 +141,7 @@ async function call(
   return fetch(`${origin}${prefix}${route.path}${query ? `?${query}` : ''}`, {
     method: route.method,
     headers,
+    redirect: 'manual',
     body: route.body === undefined ? undefined : JSON.stringify(route.body),
   });
 }
@@ -347,6 +349,7 @@ const OTHER_SAMPLES: Record<string, Route & { headers?: (token: string) => Recor
     headers: (t) => ({ Authorization: `${clientHeader('table')}, Token="${t}"` }),
   },
   'GET /System/Info/Public': { method: 'GET', path: '/System/Info/Public', ok: 200 },
+  'GET /': { method: 'GET', path: '/', ok: 302 },
   'GET /web/index.html': { method: 'GET', path: '/web/index.html', ok: 200 },
   'GET /web/configurationpage': { method: 'GET', path: '/web/configurationpage?name=subtitles.js', ok: 200 },
 };
@@ -414,7 +417,7 @@ describe('public routes and unknown paths', () => {
   });
 
   it.each([
-    ['GET', '/'],
+    ['POST', '/'],
     ['GET', '/Plugins/Subtitles'],
     ['GET', '/Plugins/Subtitles/Queue/Items'],
     ['DELETE', '/Plugins/Subtitles/Queue'],

@@ -6,6 +6,10 @@ import type { Services, SubtitlesHandlers } from '../services';
 
 export function webHandlers(services: Services) {
   return {
+    redirectToWebClient: (_req, res) => {
+      // No body, as documented (Express's redirect would write one).
+      res.status(302).location(`${services.config.basePath}/web/index.html`).end();
+    },
     getWebClientIndex: async (_req, res) => {
       const { config } = services;
       const html = await readFile(indexPath(config.webDir), 'utf8').catch(() => undefined);
