@@ -36,6 +36,7 @@ export const commands: Record<string, ApiCommand> = {
         "enum": [
           "B7",
           "B7_PREMIUM",
+          "B10",
           "B_AGRICULTURAL",
           "B20",
           "B100",
@@ -89,6 +90,7 @@ export const commands: Record<string, ApiCommand> = {
         "enum": [
           "B7",
           "B7_PREMIUM",
+          "B10",
           "B_AGRICULTURAL",
           "B20",
           "B100",
@@ -148,6 +150,7 @@ export const commands: Record<string, ApiCommand> = {
         "enum": [
           "B7",
           "B7_PREMIUM",
+          "B10",
           "B_AGRICULTURAL",
           "B20",
           "B100",
@@ -207,6 +210,7 @@ export const commands: Record<string, ApiCommand> = {
         "enum": [
           "B7",
           "B7_PREMIUM",
+          "B10",
           "B_AGRICULTURAL",
           "B20",
           "B100",

@@ -131,7 +131,7 @@ export interface paths {
         };
         /**
          * Search places by name
-         * @description Forwards the query to the geocoder and returns up to 5 places. When both `lat` and `lon` are given, places near that point rank higher; one of them alone is ignored. Places without a valid coordinate pair are skipped, and a place without a name gets the query text as name. Returns 200 with `[]` when no geocoder address is configured (`APP_GEOCODER_URL`), when the geocoder answers an error status, or when its body is not JSON. Only a failed connection or a timeout (5 seconds) gives 502 `Geocoding failed`. 400 `Invalid parameters` for a missing, empty, too long or out-of-range parameter.
+         * @description A query that is a coordinate pair, latitude first (`40.4168, -3.7038`, as the upstream documents), comes back as that point without asking anyone. Otherwise, without a geocoder address (`APP_GEOCODER_URL`), the stored stations' towns and then their addresses are searched (a town at the middle of its stations, most stations first; our choice, so that a setup without a geocoder still finds places to route between). With one, the query is forwarded to the geocoder and up to 5 places are returned. When both `lat` and `lon` are given, places near that point rank higher; one of them alone is ignored. Places without a valid coordinate pair are skipped, and a place without a name gets the query text as name. Returns 200 with `[]` when the geocoder answers an error status, or when its body is not JSON. Only a failed connection or a timeout (5 seconds) gives 502 `Geocoding failed`. 400 `Invalid parameters` for a missing, empty, too long or out-of-range parameter.
          */
         get: operations["geocode"];
         put?: never;
@@ -291,11 +291,11 @@ export interface components {
             detourMin: number;
         };
         /**
-         * @description One fuel code. This list is the only one: every route that takes a fuel accepts exactly these codes (anything else gets 400 `Invalid parameters`), the scrapers store no other code, and each country's default fuel is one of them. `x-enum-descriptions` says what each code stands for. Prices are per litre, per kg for the gases (`H2`, `CNG`, `BIO_CNG`, `LNG`, `BIO_LNG`, `NH3`); `EV` has no price. Choice: the seed names eight codes (`B7`, `E5`, `E10`, `EV`, `H2`, `CNG`, `LNG`, `ADBLUE`) and shows no complete list; the others are the products the national feeds publish, so that no price the scrapers read is stored out of reach.
+         * @description One fuel code. This list is the only one: every route that takes a fuel accepts exactly these codes (anything else gets 400 `Invalid parameters`), the scrapers store no other code, and each country's default fuel is one of them. `x-enum-descriptions` says what each code stands for. Prices are per litre, per kg for the gases (`H2`, `CNG`, `BIO_CNG`, `LNG`, `BIO_LNG`, `NH3`); `EV` has no price. Choice: the seed names eight codes (`B7`, `E5`, `E10`, `EV`, `H2`, `CNG`, `LNG`, `ADBLUE`) and shows no complete list; the others are the products the national feeds publish, so that no price the scrapers read is stored out of reach, and include every code the upstream's own page offers (its sixteen fuels, `B10` among them).
          * @example B7
          * @enum {string}
          */
-        FuelCode: "B7" | "B7_PREMIUM" | "B_AGRICULTURAL" | "B20" | "B100" | "HVO" | "E5" | "E5_PREMIUM" | "E5_98" | "E5_RENEWABLE" | "E10" | "E98_E10" | "E25" | "E85" | "E100" | "LPG" | "CNG" | "BIO_CNG" | "LNG" | "BIO_LNG" | "H2" | "NH3" | "M100" | "ADBLUE" | "EV";
+        FuelCode: "B7" | "B7_PREMIUM" | "B10" | "B_AGRICULTURAL" | "B20" | "B100" | "HVO" | "E5" | "E5_PREMIUM" | "E5_98" | "E5_RENEWABLE" | "E10" | "E98_E10" | "E25" | "E85" | "E100" | "LPG" | "CNG" | "BIO_CNG" | "LNG" | "BIO_LNG" | "H2" | "NH3" | "M100" | "ADBLUE" | "EV";
         /**
          * @description A position as `[lon, lat]` (GeoJSON order), two finite numbers. Longitude is -180 to 180 and latitude -90 to 90. OpenAPI 3.0 cannot bound the two positions separately, so the schema bounds both items to -180..180 and the server checks that the latitude (second item) is within -90..90; a request with a latitude outside that range gets 400 `Invalid parameters`.
          * @example [
@@ -1762,7 +1762,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Up to 5 places, best match first; `[]` when the geocoder is unset or gave no usable answer. */
+            /** @description Up to 5 places, best match first; `[]` when nothing was found or the geocoder gave no usable answer. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlFiveMinutes"];

@@ -11,15 +11,24 @@ export type DetourStation = components['schemas']['DetourStation'];
 export type DetourResult = components['schemas']['DetourResult'];
 export type LonLat = components['schemas']['LonLat'];
 
+/** The fuels the page offers: the sixteen of the upstream's own page (a share link with any of them works). */
 export const FUELS: { code: FuelCode; label: string }[] = [
   { code: 'B7', label: 'Diesel (B7)' },
+  { code: 'B7_PREMIUM', label: 'Premium diesel' },
+  { code: 'B10', label: 'Diesel (B10)' },
+  { code: 'B_AGRICULTURAL', label: 'Agricultural diesel' },
+  { code: 'HVO', label: 'Renewable diesel (HVO)' },
   { code: 'E5', label: 'Petrol 95 (E5)' },
+  { code: 'E5_PREMIUM', label: 'Premium petrol 95' },
   { code: 'E10', label: 'Petrol 95 (E10)' },
-  { code: 'EV', label: 'EV charging' },
+  { code: 'E5_98', label: 'Petrol 98 (E5)' },
+  { code: 'E98_E10', label: 'Petrol 98 (E10)' },
+  { code: 'LPG', label: 'Autogas (LPG)' },
   { code: 'CNG', label: 'CNG' },
   { code: 'LNG', label: 'LNG' },
   { code: 'H2', label: 'Hydrogen (H2)' },
   { code: 'ADBLUE', label: 'AdBlue' },
+  { code: 'EV', label: 'EV charging' },
 ];
 
 export const api = createFuelClient({ baseUrl: window.location.origin });

@@ -92,6 +92,26 @@ function FuelMap({ config }: { config: Config }) {
   const mapRef = useRef<StationMap | null>(null);
   const byId = useRef(new Map<string, Station>());
   const firstLoad = useRef(true);
+  /** The countries whose stations are loaded (`/api/stats`), to tell an empty view from a country with no data. */
+  const [loadedCountries, setLoadedCountries] = useState<Set<string> | null>(null);
+
+  useEffect(() => {
+    api
+      .GET('/api/stats')
+      .then(
+        (r) =>
+          r.data &&
+          setLoadedCountries(new Set(r.data.countries.filter((c) => c.stations > 0).map((c) => c.code))),
+      )
+      .catch(() => undefined);
+  }, []);
+
+  // A station's card and popup belong to the fuel and country they were opened with.
+  useEffect(() => {
+    if (firstLoad.current) return;
+    setSelected(null);
+    mapRef.current?.closePopup();
+  }, [fuel, country]);
 
   // The map, once, loaded after the panel (MapLibre is most of the page's code): the stations of the
   // configured view are asked for at once. Without WebGL the panel keeps working on that view.
@@ -150,11 +170,7 @@ function FuelMap({ config }: { config: Config }) {
         const features = result.data.features;
         for (const s of features) byId.current.set(s.properties.id, s);
         setStations(features);
-        setStationsNotice(
-          features.length === 0
-            ? { kind: 'warning', text: 'No stations with this fuel in view. Zoom out or move the map.' }
-            : null,
-        );
+        setStationsNotice(features.length === 0 ? emptyViewNotice() : null);
         void mapRef.current?.showStations(features);
       },
       firstLoad.current ? 0 : 150,
@@ -177,6 +193,17 @@ function FuelMap({ config }: { config: Config }) {
       setPending(null);
     }
   }, [stations, pending]);
+
+  /** Why the view is empty: the chosen country has no data loaded at all, or nothing is in view. */
+  const emptyViewNotice = (): Notice => {
+    const name = config.enabledCountries.find((c) => c.code === country)?.name ?? country;
+    if (loadedCountries && !loadedCountries.has(country))
+      return {
+        kind: 'warning',
+        text: `No data is loaded for ${name} yet: its stations and prices appear once its feed has been scraped.`,
+      };
+    return { kind: 'warning', text: 'No stations with this fuel in view. Zoom out or move the map.' };
+  };
 
   const select = useCallback((station: Station | undefined) => {
     if (!station) return;

@@ -18,7 +18,10 @@ const offsite: string[] = [];
 beforeAll(async () => {
   await ensureBuilt('fuel');
   // A blank style served by the fuel server itself: the tests never reach a tile server.
-  fuel = await startTestFuel({ env: { APP_MAP_STYLE_URL: BLANK_STYLE } });
+  // France is enabled but has no data loaded (the demo data covers Spain and Portugal).
+  fuel = await startTestFuel({
+    env: { APP_MAP_STYLE_URL: BLANK_STYLE, APP_ENABLED_COUNTRIES: 'ES,PT,FR,US' },
+  });
   browser = await launchBrowser();
 });
 
@@ -82,9 +85,24 @@ describe('the fuel map', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText(/No place found for “Puerta del Sol”/).waitFor();
 
-    // EV mode lists chargers by power.
+    // At 1280 px the Country and Fuel selects share their row without overlapping.
+    const [countryBox, fuelBox] = await Promise.all(
+      ['Country', 'Fuel'].map(async (label) => page.getByLabel(label, { exact: true }).boundingBox()),
+    );
+    expect((countryBox?.x ?? 0) + (countryBox?.width ?? 0)).toBeLessThanOrEqual(fuelBox?.x ?? 0);
+
+    // EV mode lists chargers by power; the diesel station's card and popup go with the switch.
+    await list.first().click();
+    await page.locator('.maplibregl-popup').waitFor();
     await page.getByLabel('Fuel').selectOption('EV');
     await page.getByTestId('stations-in-view').getByText(/kW$/).first().waitFor();
+    expect(await page.locator('.maplibregl-popup').count()).toBe(0);
+    expect(await page.locator('.selected').count()).toBe(0);
+
+    // A country with no data loaded says so, instead of asking to zoom out.
+    await page.getByLabel('Country').selectOption('FR');
+    await page.getByText('No data is loaded for France yet').waitFor();
+    await page.getByLabel('Country').selectOption('ES');
 
     expect(await seriousViolations(page)).toEqual([]);
     expect(policyViolations(errors)).toEqual([]);

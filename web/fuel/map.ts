@@ -266,6 +266,12 @@ export class StationMap {
     this.map.easeTo({ center: [lon, lat], duration: 300 });
   }
 
+  /** Closes the station's popup (its card no longer matches what the map shows). */
+  closePopup(): void {
+    this.popup?.remove();
+    this.popup = undefined;
+  }
+
   flyTo(at: LonLat, zoom?: number): void {
     this.map.jumpTo({ center: [at[0] ?? 0, at[1] ?? 0], ...(zoom !== undefined && { zoom }) });
   }

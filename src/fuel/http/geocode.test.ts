@@ -103,20 +103,42 @@ describe('GET /api/geocode', () => {
     expect(body.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
+  it('answers a coordinate pair, latitude first, with that point and without asking the geocoder', async () => {
+    for (const q of ['40.4168, -3.7038', '40.4168,-3.7038', ' 40.4168 -3.7038 ']) {
+      expect(await readJson(await search(`q=${encodeURIComponent(q)}`))).toEqual([
+        { name: q.trim(), city: null, state: null, country: null, coordinates: [-3.7038, 40.4168] },
+      ]);
+    }
+    expect(fuel.photon.requests).toHaveLength(0);
+    // Out of range, it is an ordinary search.
+    await search(`q=${encodeURIComponent('95.1, 10')}`);
+    expect(fuel.photon.requests).toHaveLength(1);
+  });
+
   it('accepts 200 characters', async () => {
     expect((await search(`q=${'x'.repeat(200)}`)).status).toBe(200);
   });
 });
 
 describe('GET /api/geocode without a geocoder or with one that refuses connections', () => {
-  it('answers [] when no geocoder address is configured', async () => {
+  it('without a geocoder, finds places among the stations’ towns, then their addresses', async () => {
     const fuel = await startTestFuel({
       configure: (c) => ({ ...c, geocoder: { ...c.geocoder, url: undefined } }),
     });
     try {
-      const res = await fetch(`${fuel.url}/api/geocode?q=Sol`);
+      const res = await fetch(`${fuel.url}/api/geocode?q=madrid`);
       expect(res.status).toBe(200);
-      expect(await readJson(res)).toEqual([]);
+      const places = (await readJson(res)) as {
+        name: string;
+        country: string;
+        coordinates: [number, number];
+      }[];
+      // Named as the stations' feed writes it (Spain's in capitals).
+      expect(places[0]).toMatchObject({ name: 'MADRID', country: 'ES' });
+      const [lon, lat] = places[0]?.coordinates ?? [0, 0];
+      expect(Math.abs(lon + 3.7)).toBeLessThan(0.5);
+      expect(Math.abs(lat - 40.4)).toBeLessThan(0.5);
+      expect(await readJson(await fetch(`${fuel.url}/api/geocode?q=zzqx`))).toEqual([]);
       expect(fuel.photon.requests).toHaveLength(0);
     } finally {
       await fuel.close();

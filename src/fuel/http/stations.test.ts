@@ -79,6 +79,32 @@ describe('station routes', () => {
       expect(body.details).toContainEqual({ path: '/query/bbox', message: BBOX_MESSAGE });
     });
 
+    // The upstream's own page offers these sixteen fuels; each is a fuel of this API too (an empty map for
+    // one no feed prices, never a 400).
+    it.each(
+      'E5 E5_PREMIUM E10 E5_98 E98_E10 B7 B7_PREMIUM B10 B_AGRICULTURAL HVO LPG CNG LNG H2 ADBLUE EV'.split(
+        ' ',
+      ),
+    )('accepts the upstream page’s fuel %s on the map and along a route', async (code) => {
+      const box = await fetch(`${fuel.url}/api/stations?bbox=-3.8,40.35,-3.6,40.5&fuel=${code}`);
+      expect(box.status).toBe(200);
+      const along = await fetch(`${fuel.url}/api/route-stations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-3.8, 40.4],
+              [-3.6, 40.45],
+            ],
+          },
+          fuel: code,
+        }),
+      });
+      expect(along.status).toBe(200);
+    });
+
     it.each([['fuel=DIESEL'], ['fuel=b7'], ['']])('rejects a missing or unknown fuel (%s)', async (fuel_) => {
       const res = await fetch(`${fuel.url}/api/stations?bbox=-3.8,40.35,-3.6,40.5&${fuel_}`);
       expect(res.status).toBe(400);

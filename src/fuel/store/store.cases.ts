@@ -611,6 +611,27 @@ export function fuelStoreCases(backend: StoreBackend, options: StoreCaseOptions)
     });
 
     describe('reads', () => {
+      it('finds places among the stations’ towns (most stations first), then their addresses', async () => {
+        await store.upsertStations([
+          station('1', [-3.7, 40.41], { city: 'Madrid' }),
+          station('2', [-3.72, 40.43], { city: 'Madrid' }),
+          station('3', [-3.6, 40.5], { city: 'Alcobendas', address: 'Avenida de Madrid, 3' }),
+          station('4', [2.17, 41.39], { city: 'Barcelona', address: 'Carrer 100%_x' }),
+        ]);
+        const places = await store.searchPlaces('MADR', 5);
+        expect(places.map((p) => [p.city, p.address, p.country])).toEqual([
+          ['Madrid', null, 'ES'],
+          ['Alcobendas', 'Avenida de Madrid, 3', 'ES'],
+        ]);
+        expect(places[0]?.lon).toBeCloseTo(-3.71, 5);
+        expect(places[0]?.lat).toBeCloseTo(40.42, 5);
+        // LIKE's wildcards in the text are plain characters.
+        expect((await store.searchPlaces('100%_', 5)).map((p) => p.city)).toEqual(['Barcelona']);
+        // Unescaped, 'o%' would be any text with an "o".
+        expect(await store.searchPlaces('o%', 5)).toEqual([]);
+        expect(await store.searchPlaces('madrid', 1)).toHaveLength(1);
+      });
+
       it('selects stations in a box with their newest price for the fuel, or EV charge points', async () => {
         await store.upsertStations([
           station('in', [-3.7, 40.4]),

@@ -116,6 +116,15 @@ export interface StationRow {
   reportedAt: Date | null;
 }
 
+/** A place found among the stations: a town (`address` null) or a station's address. */
+export interface PlaceRow {
+  city: string;
+  address: string | null;
+  country: string;
+  lon: number;
+  lat: number;
+}
+
 export interface BoxQuery {
   bbox: BBox;
   fuel: string;
@@ -252,6 +261,12 @@ export interface FuelStore {
   stats(): Promise<StoreStats>;
   /** Whether a station with this durable identity exists. */
   hasStation(country: string, externalId: string): Promise<boolean>;
+  /**
+   * Places among the stations' own towns, then their addresses, whose text holds `text` (case-insensitive
+   * for ASCII letters): the geocoder of a setup without one. A town is placed at the middle of its
+   * stations; most stations first.
+   */
+  searchPlaces(text: string, limit: number): Promise<PlaceRow[]>;
   /** Price changes of the country's stations for the fuel, by station then time (see HistoryQuery). */
   priceHistory(query: HistoryQuery): Promise<PriceChangeRow[]>;
 

@@ -14,6 +14,7 @@ import {
   type FeatureTexts,
   type NearestQuery,
   type NearestRow,
+  type PlaceRow,
   type StationRow,
   type StationType,
   type StoreStats,
@@ -298,6 +299,23 @@ export async function hasStation(
     externalId,
   ]);
   return (rowCount ?? 0) > 0;
+}
+
+export async function searchPlaces(c: PostgresConnection, text: string, limit: number): Promise<PlaceRow[]> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const { rows: towns } = await c.pool.query<PlaceRow>(
+    `SELECT max(city) AS city, NULL AS address, country, avg(ST_X(geom)) AS lon, avg(ST_Y(geom)) AS lat
+     FROM stations WHERE city <> '' AND lower(city) LIKE $1
+     GROUP BY lower(city), country ORDER BY count(*) DESC, lower(city) LIMIT $2`,
+    [pattern, limit],
+  );
+  if (towns.length >= limit) return towns;
+  const { rows: addresses } = await c.pool.query<PlaceRow>(
+    `SELECT city, address, country, ST_X(geom) AS lon, ST_Y(geom) AS lat FROM stations
+     WHERE lower(address) LIKE $1 ORDER BY id LIMIT $2`,
+    [pattern, limit - towns.length],
+  );
+  return [...towns, ...addresses];
 }
 
 export async function ping(c: PostgresConnection): Promise<void> {

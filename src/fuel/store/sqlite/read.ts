@@ -18,6 +18,7 @@ import {
   type LonLat,
   type NearestQuery,
   type NearestRow,
+  type PlaceRow,
   type StationRow,
   type StationType,
   type StoreStats,
@@ -343,6 +344,25 @@ export async function hasStation(c: SqliteConnection, country: string, externalI
     c.prepare('SELECT 1 FROM stations WHERE country = ? AND external_id = ?').get(country, externalId) !==
     undefined
   );
+}
+
+export async function searchPlaces(c: SqliteConnection, text: string, limit: number): Promise<PlaceRow[]> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const towns = c
+    .prepare(
+      `SELECT max(city) AS city, NULL AS address, country, avg(lon) AS lon, avg(lat) AS lat FROM stations
+       WHERE city <> '' AND lower(city) LIKE @pattern ESCAPE '\\'
+       GROUP BY lower(city), country ORDER BY count(*) DESC, lower(city) LIMIT @limit`,
+    )
+    .all({ pattern, limit }) as PlaceRow[];
+  if (towns.length >= limit) return towns;
+  const addresses = c
+    .prepare(
+      `SELECT city, address, country, lon, lat FROM stations
+       WHERE lower(address) LIKE @pattern ESCAPE '\\' ORDER BY sample_key LIMIT @limit`,
+    )
+    .all({ pattern, limit: limit - towns.length }) as PlaceRow[];
+  return [...towns, ...addresses];
 }
 
 export async function ping(c: SqliteConnection): Promise<void> {
