@@ -37,7 +37,8 @@ describe('fuel migrate', () => {
       expect(lines[3]).toMatch(/^fuel: applied migration 004_covering_price_index to postgres:\/\//);
       expect(lines[4]).toMatch(/^fuel: applied migration 005_stations_version to postgres:\/\//);
       expect(lines[5]).toMatch(/^fuel: applied migration 006_feature_head to postgres:\/\//);
-      expect(lines[6]).toMatch(/is up to date$/);
+      expect(lines[6]).toMatch(/^fuel: applied migration 007_scrape_runs to /);
+      expect(lines[7]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { openKeyLock } from './key-lock';
@@ -13,10 +14,10 @@ interface Replica {
   next(match: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-function replica(url: string): Replica {
+function replica(url: string, env: Record<string, string> = {}): Replica {
   const child = fork(REPLICA, [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, REPLICA_DATABASE_URL: url },
+    env: { ...process.env, REPLICA_DATABASE_URL: url, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const lines: string[] = [];
@@ -106,13 +107,25 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
     expect(await stop(first)).toBe(0);
   }, 60_000);
 
+  /** Forgets the runs the tests before recorded, so that a replica's first tick runs its key. */
+  async function forgetRuns(): Promise<void> {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query('DELETE FROM scrape_runs');
+    } finally {
+      await client.end();
+    }
+  }
+
   it('a killed replica leaves no key locked', async () => {
+    await forgetRuns();
     const doomed = replica(db.url);
     running.push(doomed);
     await doomed.next((m) => 'started' in m);
     const lock = openKeyLock({ kind: 'postgresql', url: db.url });
     try {
-      expect(await lock.run('ES', async () => 1)).toEqual({ ran: false });
+      expect(await lock.run('ES', async () => 1)).toEqual({ ran: false, reason: 'held' });
       const exited = new Promise((resolve) => doomed.child.once('exit', resolve));
       doomed.child.kill('SIGKILL');
       await exited;
@@ -120,6 +133,36 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
       expect(await lock.run('ES', async () => 2, { wait: true })).toEqual({ ran: true, value: 2 });
     } finally {
       await lock.close();
+    }
+  }, 60_000);
+
+  it('two replicas scrape a key once per interval between them, not once each', async () => {
+    await forgetRuns();
+    // A run that ends at once and is counted: the lock alone would let the second replica's tick, a few
+    // moments after the first's, run the key again.
+    const interval = { REPLICA_MODE: 'count', REPLICA_INTERVAL_HOURS: '0.001' };
+    const intervalMs = 3600;
+    const runs: number[] = [];
+    const first = replica(db.url, interval);
+    running.push(first);
+    const second = replica(db.url, interval);
+    running.push(second);
+    for (const r of [first, second]) {
+      r.child.on('message', (m: Record<string, unknown>) => {
+        if ('ran' in m) runs.push(Number(m.at));
+      });
+    }
+    // One of the two finds the other's run recent on a tick of its own, and says so.
+    const skipped = (m: Record<string, unknown>) =>
+      typeof m.line === 'string' && m.line.includes('by another replica — skipping');
+    await Promise.race([first.next(skipped), second.next(skipped)]);
+    await new Promise((resolve) => setTimeout(resolve, 4 * intervalMs));
+    expect(await stop(first)).toBe(0);
+    expect(await stop(second)).toBe(0);
+    const sorted = [...runs].sort((a, b) => a - b);
+    expect(sorted.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < sorted.length; i++) {
+      expect((sorted[i] as number) - (sorted[i - 1] as number)).toBeGreaterThan(0.8 * intervalMs);
     }
   }, 60_000);
 });

@@ -132,11 +132,18 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
   const keyLock = openKeyLock(options.database);
   const task = async (key: string, signal: AbortSignal) => {
     try {
-      // Replicas on one PostgreSQL database: whoever takes the key's lock scrapes it this tick.
-      const locked = await keyLock.run(key, () => runKey(key, signal));
+      // Replicas on one PostgreSQL database: whoever takes the key's lock scrapes it this tick, unless
+      // another replica's run of it started within the interval (less a little slack for timer drift).
+      const intervalMs = intervalHours(key, config) * HOUR_MS;
+      const notWithinMs = intervalMs - Math.min(60_000, intervalMs / 10);
+      const locked = await keyLock.run(key, () => runKey(key, signal), { notWithinMs });
       if (!locked.ran) {
         scraperMetrics.skipped(key);
-        line(`[scraper] ${key}: another replica is scraping it — skipping this tick`);
+        line(
+          locked.reason === 'held'
+            ? `[scraper] ${key}: another replica is scraping it — skipping this tick`
+            : `[scraper] ${key}: scraped ${Math.round(locked.startedAgoMs / 60_000)} min ago by another replica — skipping this tick`,
+        );
         return;
       }
       scraperMetrics.run(key, locked.value.errors.length, locked.value.durationMs / 1000);

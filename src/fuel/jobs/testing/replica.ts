@@ -2,7 +2,8 @@
  * One scheduler replica in its own process, for the replica test (key-lock.test.ts): the real scheduler
  * and key lock on the PostgreSQL database of REPLICA_DATABASE_URL, scheduling key ES at once, with a run
  * that reports `started` over IPC and ends when the parent sends `finish`. Scheduler lines go to the
- * parent as `{ line }`.
+ * parent as `{ line }`. With REPLICA_MODE=count a run ends at once and reports `{ ran, at }` (its start in
+ * milliseconds), every REPLICA_INTERVAL_HOURS.
  */
 import { createLogger } from '../../../common/logger';
 import { parseScraperConfig } from '../../scrapers/config';
@@ -25,13 +26,17 @@ const scheduler = await startScheduler({
   config: parseScraperConfig({
     APP_ENABLED_COUNTRIES: 'ES',
     APP_EV_ENABLED: '0',
-    APP_SCRAPE_INTERVAL_ES: '6',
+    APP_SCRAPE_INTERVAL_ES: process.env.REPLICA_INTERVAL_HOURS ?? '6',
   }),
   store,
   logger,
   database: { kind: 'postgresql', url },
   firstDelayMs: 0,
   runKey: async (key): Promise<RunSummary> => {
+    if (process.env.REPLICA_MODE === 'count') {
+      send({ ran: key, at: Date.now() });
+      return { key, source: 'test', country: 'ES', stations: 1, prices: 1, durationMs: 1, errors: [] };
+    }
     await new Promise<void>((resolve) => {
       finish = resolve;
       send({ started: key });
