@@ -103,3 +103,36 @@ describe('npm run api on an error answer', () => {
     expect(JSON.parse(out.text())).toEqual({ error: 'database unreachable' });
   });
 });
+
+describe('npm run api without --base-url', () => {
+  it('finds each service on the port its own variable sets, and names that variable when it is wrong', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'here' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = String((server.address() as AddressInfo).port);
+    try {
+      for (const [service, env] of [
+        ['fuel', { FUEL_PORT: port }],
+        ['fuel', { PORT: port }],
+        ['archive', { VIEWER_PORT: port }],
+        ['archive', { ARCHIVE_VIEWER_PORT: port }],
+        ['subtitles', { SUBTITLES_PORT: port }],
+      ] as const) {
+        const out = sink();
+        const operation =
+          service === 'fuel' ? 'getConfig' : service === 'archive' ? 'checkAuth' : 'getPublicSystemInfo';
+        await runApiCli([service, operation], out.stream, sink().stream, env);
+        expect(JSON.parse(out.text()), `${service} ${JSON.stringify(env)}`).toEqual({ error: 'here' });
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    const err = sink();
+    expect(await runApiCli(['fuel', 'getConfig'], sink().stream, err.stream, { FUEL_PORT: 'eighty' })).toBe(
+      2,
+    );
+    expect(err.text()).toMatch(/^FUEL_PORT must be a whole number from 0 to 65535, not "eighty"/);
+  });
+});

@@ -8,7 +8,7 @@ import { createArchiveClient } from '../generated/archive/client';
 import { createFuelClient } from '../generated/fuel/client';
 import { createSubtitlesClient } from '../generated/subtitles/client';
 import type { HttpMethod } from '../src/common/openapi';
-import { DEFAULT_PORTS, isService, SERVICES, type Service } from '../src/common/services';
+import { isService, SERVICES, type Service, servicePort } from '../src/common/services';
 
 export interface ApiCommand {
   method: HttpMethod;
@@ -131,6 +131,7 @@ export async function runApiCli(
   argv: string[],
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
   const [service, operationId, ...words] = argv;
   if (!isService(service)) {
@@ -165,8 +166,14 @@ export async function runApiCli(
     err.write(`${error.message}\n${describe(operationId, command)}\n`);
     return 2;
   }
-  const baseUrl =
-    call.baseUrl ?? process.env.SPECYARD_BASE_URL ?? `http://127.0.0.1:${DEFAULT_PORTS[service]}`;
+  let baseUrl: string;
+  try {
+    baseUrl = call.baseUrl ?? env.SPECYARD_BASE_URL ?? `http://127.0.0.1:${servicePort(service, env)}`;
+  } catch (error) {
+    err.write(`${error instanceof Error ? error.message : String(error)}
+`);
+    return 2;
+  }
   const client = clients[service]({ baseUrl, headers: call.headers });
   // The command table is checked against the document above; the typed client is used untyped here.
   const request = client.request as unknown as (

@@ -72,6 +72,14 @@ describe('loadFuelConfig', () => {
     expect(loadFuelConfig({ DATABASE_URL: value }).database).toEqual(expected);
   });
 
+  it('names a bad value by the variable the user set (FUEL_PORT, not PORT)', () => {
+    expect(() => loadFuelConfig({ FUEL_PORT: 'eighty' })).toThrow(
+      'FUEL_PORT must be a whole number from 0 to 65535, not "eighty"',
+    );
+    expect(() => loadFuelConfig({ PORT: '70000' })).toThrow('PORT must be a whole number from 0 to 65535');
+    expect(() => loadFuelConfig({ FUEL_APP_EV_ENABLED: 'maybe' })).toThrow(/FUEL_APP_EV_ENABLED/);
+  });
+
   it('puts the SQLite file under DATA_DIR', () => {
     expect(loadFuelConfig({ DATA_DIR: '/srv/data' }).database).toEqual({
       kind: 'sqlite',
