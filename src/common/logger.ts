@@ -1,5 +1,6 @@
 import pino, { type LevelWithSilent, type Logger } from 'pino';
-import { ConfigError, type Env, stringVar } from './env';
+import pretty from 'pino-pretty';
+import { ConfigError, type Env, enumVar, stringVar } from './env';
 
 export type { Logger } from 'pino';
 
@@ -17,7 +18,28 @@ export function createLogger(service: string, level = 'info', destination?: pino
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? standardOutput());
+}
+
+/**
+ * Where log lines go when no destination is given: standard output, as JSON (one object a line, for a log
+ * collector), or as short readable lines (time, level, service, message and its fields) when
+ * `LOG_FORMAT=pretty`. Unset, the format follows the terminal: readable when standard output is one (so
+ * `npm start`'s banner is not buried under request lines), JSON otherwise (a container, a pipe).
+ */
+function standardOutput(): pino.DestinationStream {
+  const format = enumVar(process.env, 'LOG_FORMAT', ['json', 'pretty', 'auto'] as const, 'auto');
+  const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!readable) return pino.destination(1);
+  return pretty({
+    destination: 1,
+    sync: true,
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,name,service',
+    singleLine: true,
+    messageFormat: '{service} {msg}',
+  });
 }
 
 /** A logger that drops everything (tests that assert no log lines pass their own). */
