@@ -7,8 +7,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Healthcheck } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
+import { loadBackupConfig } from '../../src/archive/backup/config';
+import { loadConfig as loadArchiveConfig } from '../../src/archive/config';
 import { DEFAULT_PORTS, isService, ROOT } from '../../src/common/services';
+import { loadFuelConfig } from '../../src/fuel/config';
+import { loadConfig as loadSubtitlesConfig } from '../../src/subtitles/config';
 import { envPairs, execForm, ownServices, readCompose, readDockerfile } from './files';
+
+/** An example environment file's `KEY=value` lines (comments and blank lines aside). */
+function exampleEnv(file: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(path.join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
 
 const stages = readDockerfile();
 const build = stages[0];
@@ -188,6 +202,47 @@ describe('compose.yaml', () => {
     expect(backup).toMatchObject({ interval: '60s', start_period: '300s', retries: 3 });
     const viewer = own.find(([, s]) => s.command?.join(' ') === 'archive serve')?.[1].healthcheck;
     expect(viewer).toMatchObject({ interval: '30s', start_period: '30s', retries: 3 });
+  });
+
+  it('starts every service from the copied example files: each configuration loads, nothing left unset is required', () => {
+    const image = Object.assign(
+      {},
+      ...(readDockerfile().at(-1)?.instructions ?? [])
+        .filter((i) => i.keyword === 'ENV')
+        .map((i) => envPairs(i.args)),
+    ) as Record<string, string>;
+    const loaders: Record<string, (env: Record<string, string>) => unknown> = {
+      'fuel serve': loadFuelConfig,
+      'archive serve': loadArchiveConfig,
+      'archive schedule': loadBackupConfig,
+      'subtitles serve': loadSubtitlesConfig,
+    };
+    for (const [name, service] of own) {
+      const env: Record<string, string> = { ...image };
+      for (const envFile of service.env_file ?? []) Object.assign(env, exampleEnv(`${envFile}.example`));
+      Object.assign(env, service.environment ?? {});
+      const load = loaders[(service.command ?? []).slice(0, 2).join(' ')];
+      expect(load, name).toBeDefined();
+      expect(() => load?.(env), name).not.toThrow();
+    }
+  });
+
+  it('pins every image it pulls, and names in the README each variable a user sets', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!service.image || service.build) continue;
+      expect(service.image, name).toMatch(/:(?!latest$)[\w.-]+$/);
+    }
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const composeText = readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8');
+    const substituted = [...composeText.matchAll(/\$\{(\w+)(:-[^}]*)?\}/g)];
+    for (const [, variable, fallback] of substituted) {
+      expect(fallback, `${variable} has a default in compose.yaml`).toBeDefined();
+      expect(readme, `README names ${variable}`).toContain(`\`${variable}\``);
+    }
+    for (const envFile of new Set(Object.values(compose.services).flatMap((s) => s.env_file ?? []))) {
+      for (const variable of Object.keys(exampleEnv(`${envFile}.example`)))
+        expect(readme, `README names ${variable} (${envFile})`).toContain(variable);
+    }
   });
 
   it('runs the routing engine, the geocoder and the databases the services point at', () => {

@@ -11,8 +11,9 @@ import type { Env } from '../../common/env';
 import { createLogger, silentLogger } from '../../common/logger';
 import type { ArchiveSqlStore } from '../store/archive-store';
 import { backupState } from '../store/backup-state';
+import { openArchiveStore } from '../store/open';
 import { sql } from '../store/sql';
-import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import {
   authCommand,
   backfillTopicsCommand,
@@ -294,6 +295,43 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
     expect(await done).toBe(0);
     expect(most).toBe(1);
     expect(await ids()).toHaveLength(100);
+  });
+
+  it('schedule: without the platform settings (compose from its examples), migrates, says what is missing and waits healthy', async () => {
+    const fresh = await createTestDatabase(backend);
+    const db =
+      fresh.config.backend === 'sqlite'
+        ? { DATABASE_PATH: fresh.config.path }
+        : { DATABASE_URL: fresh.config.url };
+    const io = capture();
+    const warnings: string[] = [];
+    const logger = createLogger('archive', 'warn', { write: (line: string) => warnings.push(line) });
+    const stop = new AbortController();
+    const done = scheduleCommand(
+      {
+        ...db,
+        MSGR_API_ID: '',
+        MSGR_API_HASH: '',
+        MSGR_ACCOUNT_1_PHONE: '',
+        HEARTBEAT_FILE: path.join(dir, 'hb2'),
+      },
+      io,
+      { logger, signal: stop.signal },
+    );
+    await expect.poll(() => io.lines).toContain('Scheduler waiting: not configured');
+    expect(warnings.join('')).toContain(
+      'the backup is not configured: set MSGR_API_ID, MSGR_API_HASH, MSGR_ACCOUNT_1_PHONE',
+    );
+    expect(existsSync(path.join(dir, 'hb2'))).toBe(true);
+    stop.abort();
+    expect(await done).toBe(0);
+    const migrated = await openArchiveStore(fresh.config, silentLogger());
+    try {
+      expect(await migrated.schemaRevision()).toBeGreaterThan(0);
+    } finally {
+      await migrated.close();
+      await fresh.drop();
+    }
   });
 
   it('schedule: refuses an invalid SCHEDULE before connecting', async () => {

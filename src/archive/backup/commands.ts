@@ -84,6 +84,15 @@ export function platformFor(config: BackupConfig, logger: Logger): Platform {
   });
 }
 
+/** The platform settings a backup needs that are not set. */
+function missingCredentials(config: BackupConfig): string[] {
+  return [
+    ...(config.apiId === null ? ['MSGR_API_ID'] : []),
+    ...(config.apiHash ? [] : ['MSGR_API_HASH']),
+    ...(config.accounts.length === 0 ? ['MSGR_ACCOUNT_1_PHONE'] : []),
+  ];
+}
+
 /** A command's failure: one line for the user; the error with its stack only at LOG_LEVEL=debug. */
 export function failed(io: CommandIo, logger: Logger, what: string, error: unknown): number {
   logger.debug({ err: error }, `${what}: details`);
@@ -379,6 +388,22 @@ export async function scheduleCommand(
     // The backup process migrates at each start, as the seed's backup image does (under the runner's
     // advisory lock on PostgreSQL, so several starting at once migrate once).
     await migrateArchive(config.database, overrides.logger ?? backupLogger(env));
+    // Without the platform's credentials (compose started from its example files) there is nothing to
+    // back up yet: the process says what to do and waits, healthy, instead of exiting into a restart
+    // loop; the database is migrated, so the viewer works meanwhile.
+    const missing = missingCredentials(config);
+    if (missing.length > 0 && !overrides.platform) {
+      (overrides.logger ?? backupLogger(env)).warn(
+        `the backup is not configured: set ${missing.join(', ')} (deploy/archive.env in compose), ` +
+          'sign in once with `archive-cli auth`, then restart it; waiting',
+      );
+      io.out('Scheduler waiting: not configured');
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      return 0;
+    }
     runtime = await openRuntime(env, overrides);
     const rt = runtime;
     await moveSharedMedia(config.backupPath);
