@@ -4,10 +4,15 @@
  * relatively so a page works under a base path. No inline script or style is emitted: the pages run under
  * each service's same-origin Content-Security-Policy.
  */
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
-import type { InlineConfig } from 'vite';
+import { feature, mesh } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { InlineConfig, Plugin } from 'vite';
 
 export const WEB_SERVICES = ['archive', 'fuel', 'subtitles'] as const;
 export type WebService = (typeof WEB_SERVICES)[number];
@@ -21,7 +26,10 @@ export function viteConfig(service: WebService, overrides: InlineConfig = {}): I
     root: path.join(webRoot, service),
     base: './',
     logLevel: 'warn',
-    plugins: [preact({ devtoolsInProd: false, prefreshEnabled: overrides.mode === 'development' })],
+    plugins: [
+      preact({ devtoolsInProd: false, prefreshEnabled: overrides.mode === 'development' }),
+      ...(service === 'fuel' ? [offlineWorld()] : []),
+    ],
     build: {
       outDir: distOf(service),
       emptyOutDir: true,
@@ -63,3 +71,43 @@ const subtitlesAsPluginPage: InlineConfig = {
     renderBuiltUrl: (filename) => `configurationpage?name=${path.basename(filename)}`,
   },
 };
+
+/**
+ * The fuel map's offline base map (`static/world.geojson`, drawn by `static/blank-style.json` when no tile
+ * server answers): land, coastlines and country borders from Natural Earth's 1:50m data as the
+ * `world-atlas` package ships it (TopoJSON), turned into GeoJSON at build time, coordinates to four
+ * decimals (about 10 m, far finer than the data).
+ */
+function offlineWorld(): Plugin {
+  return {
+    name: 'specyard-offline-world',
+    generateBundle() {
+      const require = createRequire(import.meta.url);
+      const topology = JSON.parse(
+        readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8'),
+      ) as Topology;
+      const countries = topology.objects.countries as GeometryCollection;
+      const land = topology.objects.land as GeometryCollection;
+      const landFeatures = feature(topology, land);
+      const world = {
+        type: 'FeatureCollection',
+        features: [
+          ...('features' in landFeatures ? landFeatures.features : [landFeatures]).map((f) => ({
+            type: 'Feature',
+            properties: { kind: 'land' },
+            geometry: f.geometry,
+          })),
+          {
+            type: 'Feature',
+            properties: { kind: 'border' },
+            geometry: mesh(topology, countries, (a, b) => a !== b),
+          },
+        ],
+      };
+      const source = JSON.stringify(world, (_key, value) =>
+        typeof value === 'number' ? Math.round(value * 1e4) / 1e4 : value,
+      );
+      this.emitFile({ type: 'asset', fileName: 'static/world.geojson', source });
+    },
+  };
+}

@@ -88,6 +88,8 @@ function FuelMap({ config }: { config: Config }) {
   const [selected, setSelected] = useState<Station | null>(null);
   const [mapError, setMapError] = useState<string | null>(null);
   const [pending, setPending] = useState<SharedTarget | null>(shared ?? null);
+  /** The last point clicked on the map (a new object each click), for the route planner's ends. */
+  const [picked, setPicked] = useState<{ at: LonLat } | null>(null);
   const mapBox = useRef<HTMLElement>(null);
   const mapRef = useRef<StationMap | null>(null);
   const byId = useRef(new Map<string, Station>());
@@ -126,13 +128,14 @@ function FuelMap({ config }: { config: Config }) {
         const map = new StationMap(mapBox.current, mapStyle(), start, zoom, {
           onView: setBbox,
           onSelect: (id) => select(byId.current.get(id)),
+          onPick: (at) => setPicked({ at }),
         });
         map.selectHandler = (id) => select(byId.current.get(id));
         map.map.on('error', (e) => {
           if (!String(e.error?.message ?? '').includes('style')) return;
           setMapError(
             map.useBlankStyle()
-              ? 'The base map could not be loaded; stations are drawn on a plain background.'
+              ? 'The base map could not be loaded; stations are drawn on the offline base map (land, coasts and borders).'
               : 'The base map could not be loaded.',
           );
         });
@@ -296,6 +299,7 @@ function FuelMap({ config }: { config: Config }) {
         <Planner
           fuel={fuel}
           near={bbox}
+          picked={picked}
           onRoutes={(routes, chosen, corridorKm) =>
             void mapRef.current?.showRoutes(routes, chosen, corridorKm)
           }
@@ -462,6 +466,8 @@ interface PlannedStation {
 function Planner(props: {
   fuel: FuelCode;
   near: Bbox | null;
+  /** A point clicked on the map: it becomes the start, or the end once a start is set. */
+  picked: { at: LonLat } | null;
   onRoutes: (routes: Route[], chosen: number, corridorKm: number) => void;
   onRouteStations: (stations: Station[]) => void;
   onSelect: (s: Station) => void;
@@ -480,6 +486,14 @@ function Planner(props: {
   const [measuring, setMeasuring] = useState(false);
   const detourRun = useRef<AbortController | null>(null);
   const ends = useRef<{ origin: LonLat; destination: LonLat } | null>(null);
+
+  useEffect(() => {
+    if (!props.picked) return;
+    const [lon = 0, lat = 0] = props.picked.at;
+    const text = `${lon.toFixed(5)}, ${lat.toFixed(5)}`;
+    if (origin.trim() === '') setOrigin(text);
+    else setDestination(text);
+  }, [props.picked]);
 
   const resolve = async (text: string, what: string): Promise<LonLat> => {
     const typed = parseLonLat(text);
@@ -640,6 +654,7 @@ function Planner(props: {
   return (
     <section aria-labelledby="planner-title" class="planner">
       <h2 id="planner-title">Route planner</h2>
+      <p class="muted small">A place, coordinates (lon, lat), or a click on the map for each end.</p>
       <form onSubmit={plan}>
         <div class="field">
           <label for="origin">From</label>

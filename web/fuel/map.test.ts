@@ -179,6 +179,14 @@ describe('the fuel map', () => {
       viewport: { width: 390, height: 844 },
     });
     await page.goto(`${fuel.url}/`);
+    // A click on the map (away from any station) sets the start, the next one the end.
+    const canvas = page.locator('.maplibregl-canvas');
+    await canvas.waitFor();
+    const box = await canvas.boundingBox();
+    await page.mouse.click((box?.x ?? 0) + 12, (box?.y ?? 0) + (box?.height ?? 0) - 12);
+    await expect.poll(() => page.getByLabel('From').inputValue()).toMatch(/^-?\d+\.\d{5}, -?\d+\.\d{5}$/);
+    await page.mouse.click((box?.x ?? 0) + 40, (box?.y ?? 0) + (box?.height ?? 0) - 12);
+    await expect.poll(() => page.getByLabel('To', { exact: true }).inputValue()).toMatch(/^-?\d+\.\d{5}, /);
     await page.getByLabel('From').fill(MADRID);
     await page.getByLabel('To', { exact: true }).fill(TOLEDO);
     await page.getByRole('button', { name: 'Plan route' }).click();
@@ -192,18 +200,26 @@ describe('the fuel map', () => {
     await context.close();
   });
 
-  it('draws the stations on a plain background when the base map cannot be loaded', async () => {
-    // A style address nothing answers on: the page falls back to the build's blank style.
+  it('draws the stations on the offline base map (land, coastlines, borders) when the base map cannot be loaded', async () => {
+    // A style address nothing answers on: the page falls back to the build's offline style.
     const unreachable = await startTestFuel({
       env: { APP_MAP_STYLE_URL: 'http://127.0.0.1:9/styles/street.json' },
     });
     try {
       const { page, context } = await openPage(browser, { offsite });
+      const world = page.waitForResponse((r) => r.url().endsWith('/static/world.geojson'));
       await page.goto(`${unreachable.url}/`);
       await page
         .getByRole('status')
-        .filter({ hasText: 'stations are drawn on a plain background' })
+        .filter({ hasText: 'stations are drawn on the offline base map' })
         .waitFor();
+      // Natural Earth's land and borders, served by the page itself.
+      const answer = await world;
+      expect(answer.status()).toBe(200);
+      const kinds = ((await answer.json()) as { features: { properties: { kind: string } }[] }).features.map(
+        (f) => f.properties.kind,
+      );
+      expect(new Set(kinds)).toEqual(new Set(['land', 'border']));
       // A popup opens only on a loaded map: the blank style took the failed one's place.
       await page.getByTestId('stations-in-view').getByRole('button').first().click();
       await page.locator('.maplibregl-popup').getByTestId('station-card').waitFor();

@@ -31,6 +31,8 @@ const priceColour = (property: unknown) => ['interpolate', ['linear'], property,
 export interface MapEvents {
   onView(bbox: Bbox): void;
   onSelect(id: string): void;
+  /** A click on the map itself (not on a station): the point, for the route planner. */
+  onPick?(at: LonLat): void;
 }
 
 /** The plain style the build carries (web/fuel/public/static/). */
@@ -69,6 +71,11 @@ export class StationMap {
       if (!feature || !source || feature.geometry.type !== 'Point') return;
       const zoom = await source.getClusterExpansionZoom(feature.properties?.cluster_id as number);
       this.map.easeTo({ center: feature.geometry.coordinates as [number, number], zoom });
+    });
+    this.map.on('click', (e) => {
+      const layers = ['station', 'clusters', 'route-station'].filter((id) => this.map.getLayer(id));
+      if (this.map.queryRenderedFeatures(e.point, { layers }).length > 0) return;
+      events.onPick?.([e.lngLat.lng, e.lngLat.lat]);
     });
     for (const layer of ['station', 'clusters', 'route-station']) {
       this.map.on('mouseenter', layer, () => {
