@@ -236,6 +236,23 @@ async function measure(db: ArchiveDatabase, big: ChatKey) {
         includeTranscripts: true,
       }),
     ),
+    await time('search: common word, offset 1000', () =>
+      db.searchMessages(ALL_VISIBLE, { query: 'release', limit: 20, offset: 1000, includeTranscripts: true }),
+    ),
+    await time('search: rare word, offset 1000', (i) =>
+      db.searchMessages(ALL_VISIBLE, {
+        query: rare[i] ?? 'x',
+        limit: 20,
+        offset: 1000,
+        includeTranscripts: true,
+      }),
+    ),
+    await time('search: the big chat, common word, offset 1000', () =>
+      db.searchMessages(
+        { accounts: null, chatRefs: [big.ref], displayChatIds: null },
+        { query: 'release', limit: 20, offset: 1000, includeTranscripts: true },
+      ),
+    ),
     await time('search: restricted to the big chat', (i) =>
       db.searchMessages(
         { accounts: null, chatRefs: [big.ref], displayChatIds: null },

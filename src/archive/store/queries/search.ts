@@ -2,9 +2,9 @@ import { containsPattern, searchWords } from '../../model/search';
 import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../model/tags';
 import type { Driver, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
-import { join, raw, type Sql, sql } from '../sql';
+import { join, list, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
-import { CHAT_JOIN, type Db, inChat, RESULT_CHAT_COLUMNS, visibleChats } from './common';
+import { CHAT_JOIN, type Db, inChat, isRestricted, RESULT_CHAT_COLUMNS, visibleChats } from './common';
 
 const RESULT_COLUMNS = sql`m.pk, m.account_id, m.chat_id, m.id, m.date, m.text, m.poll_text, m.sender_name, m.is_outgoing,
   m.is_deleted, ft.title AS topic_title, ${RESULT_CHAT_COLUMNS}`;
@@ -26,7 +26,23 @@ function textMatches(db: Db, words: string[] | null, prefix: boolean, where: Sql
     WHERE ${join(where, ' AND ')} ORDER BY m.pk DESC ${tail}`;
 }
 
-function transcriptMatches(
+/**
+ * The archive-order keys (pk) of the first `take` messages whose text matches, newest first: a search
+ * page is cut by key, and only its own rows are read whole (resultRows). The chats are joined only when
+ * the caller sees some of them.
+ */
+function textMatchKeys(db: Db, words: string[] | null, where: Sql[], vis: Visibility, take: number): Sql {
+  const chats = isRestricted(vis) ? CHAT_JOIN : sql``;
+  if (words) {
+    const match = db.capabilities.matchMessageText(words, true);
+    return sql`SELECT m.pk FROM ${match.from} ${chats}
+      WHERE ${join([match.where, ...where], ' AND ')} ${match.newestFirst} LIMIT ${take}`;
+  }
+  return sql`SELECT m.pk FROM messages m ${chats} WHERE ${join(where, ' AND ')} ORDER BY m.pk DESC LIMIT ${take}`;
+}
+
+/** The same keys for messages whose media's transcript matches. */
+function transcriptMatchKeys(
   db: Db,
   words: string[] | null,
   pattern: string,
@@ -37,7 +53,7 @@ function transcriptMatches(
     words === null
       ? sql`${db.capabilities.casefold(sql`t.text`)} LIKE ${pattern} ESCAPE '\\'`
       : db.capabilities.matchTranscriptText(words);
-  return sql`SELECT ${RESULT_COLUMNS} FROM messages m ${CHAT_JOIN} ${TOPIC_JOIN}
+  return sql`SELECT m.pk FROM messages m ${isRestricted(vis) ? CHAT_JOIN : sql``}
     WHERE (m.account_id, m.chat_id, m.id) IN (
       SELECT md.account_id, md.chat_id, md.message_id FROM media_transcripts t
         JOIN media md ON md.account_id = t.account_id AND md.id = t.media_id
@@ -45,6 +61,10 @@ function transcriptMatches(
       AND ${visibleChats(vis)}
     ORDER BY m.pk DESC LIMIT ${take}`;
 }
+
+/** A search page's rows, whole, by their keys. */
+const resultRows = (pks: number[]) =>
+  sql`SELECT ${RESULT_COLUMNS} FROM messages m ${CHAT_JOIN} ${TOPIC_JOIN} WHERE m.pk IN ${list(pks)}`;
 
 const INDEX_RECHECK_MS = 60_000;
 const searchIndexes = new WeakMap<Driver, { present: boolean; checkedAt: number }>();
@@ -72,19 +92,25 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
     const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
     where.push(sql`${db.capabilities.casefold(searched)} LIKE ${pattern} ESCAPE '\\'`);
   }
-  const inText = await db.all(textMatches(db, indexed ? words : null, true, where, sql`LIMIT ${take}`));
+  const keys = async (query: Sql) => (await db.all(query)).map((row) => Number(row.pk));
+  const inText = await keys(textMatchKeys(db, indexed ? words : null, where, vis, take));
   // The first `take` of the union are among the first `take` of each side; a message matching both
   // counts as a text match.
-  const merged = new Map<number, Row>();
-  for (const row of inText) merged.set(Number(row.pk), { ...row, matched_in: 'text' });
+  const matchedIn = new Map<number, 'text' | 'transcript'>(inText.map((pk) => [pk, 'text']));
   if (q.includeTranscripts) {
-    for (const row of await db.all(transcriptMatches(db, indexed ? words : null, pattern, vis, take))) {
-      if (!merged.has(Number(row.pk))) merged.set(Number(row.pk), { ...row, matched_in: 'transcript' });
+    for (const pk of await keys(transcriptMatchKeys(db, indexed ? words : null, pattern, vis, take))) {
+      if (!matchedIn.has(pk)) matchedIn.set(pk, 'transcript');
     }
   }
-  const ordered = [...merged.values()].sort((a, b) => Number(b.pk) - Number(a.pk));
+  const ordered = [...matchedIn.keys()].sort((a, b) => b - a);
+  const page = ordered.slice(q.offset, q.offset + q.limit);
+  const rows = page.length > 0 ? await db.all(resultRows(page)) : [];
+  const byKey = new Map(rows.map((row) => [Number(row.pk), row]));
   return {
-    results: ordered.slice(q.offset, q.offset + q.limit).map(toSearchResult),
+    results: page.flatMap((pk) => {
+      const row = byKey.get(pk);
+      return row ? [toSearchResult({ ...row, matched_in: matchedIn.get(pk) })] : [];
+    }),
     hasMore: ordered.length > q.offset + q.limit,
     indexed,
   };
