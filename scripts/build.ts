@@ -24,6 +24,7 @@ export const SERVER_ENTRIES: Record<string, string> = {
   healthcheck: 'src/healthcheck.ts',
   // Worker threads (src/common/worker-entry.ts starts them from here when compiled).
   'fuel-scrape-worker': 'src/fuel/jobs/scrape-worker.ts',
+  'fuel-positions-worker': 'src/fuel/store/positions-worker.ts',
 };
 
 const sourceUrls: Plugin = {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nearestOnLine, prepareLine } from '../geo/line';
 import { destination, intermediate } from '../geo/sphere';
 import { type CorridorSource, type Placed, searchCorridor } from './corridor';
-import { PositionsBuilder } from './positions';
+import { StationPositions } from './positions';
 import type { LonLat } from './store';
 
 const LINE: LonLat[] = Array.from({ length: 400 }, (_, i) => [-4 + i * 0.005, 40 + Math.sin(i / 30) * 0.05]);
@@ -29,9 +29,11 @@ function fakeSource(
   fail?: (call: number) => boolean,
   late = true,
 ): Fake {
-  const builder = new PositionsBuilder();
-  for (const [i, s] of all.entries()) builder.add(i, s.lon, s.lat);
-  const positions = builder.finish();
+  const positions = new StationPositions(
+    all.map((_, i) => i),
+    Float64Array.from(all, (s) => s.lon),
+    Float64Array.from(all, (s) => s.lat),
+  );
   let read = 0;
   let running = 0;
   let call = 0;

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
+import { OFF_THREAD_FROM, PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
 
-const positionsOf = (points: [number, number][]): StationPositions => {
+const positionsOf = (points: [number, number][]): Promise<StationPositions> => {
   const builder = new PositionsBuilder(1);
   for (const [i, [lon, lat]] of points.entries()) builder.add(100 + i, lon, lat);
   return builder.finish();
 };
 
 describe('station positions', () => {
-  it('keep every station added past the size expected, and find them in a box', () => {
+  it('keep every station added past the size expected, and find them in a box', async () => {
     const points = Array.from({ length: 3000 }, (_, i): [number, number] => [i / 1000, (i % 10) / 10]);
-    const positions = positionsOf(points);
+    const positions = await positionsOf(points);
     expect(positions.size).toBe(3000);
     const inside = positions.inBox([1, 0, 1.002, 1]).map((place) => positions.keyAt(place));
     expect(inside.sort()).toEqual([1100, 1101, 1102]);
@@ -33,5 +33,34 @@ describe('station positions', () => {
     );
     expect((await cache.at('3', read)).lonAt(0)).toBe(3);
     expect(reads).toBe(3);
+  });
+
+  it('built on the index thread when there are many stations, answer as one built here', async () => {
+    const n = OFF_THREAD_FROM + 1234;
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const points = Array.from({ length: n }, (): [number, number] => [next() * 20 - 10, next() * 10 + 35]);
+    const offThread = await positionsOf(points);
+    const here = new (offThread.constructor as typeof StationPositions)(
+      points.map((_, i) => 100 + i),
+      Float64Array.from(points, (p) => p[0]),
+      Float64Array.from(points, (p) => p[1]),
+    );
+    for (const box of [
+      [-3.8, 40.3, -3.6, 40.5],
+      [-10, 35, 10, 45],
+      [0, 36, 0.5, 36.5],
+    ] as const) {
+      const keys = (p: StationPositions) =>
+        p
+          .inBox([...box])
+          .map((place) => p.keyAt(place))
+          .sort();
+      expect(keys(offThread)).toEqual(keys(here));
+    }
+    expect(offThread.size).toBe(n);
   });
 });

@@ -6,21 +6,81 @@
  * (scripts/bench/README.md, fuel decisions). Each adapter keeps one and reads it again when its stations
  * have changed (SqliteFuelStore.stationPositions, PostgresFuelStore.stationPositions).
  */
+import type { Worker } from 'node:worker_threads';
 import KDBush from 'kdbush';
+import { startWorker } from '../../common/worker-entry';
 import type { BBox } from './store';
 
-export class StationPositions<K = number> {
-  private readonly index: KDBush;
+/** From this many stations on, the index is built on a thread of its own (positions-worker.ts). */
+export const OFF_THREAD_FROM = 50_000;
 
-  /** Parallel arrays: the backend's key of each station, and its longitude and latitude. */
+function indexOf(lons: Float64Array, lats: Float64Array): KDBush {
+  const index = new KDBush(lons.length);
+  for (let at = 0; at < lons.length; at++) index.add(lons[at] as number, lats[at] as number);
+  index.finish();
+  return index;
+}
+
+/** The one index-building thread of the process, started when first needed; it never keeps the process up. */
+let builder:
+  | { worker: Worker; next: number; waiting: Map<number, (answer: IndexAnswer) => void> }
+  | undefined;
+
+type IndexAnswer = { data: ArrayBuffer } | { error: string };
+
+function buildOffThread(lons: Float64Array, lats: Float64Array): Promise<KDBush> {
+  if (!builder) {
+    const worker = startWorker('fuel-positions-worker', new URL('./positions-worker.ts', import.meta.url));
+    worker.unref();
+    const started = { worker, next: 0, waiting: new Map<number, (answer: IndexAnswer) => void>() };
+    worker.on('message', ({ id, ...answer }: { id: number } & IndexAnswer) => {
+      started.waiting.get(id)?.(answer);
+      started.waiting.delete(id);
+    });
+    const fail = (error: unknown) => {
+      for (const resolve of started.waiting.values()) resolve({ error: String(error) });
+      started.waiting.clear();
+      if (builder === started) builder = undefined;
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail('the index thread stopped'));
+    builder = started;
+  }
+  const running = builder;
+  const id = running.next++;
+  return new Promise<KDBush>((resolve, reject) => {
+    running.waiting.set(id, (answer) =>
+      'data' in answer ? resolve(KDBush.from(answer.data)) : reject(new Error(answer.error)),
+    );
+    // Copies: the positions keep their own arrays for the corridor's exact distances.
+    const copies = [lons.slice(), lats.slice()];
+    running.worker.postMessage(
+      { id, lons: copies[0], lats: copies[1] },
+      copies.map((a) => a.buffer),
+    );
+  });
+}
+
+export class StationPositions<K = number> {
+  /** Parallel arrays: the backend's key of each station, and its longitude and latitude; their index. */
   constructor(
     private readonly keys: ArrayLike<K>,
     private readonly lons: Float64Array,
     private readonly lats: Float64Array,
-  ) {
-    this.index = new KDBush(keys.length);
-    for (let at = 0; at < keys.length; at++) this.index.add(lons[at] as number, lats[at] as number);
-    this.index.finish();
+    private readonly index: KDBush = indexOf(lons, lats),
+  ) {}
+
+  /**
+   * The positions with their index, built on the index thread when there are many stations (the event
+   * loop keeps answering meanwhile) and here when there are few (a thread's round trip costs more).
+   */
+  static async build<K>(
+    keys: ArrayLike<K>,
+    lons: Float64Array,
+    lats: Float64Array,
+  ): Promise<StationPositions<K>> {
+    const index = keys.length >= OFF_THREAD_FROM ? await buildOffThread(lons, lats) : indexOf(lons, lats);
+    return new StationPositions(keys, lons, lats, index);
   }
 
   get size(): number {
@@ -77,9 +137,10 @@ export class PositionsBuilder<K = number> {
     this.lats[at] = lat;
   }
 
-  finish(): StationPositions<K> {
+  /** The positions read, with their index (StationPositions.build). */
+  finish(): Promise<StationPositions<K>> {
     const n = this.keys.length;
-    return new StationPositions(this.keys, this.lons.subarray(0, n), this.lats.subarray(0, n));
+    return StationPositions.build(this.keys, this.lons.subarray(0, n), this.lats.subarray(0, n));
   }
 }
 
