@@ -4,6 +4,7 @@
  * search in positions.ts and the Feature texts' SQL in features.ts; the SQLite store has the same files.
  */
 import { createPgPool } from '../../../common/databases';
+import { bindStore, type Operations } from '../bind';
 import { migrateFuel } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
 import { PostgresConnection, type PostgresStoreOptions } from './connection';
@@ -41,30 +42,29 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return postgresFuelStore(new PostgresConnection(pool));
 }
 
-/** The store's interface over one pool, each operation from its file. */
+/** The store's interface over one connection, each operation from its file. */
 function postgresFuelStore(c: PostgresConnection): FuelStore & StationRowReads {
-  return {
-    backend: 'postgresql',
-    stationsInBox: (query) => stationsInBox(c, query),
-    stationFeaturesInBox: (query) => stationFeaturesInBox(c, query),
-    nearestStations: (query) => nearestStations(c, query),
-    stationsAlongLine: (query) => stationsAlongLine(c, query),
-    stationFeaturesAlongLine: (query) => stationFeaturesAlongLine(c, query),
-    stats: () => stats(c),
-    hasStation: (country, externalId) => hasStation(c, country, externalId),
-    searchPlaces: (text, limit) => searchPlaces(c, text, limit),
-    countStationsBySource: (source, country) => countStationsBySource(c, source, country),
-    priceHistory: (query) => priceHistory(c, query),
-    prunePriceHistory: (country, before) => prunePriceHistory(c, country, before),
-    upsertStations: (stations, options) => upsertStations(c, stations, options),
-    replacePrices: (source, country, prices, options) => replacePrices(c, source, country, prices, options),
-    deleteOrphanFuelStations: (country) => deleteOrphanFuelStations(c, country),
-    deleteStationsBySource: (source, country, options) => deleteStationsBySource(c, source, country, options),
-    ping: () => ping(c),
-    close: async () => {
-      if (c.closed) return;
-      c.closed = true;
-      await c.pool.end();
-    },
+  const operations: Operations<PostgresConnection> = {
+    stationsInBox,
+    stationFeaturesInBox,
+    nearestStations,
+    stationsAlongLine,
+    stationFeaturesAlongLine,
+    stats,
+    hasStation,
+    searchPlaces,
+    countStationsBySource,
+    priceHistory,
+    prunePriceHistory,
+    upsertStations,
+    replacePrices,
+    deleteOrphanFuelStations,
+    deleteStationsBySource,
+    ping,
   };
+  return bindStore(c, 'postgresql', operations, async () => {
+    if (c.closed) return;
+    c.closed = true;
+    await c.pool.end();
+  });
 }

@@ -5,6 +5,8 @@
  * the corridor search in positions.ts and the Feature texts' SQL in features.ts; the PostgreSQL store has
  * the same files.
  */
+
+import { bindStore, type Operations } from '../bind';
 import { migrateFuelSqlite } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
 import {
@@ -43,26 +45,25 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
 
 /** The store's interface over one connection, each operation from its file. */
 function sqliteFuelStore(c: SqliteConnection): FuelStore & StationRowReads {
-  return {
-    backend: 'sqlite',
-    stationsInBox: (query) => stationsInBox(c, query),
-    stationFeaturesInBox: (query) => stationFeaturesInBox(c, query),
-    nearestStations: (query) => nearestStations(c, query),
-    stationsAlongLine: (query) => stationsAlongLine(c, query),
-    stationFeaturesAlongLine: (query) => stationFeaturesAlongLine(c, query),
-    stats: () => stats(c),
-    hasStation: (country, externalId) => hasStation(c, country, externalId),
-    searchPlaces: (text, limit) => searchPlaces(c, text, limit),
-    countStationsBySource: (source, country) => countStationsBySource(c, source, country),
-    priceHistory: (query) => priceHistory(c, query),
-    prunePriceHistory: (country, before) => prunePriceHistory(c, country, before),
-    upsertStations: (stations, options) => upsertStations(c, stations, options),
-    replacePrices: (source, country, prices, options) => replacePrices(c, source, country, prices, options),
-    deleteOrphanFuelStations: (country) => deleteOrphanFuelStations(c, country),
-    deleteStationsBySource: (source, country, options) => deleteStationsBySource(c, source, country, options),
-    ping: () => ping(c),
-    close: async () => {
-      if (c.db.open) c.db.close();
-    },
+  const operations: Operations<SqliteConnection> = {
+    stationsInBox,
+    stationFeaturesInBox,
+    nearestStations,
+    stationsAlongLine,
+    stationFeaturesAlongLine,
+    stats,
+    hasStation,
+    searchPlaces,
+    countStationsBySource,
+    priceHistory,
+    prunePriceHistory,
+    upsertStations,
+    replacePrices,
+    deleteOrphanFuelStations,
+    deleteStationsBySource,
+    ping,
   };
+  return bindStore(c, 'sqlite', operations, async () => {
+    if (c.db.open) c.db.close();
+  });
 }
