@@ -426,6 +426,19 @@ export interface components {
             InstalledVariant: "" | "cpu" | "noavx" | "cuda12" | "cuda12-noavx" | "vulkan" | "vulkan-noavx" | "rocm";
             Gpu: components["schemas"]["Gpu"];
         };
+        /** @description The media server's error body for a request it rejects (RFC 9457 problem details, as an ASP.NET Core server sends them): a title, the status, and for invalid input the offending fields with their messages. The seed shows no error bodies besides the empty 401; this shape is our choice. */
+        ProblemDetails: {
+            /** @description A URI naming the kind of problem. */
+            type?: string;
+            /** @description A short, human-readable summary of the problem. */
+            title: string;
+            /** @description The HTTP status, repeated. */
+            status: number;
+            /** @description For invalid input, each offending field (or `body`) with its messages. */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
         /**
          * @description What is being done to an item: `idle` (nothing), `extracting` (ffmpeg extracts the audio track as 16 kHz mono WAV), `transcribing` (the local `whisper-cli` engine or a remote API turns it into subtitles), `writing` (the subtitle file is written next to the media and the item's metadata refreshed). The seed names the field but not its values. The real plugin sends free display text ("Extracting audio", "Transcribing") or null; we send a fixed, machine-readable set that follows the pipeline's steps, with `idle` instead of null.
          * @enum {string}
@@ -501,19 +514,6 @@ export interface components {
             language: components["schemas"]["Language"];
             /** @description True when the item was added; false when the same file and language is already waiting or being processed (the queue keeps one job per item and language). */
             queued: boolean;
-        };
-        /** @description The media server's error body for a request it rejects (RFC 9457 problem details, as an ASP.NET Core server sends them): a title, the status, and for invalid input the offending fields with their messages. The seed shows no error bodies besides the empty 401; this shape is our choice. */
-        ProblemDetails: {
-            /** @description A URI naming the kind of problem. */
-            type?: string;
-            /** @description A short, human-readable summary of the problem. */
-            title: string;
-            /** @description The HTTP status, repeated. */
-            status: number;
-            /** @description For invalid input, each offending field (or `body`) with its messages. */
-            errors?: {
-                [key: string]: string[];
-            };
         };
         /** @description Options of a library scan. The body may be left out. */
         ScanRequest: {
@@ -659,6 +659,27 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request is malformed: not JSON, a required field missing, a value outside its bounds, a query parameter the route does not take, or a media path that does not name a file inside the media folder. The body says which field and why. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                 *       "title": "One or more validation errors occurred.",
+                 *       "status": 400,
+                 *       "errors": {
+                 *         "language": [
+                 *           "must match pattern \"^[a-z]{2,3}$\""
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDetails"];
+            };
+        };
         /** @description No credentials, or an unrecognised, revoked, signed-out or replaced session's token (an older credential form, such as `X-Media-Token` or `X-Emby-Authorization`, while legacy authorization is off counts as no credentials). The body is empty: no content, no Content-Type. A plain browser tab without `?ApiKey=` always gets this. A 401 also proves that the plugin's routes are registered (an unknown route answers 404 instead). */
         Unauthorized: {
             headers: {
@@ -679,27 +700,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
-        };
-        /** @description The request is malformed: not JSON, a required field missing, a value outside its bounds, or a media path that does not name a file inside the media folder. The body says which field and why. */
-        BadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
-                 *       "title": "One or more validation errors occurred.",
-                 *       "status": 400,
-                 *       "errors": {
-                 *         "language": [
-                 *           "must match pattern \"^[a-z]{2,3}$\""
-                 *         ]
-                 *       }
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["ProblemDetails"];
-            };
         };
     };
     parameters: {
@@ -762,6 +762,7 @@ export interface operations {
                     "application/json": components["schemas"]["SetupStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -815,6 +816,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueueStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -853,6 +855,7 @@ export interface operations {
                     "application/json": components["schemas"]["InjectionStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1117,6 +1120,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicSystemInfo"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1151,6 +1155,7 @@ export interface operations {
                     "application/json": components["schemas"]["SystemInfo"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1179,6 +1184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerConfiguration"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -57,6 +57,24 @@ it('has exactly one handler per documented operation', () => {
   expect(Object.keys(subtitlesHandlers({} as never)).sort()).toEqual([...operations].sort());
 });
 
+it('documents the 400 each GET route answers to a query parameter it does not take', async () => {
+  fixture = makeFixture();
+  await boot();
+  const undocumented: string[] = [];
+  for (const op of documentedOperations(loadBundledDocument('subtitles'))) {
+    if (op.method !== 'get') continue;
+    const route = op.path.replace('{plugin}', 'Subtitles');
+    const joiner = op.path.includes('configurationpage') ? '?name=subtitles.js&' : '?';
+    const res = await fetch(`${server?.url}${route}${joiner}bogus=1`, {
+      headers: authHeader(key),
+      redirect: 'manual',
+    });
+    const responses = (op.operation as { responses?: Record<string, unknown> }).responses ?? {};
+    if (!(String(res.status) in responses)) undocumented.push(`${op.operationId} ${res.status}`);
+  }
+  expect(undocumented).toEqual([]);
+});
+
 describe('GET Setup/Status', () => {
   it('reports the configured engine, the platform and the variant, with no null anywhere', async () => {
     fixture = makeFixture();
