@@ -92,7 +92,8 @@ describe('Dockerfile', () => {
   });
 
   it('copies only what exists in the repository or what the build writes', () => {
-    const built = new Set(['/app/node_modules', '/app/dist']);
+    // What the build stage writes: dependencies, the compiled server, the built pages (npm run build:web).
+    const built = new Set(['/app/node_modules', '/app/dist', '/app/web/dist']);
     for (const copy of of('COPY')) {
       const [source = ''] = copy.args.replace(/^--from=\S+ /, '').split(' ');
       if (built.has(source)) continue;
