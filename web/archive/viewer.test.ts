@@ -157,6 +157,8 @@ describe('the archive viewer', () => {
   it('says in words why a file is not in the archive, never its stored code', async () => {
     const { page, errors, context } = await openPage(browser);
     await signIn(page);
+    // Signed in before the address changes: a jump while the login is still in flight could be lost.
+    await page.getByRole('list', { name: 'Chats' }).getByRole('link').first().waitFor();
     await page.goto(`${viewer.url}/#/chat/${FIXTURE.news.ref}?message=300`);
     const missing = page.locator('[data-message="300"] .media-missing');
     await missing.getByText('File not in the archive (larger than the download limit).').waitFor();
