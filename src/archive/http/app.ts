@@ -12,7 +12,7 @@ import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
 import { accessGuards, authenticate } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
-import { errorMapper, notFoundHandler } from './errors';
+import { errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
 import { internalPushAhead } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
@@ -86,6 +86,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     logger,
     errorMapper: errorMapper({ logger, isDatabaseDown: (e) => e instanceof DatabaseUnavailableError }),
     notFound: notFoundHandler,
+    methodNotAllowed: methodNotAllowedHandler,
     validateResponses: config.validateResponses,
     before: [
       securityHeaders,

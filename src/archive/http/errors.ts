@@ -107,3 +107,8 @@ export function errorMapper({ logger, isDatabaseDown }: ErrorMapperOptions): Err
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: 'Not Found' });
 };
+
+/** A method the document does not give a path it knows (`Allow` names those it does). */
+export const methodNotAllowedHandler: RequestHandler = (_req, res) => {
+  res.status(405).json({ detail: 'Method Not Allowed' });
+};

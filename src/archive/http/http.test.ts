@@ -63,11 +63,16 @@ describe('HTTP behaviour', () => {
     }
   });
 
-  it('answers errors as {detail}: unknown paths 404, a failure 500 with nothing more', async () => {
+  it('answers errors as {detail}: unknown paths 404, other methods of known paths 405, a failure 500 with nothing more', async () => {
     expect(await call(viewer.url, '/api/nowhere', { cookie: master })).toMatchObject({
       status: 404,
       body: { detail: 'Not Found' },
     });
+    for (const cookie of [master, undefined]) {
+      const other = await call(viewer.url, '/api/chats', { cookie, method: 'DELETE' });
+      expect(other).toMatchObject({ status: 405, body: { detail: 'Method Not Allowed' } });
+      expect(other.headers.get('allow')).toBe('GET, HEAD');
+    }
     const broken = await startTestViewer({ ALLOW_ANONYMOUS_VIEWER: 'true' });
     await broken.db.close();
     const res = await call(broken.url, '/api/chats');

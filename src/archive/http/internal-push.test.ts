@@ -125,7 +125,7 @@ const CASES: Case[] = [
     status: 400,
     answer: invalid("x: Unknown query parameter 'x'"),
   },
-  { name: 'GET', method: 'GET', status: 404, answer: invalid('Not Found') },
+  { name: 'GET', method: 'GET', status: 405, answer: invalid('Method Not Allowed') },
 ];
 
 describe('/internal/push answers', () => {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import { recordRequest } from '../metrics';
 import type { Service } from '../services';
-import { matchedOperation, matchOperations } from './matched-operation';
+import { matchedOperation, matchOperations, OperationTable, splitUrl } from './matched-operation';
 import { type MountableHandlers, mountOperations } from './operations';
 
 export interface ServiceAppOptions {
@@ -16,6 +16,11 @@ export interface ServiceAppOptions {
   errorMapper: ErrorRequestHandler;
   /** The answer for a path the document does not know. */
   notFound: RequestHandler;
+  /**
+   * The answer for a method the document does not give a path it knows (`Allow` is set already); without
+   * it such a request gets `notFound` (the subtitles host answers 404 there, as the media server does).
+   */
+  methodNotAllowed?: RequestHandler;
   /** Responses are validated in tests and development, never silently dropped (VALIDATE_RESPONSES). */
   validateResponses: boolean;
   /**
@@ -60,9 +65,21 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const router = express.Router();
   mountOperations(router, doc, options.handlers);
   app.use(router);
+  if (options.methodNotAllowed)
+    app.use(refuseOtherMethods(new OperationTable(doc), options.methodNotAllowed));
   app.use(options.notFound);
   app.use(options.errorMapper);
   return app;
+}
+
+/** A request no operation took, on a path the document knows under other methods: 405 with `Allow`. */
+function refuseOtherMethods(table: OperationTable, answer: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const allowed = matchedOperation(req) ? [] : table.methodsAt(splitUrl(req.url).pathname);
+    if (allowed.length === 0) return next();
+    res.setHeader('Allow', allowed.join(', '));
+    answer(req, res, next);
+  };
 }
 
 /** Every answer of the three services, errors and 404s included: the browser takes the declared type as it is. */

@@ -92,6 +92,17 @@ export class OperationTable {
     );
   }
 
+  /** The methods the document gives the path (HEAD with GET), upper case: what a 405 names in `Allow`. */
+  methodsAt(pathname: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.routes) {
+      if (!route.pattern.test(pathname)) continue;
+      methods.add(route.method.toUpperCase());
+      if (route.method === 'get') methods.add('HEAD');
+    }
+    return [...methods].sort();
+  }
+
   private findExact(method: string, pathname: string, options: MatchOptions): MatchedOperation | undefined {
     for (const route of this.routes) {
       if (route.method !== method) continue;

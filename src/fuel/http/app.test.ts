@@ -111,13 +111,18 @@ describe('fuel app', () => {
     expect(stations.status).toBe(200);
   });
 
-  it('answers an unknown path or method with a JSON 404', async () => {
+  it('answers an unknown path with a JSON 404, and a method a known path does not take with 405 and Allow', async () => {
     const missing = await fetch(`${fuel.url}/api/nothing-here`);
     expect(missing.status).toBe(404);
     expect(await readJson(missing)).toEqual({ error: 'Not found' });
     const wrong = await fetch(`${fuel.url}/api/route`);
-    expect(wrong.status).toBe(404);
-    expect(await readJson(wrong)).toEqual({ error: 'Not found' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(await readJson(wrong)).toEqual({ error: 'Method not allowed' });
+    for (const method of ['DELETE', 'PUT', 'PATCH']) {
+      const res = await fetch(`${fuel.url}/api/config`, { method });
+      expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'GET, HEAD']);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import type { FuelStore } from '../store/store';
 import { ExchangeRates } from '../upstreams/exchange-rates';
 import { OsrmClient } from '../upstreams/osrm';
 import type { FuelContext } from './context';
-import { fuelErrorMapper, fuelNotFound } from './errors';
+import { fuelErrorMapper, fuelMethodNotAllowed, fuelNotFound } from './errors';
 import { exchangeRatesHandlers } from './handlers/exchange-rates';
 import { geocodingHandlers } from './handlers/geocoding';
 import { historyHandlers } from './handlers/history';
@@ -63,6 +63,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
     logger,
     errorMapper: fuelErrorMapper,
     notFound: fuelNotFound,
+    methodNotAllowed: fuelMethodNotAllowed,
     validateResponses: config.validateResponses,
     before: [rateLimits(config.rateLimits, now)],
     // As the original service: parameters a route does not know are ignored, not refused.

@@ -89,3 +89,8 @@ export const fuelErrorMapper: ErrorRequestHandler = (err, req, res, _next) => {
 export const fuelNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: 'Not found' });
 };
+
+/** A method the document does not give a path it knows (`Allow` names those it does). */
+export const fuelMethodNotAllowed: RequestHandler = (_req, res) => {
+  res.status(405).json({ error: 'Method not allowed' });
+};
