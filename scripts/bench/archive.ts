@@ -19,6 +19,7 @@ import { createTestDatabase } from '../../src/archive/store/test-databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
+import { fullTextSizes, prepareUpstream, upstreamSearch } from './upstream-search';
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     backend: { type: 'string', default: 'both' },
     runs: { type: 'string', default: '60' },
     reuse: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'all' },
   },
 });
 const TOTAL = Number(values.messages);
@@ -404,6 +406,183 @@ async function measureHttp(
   }
 }
 
+/** Words whose prefix search finds between `min` and `max` messages, the same on both backends. */
+async function wordsWithHits(
+  db: ArchiveDatabase,
+  min: number,
+  max: number,
+  count: number,
+): Promise<string[]> {
+  const driver = (db as ArchiveSqlStore).driver;
+  const found: string[] = [];
+  for (let i = 500; i < VOCABULARY.length && found.length < count; i += 7) {
+    const w = VOCABULARY[i] ?? '';
+    const hits = Number(
+      (
+        await driver.all(
+          driver.dialect === 'sqlite'
+            ? sql`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ${`"${w}"*`}`
+            : sql`SELECT count(*) AS n FROM messages WHERE text_search @@ to_tsquery('simple', ${`'${w}':*`})`,
+        )
+      )[0]?.n ?? 0,
+    );
+    if (hits >= min && hits <= max) found.push(w);
+  }
+  return found;
+}
+
+interface Shape {
+  name: string;
+  /** The big chat alone (a viewer granted one chat), else every chat. */
+  oneChat: boolean;
+  query: (i: number) => string;
+  offset: number;
+}
+
+interface Viewer {
+  get: (route: string, as: 'master' | 'one-chat') => Promise<ArrayBuffer>;
+  close: () => Promise<void>;
+}
+
+/** The real viewer over the open store, with a master login and a viewer granted only the big chat. */
+async function startViewer(
+  db: ArchiveDatabase,
+  big: ChatKey,
+  database: Awaited<ReturnType<typeof benchDatabase>>['config'],
+): Promise<Viewer> {
+  const config = loadConfig({
+    ...(database.backend === 'sqlite' ? { DATABASE_PATH: database.path } : { DATABASE_URL: database.url }),
+    VIEWER_USERNAME: MASTER.username,
+    VIEWER_PASSWORD: MASTER.password,
+    VALIDATE_RESPONSES: 'false',
+  });
+  const { app } = createArchiveApp({ config, store: db, logger: silentLogger() });
+  const server = await listen(app, 0, '127.0.0.1');
+  const login = async (credentials: { username: string; password: string }) => {
+    const res = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+    });
+    const cookie = res.headers
+      .getSetCookie()
+      .map((line) => /^viewer_auth=[^;]+/.exec(line)?.[0])
+      .find(Boolean);
+    if (res.status !== 200 || !cookie)
+      throw new Error(`login of ${credentials.username} answered ${res.status}`);
+    return cookie;
+  };
+  const master = await login(MASTER);
+  const reader = { username: 'bench-one-chat', password: 'bench-one-chat-passphrase' };
+  const created = await fetch(`${server.url}/api/admin/viewers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: master },
+    body: JSON.stringify({ ...reader, allowed_accounts: null, allowed_chat_refs: [big.ref] }),
+  });
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`creating the one-chat viewer answered ${created.status}`);
+  const oneChat = await login(reader);
+  return {
+    get: async (route, as) => {
+      const res = await fetch(`${server.url}${route}`, {
+        headers: { cookie: as === 'master' ? master : oneChat },
+      });
+      if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
+      return res.arrayBuffer();
+    },
+    close: () => server.close(),
+  };
+}
+
+interface ShapeRow {
+  name: string;
+  upstream: number;
+  ours: number;
+  http: number;
+  samePage: boolean;
+}
+
+/**
+ * The issue's search shapes, ours (the store call) against the upstream's statements on the same driver,
+ * alternated run by run so both meet the same load; then each shape over HTTP as the viewer serves it.
+ */
+async function compareWithUpstream(
+  db: ArchiveDatabase,
+  big: ChatKey,
+  database: Awaited<ReturnType<typeof benchDatabase>>['config'],
+): Promise<ShapeRow[]> {
+  const driver = (db as ArchiveSqlStore).driver;
+  await prepareUpstream(driver);
+  const fewHits = await wordsWithHits(db, 300, 900, 20);
+  const about200 = await wordsWithHits(db, 150, 250, 20);
+  const { queries } = await workload(db, big);
+  const pick = (list: string[]) => (i: number) => list[i % list.length] ?? 'the';
+  const shapes: Shape[] = [
+    { name: 'common word p1', oneChat: false, query: () => 'release', offset: 0 },
+    { name: 'common word offset 1000', oneChat: false, query: () => 'release', offset: 1000 },
+    { name: 'two prefixes (re pa) p1', oneChat: false, query: () => 're pa', offset: 0 },
+    { name: 'two prefixes (re pa) offset 1000', oneChat: false, query: () => 're pa', offset: 1000 },
+    { name: `few-hit word (300-900 hits) p1`, oneChat: false, query: pick(fewHits), offset: 0 },
+    { name: 'few-hit word offset 1000', oneChat: false, query: pick(fewHits), offset: 1000 },
+    { name: 'word with ~200 hits p1', oneChat: false, query: pick(about200), offset: 0 },
+    { name: 'word with ~200 hits, offset past the end', oneChat: false, query: pick(about200), offset: 1000 },
+    {
+      name: 'one visible chat, common word offset 1000',
+      oneChat: true,
+      query: () => 'release',
+      offset: 1000,
+    },
+    { name: 'one visible chat, mixed', oneChat: true, query: pick(queries), offset: 0 },
+  ];
+  const oneChat = { accounts: null, chatRefs: [big.ref], displayChatIds: null };
+  const viewer = await startViewer(db, big, database);
+  const rows: ShapeRow[] = [];
+  try {
+    for (const shape of shapes) {
+      const ours = (i: number) =>
+        db.searchMessages(shape.oneChat ? oneChat : ALL_VISIBLE, {
+          query: shape.query(i),
+          limit: 20,
+          offset: shape.offset,
+          includeTranscripts: true,
+        });
+      const theirs = (i: number) =>
+        upstreamSearch(driver, shape.oneChat ? [big.chatId] : null, shape.query(i), 20, shape.offset);
+      const mine = (await ours(0)).results.map((r) => `${r.chat.id}/${r.id}`);
+      const upstream = (await theirs(0)).map((r) => `${r.chatId}/${r.id}`);
+      const samePage = mine.length === upstream.length && mine.every((key) => upstream.includes(key));
+      for (let i = 0; i < 3; i++) await Promise.all([ours(i), theirs(i)]);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const steps: [number[], (i: number) => Promise<unknown>][] = [
+          [a, ours],
+          [b, theirs],
+        ];
+        if (i % 2 === 1) steps.reverse();
+        for (const [samples, fn] of steps) {
+          const t0 = performance.now();
+          await fn(i);
+          samples.push(performance.now() - t0);
+        }
+      }
+      const route = (i: number) =>
+        `/api/search/messages?q=${encodeURIComponent(shape.query(i))}&offset=${shape.offset}`;
+      const http = await sample((i) => viewer.get(route(i), shape.oneChat ? 'one-chat' : 'master'));
+      rows.push({
+        name: shape.name,
+        ours: Number(percentiles(a).p50),
+        upstream: Number(percentiles(b).p50),
+        http: Number(percentiles(http).p50),
+        samePage,
+      });
+    }
+  } finally {
+    await viewer.close();
+  }
+  return rows;
+}
+
 async function benchDatabase(backend: Backend) {
   if (!values.reuse) return createTestDatabase(backend);
   if (backend === 'sqlite') {
@@ -425,6 +604,8 @@ async function benchDatabase(backend: Backend) {
 }
 
 const httpRows: (HttpRow & { backend: Backend })[] = [];
+const shapeRows: (ShapeRow & { backend: Backend })[] = [];
+const sizes: string[] = [];
 for (const backend of backends) {
   seed = 0x2545f491;
   const database = await benchDatabase(backend);
@@ -445,20 +626,42 @@ for (const backend of backends) {
       console.error(`${backend}: generating ${TOTAL} messages in ${CHATS} chats`);
       big = await load(db);
     }
-    const results = await measure(db, big);
-    console.log(`\n${backend} (${TOTAL} messages, ${CHATS} chats, ${RUNS} runs, ms)`);
-    console.log('| operation | p50 | p95 |\n|---|---:|---:|');
-    for (const r of results) console.log(`| ${r.name} | ${r.p50} | ${r.p95} |`);
-    for (const r of await measureHttp(db, big, database.config)) httpRows.push({ backend, ...r });
+    if (values.only !== 'upstream') {
+      const results = await measure(db, big);
+      console.log(`\n${backend} (${TOTAL} messages, ${CHATS} chats, ${RUNS} runs, ms)`);
+      console.log('| operation | p50 | p95 |\n|---|---:|---:|');
+      for (const r of results) console.log(`| ${r.name} | ${r.p50} | ${r.p95} |`);
+      for (const r of await measureHttp(db, big, database.config)) httpRows.push({ backend, ...r });
+    }
+    for (const r of await compareWithUpstream(db, big, database.config)) shapeRows.push({ backend, ...r });
+    const fts = await fullTextSizes((db as ArchiveSqlStore).driver);
+    if (fts)
+      sizes.push(
+        `${backend}: full-text index ${(fts.ours / 1e6).toFixed(1)} MB, upstream's ${(fts.upstream / 1e6).toFixed(1)} MB (${(fts.ours / fts.upstream).toFixed(2)}x; target <= 1.5x)`,
+      );
   } finally {
     await db.close();
     await database.drop();
   }
 }
 
-console.log(`\nHTTP (${TOTAL} messages, ${CHATS} chats, ${RUNS} sequential requests per figure, ms)`);
-console.log('| backend | request | items | p50 | p95 | store p50 | store p95 | HTTP / store (p50) |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+console.log(
+  `\nSearch shapes against the upstream's statements (${TOTAL} messages, ${CHATS} chats, ${RUNS} alternated runs, p50 ms; target: upstream/ours >= 2, HTTP p50 < 20 ms)`,
+);
+console.log('| backend | shape | upstream | ours | upstream / ours | HTTP | same page |');
+console.log('|---|---|---:|---:|---:|---:|---|');
+for (const r of shapeRows) {
+  console.log(
+    `| ${r.backend} | ${r.name} | ${r.upstream.toFixed(2)} | ${r.ours.toFixed(2)} | ${(r.upstream / r.ours).toFixed(1)} | ${r.http.toFixed(2)} | ${r.samePage ? 'yes' : 'no'} |`,
+  );
+}
+for (const line of sizes) console.log(line);
+
+if (httpRows.length > 0) {
+  console.log(`\nHTTP (${TOTAL} messages, ${CHATS} chats, ${RUNS} sequential requests per figure, ms)`);
+  console.log('| backend | request | items | p50 | p95 | store p50 | store p95 | HTTP / store (p50) |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+}
 for (const r of httpRows) {
   console.log(
     `| ${r.backend} | ${r.name} | ${r.items} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.storeP50.toFixed(2)} | ${r.storeP95.toFixed(2)} | ${(r.p50 / r.storeP50).toFixed(2)} |`,

@@ -42,6 +42,7 @@ export const generateDummyDb: Command = {
         summary = await seedFixtures(db);
         await installFixtureFiles(media);
         await db.refreshArchiveFigures();
+        await db.compactSearchIndex();
       } finally {
         await db.close();
       }

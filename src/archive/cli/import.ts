@@ -51,7 +51,10 @@ export const importCommand: Command = {
         const sum = (f: (c: (typeof report.chats)[number]) => number) =>
           report.chats.reduce((n, c) => n + f(c), 0);
         // The cached figures `stats` prints count what the import added (as gap-fill's do).
-        if (!dryRun && sum((c) => c.messages) > 0) await db.refreshArchiveFigures(new Date());
+        if (!dryRun && sum((c) => c.messages) > 0) {
+          await db.refreshArchiveFigures(new Date());
+          await db.compactSearchIndex();
+        }
         const lines = [
           `${prefix}Import complete:`,
           `  Chats: ${report.chats.length}`,

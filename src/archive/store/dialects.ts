@@ -12,6 +12,11 @@ export interface TextMatch {
   where: Sql;
   /** Newest first in archive order (the messages' pk). */
   newestFirst: Sql;
+  /**
+   * The same match read from the index alone, when its keys are the messages' pk: for a caller that needs
+   * no message column (every chat visible), so no message row is read until the page is cut.
+   */
+  keysOnly: { from: Sql; key: Sql } | null;
 }
 
 export interface Introspection {
@@ -31,6 +36,11 @@ export interface DialectCapabilities {
    * backend keeps no such index (the text match and the tag check in code then do the work).
    */
   tagIndexMatch(needle: string): Sql | null;
+  /**
+   * Merges the full-text index into as few parts as it can after a bulk write (the command-line loads), or
+   * null where the backend keeps its index compact by itself.
+   */
+  compactFullTextIndex: Sql | null;
   /** Whether the full-text index of migration 003 (SQLite FTS5 tables, PostgreSQL tsvector columns) exists. */
   hasFullTextIndex(db: Introspection): Promise<boolean>;
   /**

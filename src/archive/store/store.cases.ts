@@ -552,6 +552,16 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         expect(page.results[2]?.chat).toMatchObject({ title: null, first_name: 'Anna', type: 'private' });
       });
 
+      it('finds the same messages, in the same order, after the index is compacted', async () => {
+        const queries = ['rele PART', 'seat marta', 'release', 'a'];
+        const search = (query: string, offset = 0) =>
+          db.searchMessages(ALL_VISIBLE, { query, limit: 3, offset, includeTranscripts: true });
+        const before = await Promise.all(queries.flatMap((q) => [search(q), search(q, 2)]));
+        await db.compactSearchIndex();
+        expect(await Promise.all(queries.flatMap((q) => [search(q), search(q, 2)]))).toEqual(before);
+        expect(before.some((page) => page.results.length > 0)).toBe(true);
+      });
+
       it('matches transcripts, ignores diacritics, and pages with has_more', async () => {
         const spoken = await db.searchMessages(ALL_VISIBLE, {
           query: 'seat marta',

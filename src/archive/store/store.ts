@@ -155,6 +155,8 @@ export interface ArchiveStore {
   // Across chats
   searchMessages(vis: Visibility, query: SearchQuery): Promise<SearchPage>;
   listTaggedMessages(vis: Visibility, query: TagQuery): Promise<TagPage>;
+  /** After a bulk write: the full-text index merged for faster searches (seconds per million messages). */
+  compactSearchIndex(): Promise<void>;
   listChanges(vis: Visibility, query: ChangeQuery): Promise<ChangePage>;
 
   // Statistics and status

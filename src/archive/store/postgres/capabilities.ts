@@ -17,10 +17,13 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
     from: raw('messages m'),
     where: sql`m.text_search @@ (${tsWords(words, prefix)})`,
     newestFirst: sql`ORDER BY m.pk DESC`,
+    keysOnly: null,
   }),
   matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
   // Each message's word-shaped tags are kept in an indexed array (migration 003).
   tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
+  // A GIN index takes its pending entries in by itself (autovacuum).
+  compactFullTextIndex: null,
   hasFullTextIndex: async (db: Introspection) =>
     (await db.hasColumn('messages', 'text_search')) &&
     (await db.hasColumn('messages', 'tags')) &&

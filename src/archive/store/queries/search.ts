@@ -35,6 +35,9 @@ function textMatchKeys(db: Db, words: string[] | null, where: Sql[], vis: Visibi
   const chats = isRestricted(vis) ? CHAT_JOIN : sql``;
   if (words) {
     const match = db.capabilities.matchMessageText(words, true);
+    if (match.keysOnly && !isRestricted(vis))
+      return sql`SELECT ${match.keysOnly.key} AS pk FROM ${match.keysOnly.from}
+        WHERE ${match.where} ${match.newestFirst} LIMIT ${take}`;
     return sql`SELECT m.pk FROM ${match.from} ${chats}
       WHERE ${join([match.where, ...where], ' AND ')} ${match.newestFirst} LIMIT ${take}`;
   }
@@ -114,6 +117,12 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
     hasMore: ordered.length > q.offset + q.limit,
     indexed,
   };
+}
+
+/** After a bulk write: the full-text index merged into as few parts as the backend keeps (see dialects.ts). */
+export async function compactSearchIndex(db: Driver): Promise<void> {
+  const statement = db.capabilities.compactFullTextIndex;
+  if (statement && (await hasSearchIndex(db))) await db.run(statement);
 }
 
 const TAG_BATCH = 500;
