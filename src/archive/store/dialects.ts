@@ -27,6 +27,12 @@ export interface Introspection {
 export interface DialectCapabilities {
   /** Unicode lower-casing of a text expression (SQLite's own lower() folds ASCII only). */
   casefold(expr: Sql): Sql;
+  /**
+   * A statement answering each search word as the index holds it (column `form`, in the words' order),
+   * or null where the match takes the words as they are. The forms are what matchMessageText and
+   * matchTranscriptText are given.
+   */
+  indexedForms: ((words: readonly string[]) => Sql) | null;
   /** Messages whose text holds every word (whole words, or word prefixes with `prefix`). */
   matchMessageText(words: readonly string[], prefix: boolean): TextMatch;
   /** A condition on media_transcripts aliased `t`: its text holds every word as a prefix. */

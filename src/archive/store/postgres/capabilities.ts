@@ -2,17 +2,25 @@
 import type { DialectCapabilities, Introspection } from '../dialects';
 import { join, raw, type Sql, sql } from '../sql';
 
-/** A tsquery requiring every word, normalised as the indexed texts are; `prefix` adds `:*`. */
-function tsWords(words: readonly string[], prefix: boolean): Sql {
-  const suffix = prefix ? ` || ':*'` : '';
+/**
+ * A tsquery requiring every word, each given as the index holds it (indexedForms), so the statement
+ * carries constants the planner reads at once; `prefix` adds `:*`. A form is letters, digits and
+ * spaces; it is quoted as one tsquery lexeme all the same.
+ */
+function tsWords(forms: readonly string[], prefix: boolean): Sql {
+  const quoted = (form: string) =>
+    `'${form.replaceAll('\\', '\\\\').replaceAll("'", "''")}'${prefix ? ':*' : ''}`;
   return join(
-    words.map((w) => sql`to_tsquery('simple', quote_literal(trim(archive_fts_text(${w})))${raw(suffix)})`),
+    forms.map((form) => sql`to_tsquery('simple', ${quoted(form)})`),
     ' && ',
   );
 }
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   casefold: (expr: Sql) => sql`lower(${expr})`,
+  // Normalised as the indexed texts are (003_full_text_search.sql), once per word (search.ts caches it).
+  indexedForms: (words: readonly string[]) =>
+    sql`SELECT trim(archive_fts_text(w)) AS form FROM (VALUES ${join(words.map((w, n) => sql`(${w}::text, ${raw(String(n))})`))}) AS t(w, n) ORDER BY n`,
   matchMessageText: (words: readonly string[], prefix: boolean) => ({
     from: raw('messages m'),
     where: sql`m.text_search @@ (${tsWords(words, prefix)})`,

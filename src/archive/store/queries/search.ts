@@ -2,7 +2,7 @@ import { containsPattern, searchWords } from '../../model/search';
 import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../model/tags';
 import type { Driver, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
-import { join, list, raw, type Sql, sql } from '../sql';
+import { join, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
 import { CHAT_JOIN, type Db, inChat, isRestricted, RESULT_CHAT_COLUMNS, visibleChats } from './common';
 
@@ -27,21 +27,40 @@ function textMatches(db: Db, words: string[] | null, prefix: boolean, where: Sql
 }
 
 /**
- * The archive-order keys (pk) of the first `take` messages whose text matches, newest first: a search
- * page is cut by key, and only its own rows are read whole (resultRows). The chats are joined only when
- * the caller sees some of them.
+ * The chats a restricted caller sees, as literal keys: the planner then meets them as constants (an
+ * index range per chat) rather than as a join it can only guess the size of. Null when every chat is
+ * visible.
  */
-function textMatchKeys(db: Db, words: string[] | null, where: Sql[], vis: Visibility, take: number): Sql {
-  const chats = isRestricted(vis) ? CHAT_JOIN : sql``;
+async function visibleChatKeys(db: Driver, vis: Visibility): Promise<Sql | null> {
+  if (!isRestricted(vis)) return null;
+  const chats = await db.all(sql`SELECT c.account_id, c.id FROM chats c WHERE ${visibleChats(vis)}`);
+  if (chats.length === 0) return sql`FALSE`;
+  // Written into the statement as integers (checked as such), so the plan is made for these chats.
+  const integer = (value: unknown) => {
+    const text = String(value);
+    if (!/^-?\d{1,19}$/.test(text)) throw new Error(`not an integer chat key: ${text}`);
+    return raw(text);
+  };
+  const keys = chats.map((c) => sql`(${integer(c.account_id)}, ${integer(c.id)})`);
+  return sql`(m.account_id, m.chat_id) IN (VALUES ${join(keys)})`;
+}
+
+/**
+ * The archive-order keys (pk) of the first `take` messages whose text matches, newest first: a search
+ * page is cut by key, and only its own rows are read whole (resultRows). `inChats` limits the messages to
+ * the visible chats (null: all).
+ */
+function textMatchKeys(db: Db, words: string[] | null, where: Sql[], inChats: Sql | null, take: number): Sql {
+  const conditions = inChats ? [...where, inChats] : where;
   if (words) {
     const match = db.capabilities.matchMessageText(words, true);
-    if (match.keysOnly && !isRestricted(vis))
+    if (match.keysOnly && conditions.length === 0)
       return sql`SELECT ${match.keysOnly.key} AS pk FROM ${match.keysOnly.from}
         WHERE ${match.where} ${match.newestFirst} LIMIT ${take}`;
-    return sql`SELECT m.pk FROM ${match.from} ${chats}
-      WHERE ${join([match.where, ...where], ' AND ')} ${match.newestFirst} LIMIT ${take}`;
+    return sql`SELECT m.pk FROM ${match.from}
+      WHERE ${join([match.where, ...conditions], ' AND ')} ${match.newestFirst} LIMIT ${take}`;
   }
-  return sql`SELECT m.pk FROM messages m ${chats} WHERE ${join(where, ' AND ')} ORDER BY m.pk DESC LIMIT ${take}`;
+  return sql`SELECT m.pk FROM messages m WHERE ${join(conditions, ' AND ')} ORDER BY m.pk DESC LIMIT ${take}`;
 }
 
 /** The same keys for messages whose media's transcript matches. */
@@ -49,25 +68,45 @@ function transcriptMatchKeys(
   db: Db,
   words: string[] | null,
   pattern: string,
-  vis: Visibility,
+  inChats: Sql | null,
   take: number,
 ): Sql {
   const found =
     words === null
       ? sql`${db.capabilities.casefold(sql`t.text`)} LIKE ${pattern} ESCAPE '\\'`
       : db.capabilities.matchTranscriptText(words);
-  return sql`SELECT m.pk FROM messages m ${isRestricted(vis) ? CHAT_JOIN : sql``}
+  return sql`SELECT m.pk FROM messages m
     WHERE (m.account_id, m.chat_id, m.id) IN (
       SELECT md.account_id, md.chat_id, md.message_id FROM media_transcripts t
         JOIN media md ON md.account_id = t.account_id AND md.id = t.media_id
        WHERE t.status = 'done' AND ${found})
-      AND ${visibleChats(vis)}
+      AND ${inChats ?? sql`TRUE`}
     ORDER BY m.pk DESC LIMIT ${take}`;
 }
 
-/** A search page's rows, whole, by their keys. */
-const resultRows = (pks: number[]) =>
-  sql`SELECT ${RESULT_COLUMNS} FROM messages m ${CHAT_JOIN} ${TOPIC_JOIN} WHERE m.pk IN ${list(pks)}`;
+const FORMS_KEPT = 10_000;
+const indexedForms = new Map<string, string>();
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+
+/**
+ * The words as the full-text index holds them, where the backend asks for that (dialects.ts): looked up
+ * once per word, since the normalisation is a pure function, and given to the statement as constants.
+ */
+async function indexWords(db: Driver, words: string[]): Promise<string[]> {
+  const statement = db.capabilities.indexedForms;
+  if (!statement) return words;
+  // Letters and digits of ASCII alone are indexed as they are (the normalisation changes only other
+  // characters, and the query's parser lower-cases); others are asked of the database.
+  const missing = [...new Set(words.filter((w) => !ASCII_WORD.test(w) && !indexedForms.has(w)))];
+  if (missing.length > 0) {
+    const forms = await db.all(statement(missing));
+    if (indexedForms.size + missing.length > FORMS_KEPT) indexedForms.clear();
+    missing.forEach((w, i) => {
+      indexedForms.set(w, str(forms[i]?.form) ?? '');
+    });
+  }
+  return words.map((w) => (ASCII_WORD.test(w) ? w : (indexedForms.get(w) ?? '')));
+}
 
 const INDEX_RECHECK_MS = 60_000;
 const searchIndexes = new WeakMap<Driver, { present: boolean; checkedAt: number }>();
@@ -85,36 +124,42 @@ async function hasSearchIndex(driver: Driver): Promise<boolean> {
 
 export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery): Promise<SearchPage> {
   const indexAvailable = await hasSearchIndex(db);
-  const words = searchWords(q.query);
-  const indexed = indexAvailable && words.length > 0;
+  const typed = searchWords(q.query);
+  const indexed = indexAvailable && typed.length > 0;
+  const words = indexed ? await indexWords(db, typed) : typed;
   const pattern = containsPattern(q.query);
   const take = q.offset + q.limit + 1;
-  const where = [visibleChats(vis)];
+  const inChats = await visibleChatKeys(db, vis);
+  const where: Sql[] = [];
   // Without the index, the same words are matched as a substring: the text, then a poll's question and options.
   if (!indexed) {
     const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
     where.push(sql`${db.capabilities.casefold(searched)} LIKE ${pattern} ESCAPE '\\'`);
   }
-  const keys = async (query: Sql) => (await db.all(query)).map((row) => Number(row.pk));
-  const inText = await keys(textMatchKeys(db, indexed ? words : null, where, vis, take));
-  // The first `take` of the union are among the first `take` of each side; a message matching both
-  // counts as a text match.
-  const matchedIn = new Map<number, 'text' | 'transcript'>(inText.map((pk) => [pk, 'text']));
+  // One statement: the first `take` keys of each side (a page of the union is among them), a message
+  // matching both counted as a text match, the page cut by key, and only its rows read whole. One more
+  // row than the page says whether another follows.
+  const sides = [sql`SELECT pk, 0 AS side FROM text_keys`];
+  const ctes = [sql`text_keys AS (${textMatchKeys(db, indexed ? words : null, where, inChats, take)})`];
   if (q.includeTranscripts) {
-    for (const pk of await keys(transcriptMatchKeys(db, indexed ? words : null, pattern, vis, take))) {
-      if (!matchedIn.has(pk)) matchedIn.set(pk, 'transcript');
-    }
+    ctes.push(
+      sql`transcript_keys AS (${transcriptMatchKeys(db, indexed ? words : null, pattern, inChats, take)})`,
+    );
+    sides.push(sql`SELECT pk, 1 AS side FROM transcript_keys`);
   }
-  const ordered = [...matchedIn.keys()].sort((a, b) => b - a);
-  const page = ordered.slice(q.offset, q.offset + q.limit);
-  const rows = page.length > 0 ? await db.all(resultRows(page)) : [];
-  const byKey = new Map(rows.map((row) => [Number(row.pk), row]));
+  const rows = await db.all(sql`WITH ${join(ctes)},
+    matched AS (SELECT pk, min(side) AS side FROM (${join(sides, ' UNION ALL ')}) u GROUP BY pk),
+    page AS (SELECT pk, side FROM matched ORDER BY pk DESC LIMIT ${q.limit + 1} OFFSET ${q.offset})
+    SELECT ${RESULT_COLUMNS}, page.side AS matched_side
+      FROM page JOIN messages m ON m.pk = page.pk ${CHAT_JOIN} ${TOPIC_JOIN}
+     ORDER BY m.pk DESC`);
   return {
-    results: page.flatMap((pk) => {
-      const row = byKey.get(pk);
-      return row ? [toSearchResult({ ...row, matched_in: matchedIn.get(pk) })] : [];
-    }),
-    hasMore: ordered.length > q.offset + q.limit,
+    results: rows
+      .slice(0, q.limit)
+      .map((row) =>
+        toSearchResult({ ...row, matched_in: Number(row.matched_side) === 1 ? 'transcript' : 'text' }),
+      ),
+    hasMore: rows.length > q.limit,
     indexed,
   };
 }
@@ -143,7 +188,7 @@ export async function listTaggedMessages(db: Driver, vis: Visibility, q: TagQuer
   } else if (q.scope === 'mine') {
     where.push(sql`m.is_outgoing = TRUE`);
   }
-  let words = indexAvailable && tag.words.length > 0 ? tag.words : null;
+  let words = indexAvailable && tag.words.length > 0 ? await indexWords(db, tag.words) : null;
   const tagIndex =
     indexAvailable && WORD_TAG.test(tag.body) ? db.capabilities.tagIndexMatch(tag.needle) : null;
   if (tagIndex) {

@@ -9,6 +9,8 @@ const FTS_MESSAGES = raw('messages_fts f JOIN messages m ON m.pk = f.rowid');
 export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
   // A function the SQLite driver registers on each connection (see driver.ts).
   casefold: (expr: Sql) => sql`archive_casefold(${expr})`,
+  // FTS5 tokenizes the query with the index's own tokenizer.
+  indexedForms: null,
   // The FTS5 table is the outer loop, walked by descending rowid (= pk), so a page costs the same for a
   // common word as for a rare one.
   matchMessageText: (words: readonly string[], prefix: boolean) => ({
