@@ -5,7 +5,8 @@
  * warn), and reports `{ ready }` over IPC. On `{ scrape: url }` it runs the ES key from the feed at that
  * address (the load generator serves a synthetic one, spanish-feed.ts) on the fuel server's scrape thread,
  * as the scheduler does, into the running server's database, and reports `{ scraped }` with the time it
- * took.
+ * took. With `BENCH_FUEL_STATIONS=N` in its environment, the fuel store first gets N synthetic stations
+ * (fuel-data.ts) with their prices, as a country-sized archive of earlier scrapes.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { ScrapeThread } from '../../src/fuel/jobs/scrape-thread';
 import { start as startFuel } from '../../src/fuel/main';
 import { parseScraperConfig } from '../../src/fuel/scrapers/config';
 import { start as startSubtitles } from '../../src/subtitles/main';
+import { dataset } from './fuel-data';
 
 const send = (message: unknown) => process.send?.(message);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'specyard-load-'));
@@ -38,6 +40,15 @@ await migrateArchive(loadArchiveConfig(env).database, quiet('archive'));
 const subtitles = await startSubtitles(env, { logger: quiet('subtitles') });
 const fuel = await startFuel(env, { logger: quiet('fuel'), scrapers: false });
 const archive = await startArchive(env, { logger: quiet('archive') });
+const preload = Number(process.env.BENCH_FUEL_STATIONS ?? 0);
+if (preload > 0) await loadStations(preload);
+
+/** Its own function, so the dataset's objects are gone once it returns. */
+async function loadStations(count: number) {
+  const data = dataset(count);
+  await fuel.store.upsertStations(data.stations, { batchSize: 1000 });
+  await fuel.store.replacePrices('bench', 'ES', data.prices);
+}
 
 /** Runs the ES key on a scrape thread of the fuel server's own, as the scheduler does, from the feed at `url`. */
 async function scrapeOnThread(url: string) {

@@ -35,6 +35,31 @@ describe('station positions', () => {
     expect(reads).toBe(3);
   });
 
+  it('share a read under way with searches that find a newer version, then read that version', async () => {
+    const cache = new VersionedPositions<number>();
+    let reads = 0;
+    let release = () => {};
+    const slow = () => {
+      reads++;
+      const n = reads;
+      return new Promise<StationPositions>((resolve) => {
+        release = () => void positionsOf([[n, 0]]).then(resolve);
+      });
+    };
+    const first = cache.at('1', slow);
+    const newer = cache.at('2', slow);
+    expect(newer).toBe(first);
+    expect(reads).toBe(1);
+    release();
+    expect((await newer).lonAt(0)).toBe(1);
+    const again = cache.at('2', slow);
+    expect(reads).toBe(2);
+    release();
+    expect((await again).lonAt(0)).toBe(2);
+    expect(await cache.at('2', slow)).toBe(await again);
+    expect(reads).toBe(2);
+  });
+
   it('built on the index thread when there are many stations, answer as one built here', async () => {
     const n = OFF_THREAD_FROM + 1234;
     let seed = 7;

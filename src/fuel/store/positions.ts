@@ -146,21 +146,28 @@ export class PositionsBuilder<K = number> {
 
 /**
  * The positions of one version of the stations, shared by the searches that find that version, read again
- * when the version moves. Each search reads the version before it asks, so positions newer than their
- * version are read once more, never the reverse; a failed read is not kept.
+ * when the version moves; a failed read is not kept. While a read is under way, a search that finds a
+ * newer version shares it rather than starting another: a scrape commits batch after batch, and a read
+ * started for each had piled up reads of 200,000 stations on the event loop (scripts/bench/README.md,
+ * the fuel map around a scrape). Such a search answers from positions at most one read old, as if it had
+ * come a moment earlier; the next search after the read reads the newer version.
  */
 export class VersionedPositions<K> {
-  private current?: { version: string; index: Promise<StationPositions<K>> };
+  private current?: { version: string; index: Promise<StationPositions<K>>; settled: boolean };
 
   at(version: string, read: () => Promise<StationPositions<K>>): Promise<StationPositions<K>> {
-    if (this.current?.version !== version) {
-      const index = read();
-      const current = { version, index };
-      this.current = current;
-      index.catch(() => {
-        if (this.current === current) this.current = undefined;
-      });
-    }
-    return this.current.index;
+    const current = this.current;
+    if (current && (current.version === version || !current.settled)) return current.index;
+    const next = { version, index: read(), settled: false };
+    this.current = next;
+    next.index.then(
+      () => {
+        next.settled = true;
+      },
+      () => {
+        if (this.current === next) this.current = undefined;
+      },
+    );
+    return next.index;
   }
 }
