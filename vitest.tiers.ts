@@ -9,6 +9,7 @@ export const ALL_TESTS = [
   'scripts/**/*.test.ts',
   'contract-tests/**/*.test.ts',
   'web/**/*.test.ts',
+  'sdks/**/*.test.ts',
 ];
 
 export const SLOW_TESTS = [
@@ -19,6 +20,9 @@ export const SLOW_TESTS = [
   'contract-tests/**/*.contract.test.ts',
   // Each page's journeys in Chromium.
   'web/**/*.test.ts',
+  // The generated SDKs in Python, Go, Java and bash against the live servers (Maven and Go fetch their
+  // dependencies on a first run).
+  'sdks/**/*.test.ts',
 ];
 
 export const EXCLUDED = ['**/node_modules/**', 'web/dist/**'];

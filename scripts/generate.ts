@@ -1,6 +1,7 @@
 /**
  * `npm run generate`: the only writer of generated/.
- * bundle each OpenAPI document → openapi-typescript types → openapi-fetch client → WebSocket frame types.
+ * bundle each OpenAPI document → openapi-typescript types → openapi-fetch client → WebSocket frame types
+ * → the SDKs in other languages (openapi-generator, scripts/generate-sdks.ts).
  * `generate(dir)` writes into another folder, which is how the freshness test checks generated/.
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import YAML from 'yaml';
 
 import { deref, parametersOf, walkOperations } from '../src/common/openapi';
 import { ROOT, SERVICES, type Service } from '../src/common/services';
+import { generateSdks } from './generate-sdks';
 
 export { ROOT } from '../src/common/services';
 
@@ -236,6 +238,8 @@ regenerate. A test fails when these files are stale.
 - \`<service>/client.ts\`: a typed client on openapi-fetch
 - \`<service>/commands.ts\`: the command table of \`npm run api -- <service> <operationId>\`
 - \`archive-updates/frames.ts\`: the WebSocket frame types from the AsyncAPI payload schemas
+- \`sdks/<python|go|java|bash>/<service>/\`: clients in other languages and a bash command-line wrapper,
+  written by openapi-generator from \`<service>/openapi.json\` (see sdks/README.md)
 `;
 
 /** Writes everything into a fresh folder beside `outDir`, then swaps it in, so readers never see half of it. */
@@ -246,6 +250,7 @@ export async function generate(outDir: string): Promise<void> {
   try {
     for (const service of SERVICES) await writeService(staging, service);
     await writeWebSocketTypes(staging);
+    await generateSdks(staging, path.join(staging, 'sdks'));
     await writeFile(path.join(staging, 'README.md'), README);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });

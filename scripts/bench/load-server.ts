@@ -1,45 +1,23 @@
 /**
- * The server side of the load benchmark (scripts/bench/load.ts), a child process of its own so the load
- * generator's work never counts in the servers' latency: loads the first-run demo data into a temporary
- * data folder, starts the three real servers (SQLite, response validation off as in production, logs at
- * warn), and reports `{ ready }` over IPC. On `{ scrape: url }` it runs the ES key from the feed at that
+ * The server side of the load benchmarks (scripts/bench/load.ts, fuel-scrape.ts), a child process of its
+ * own so the load generator's work never counts in the servers' latency: the three real servers on the
+ * demo data (scripts/demo-servers.ts; response validation off as in production), reporting `{ ready }`
+ * over IPC. On `{ scrape: url }` it runs the ES key from the feed at that
  * address (the load generator serves a synthetic one, spanish-feed.ts) on the fuel server's scrape thread,
  * as the scheduler does, into the running server's database, and reports `{ scraped }` with the time it
  * took. With `BENCH_FUEL_STATIONS=N` in its environment, the fuel store first gets N synthetic stations
  * (fuel-data.ts) with their prices, as a country-sized archive of earlier scrapes.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig as loadArchiveConfig } from '../../src/archive/config';
-import { start as startArchive } from '../../src/archive/main';
-import { migrateArchive } from '../../src/archive/store/migrate';
 import { createLogger } from '../../src/common/logger';
-import { demoEnv, loadDemo } from '../../src/first-run';
 import { ScrapeThread } from '../../src/fuel/jobs/scrape-thread';
-import { start as startFuel } from '../../src/fuel/main';
 import { parseScraperConfig } from '../../src/fuel/scrapers/config';
-import { start as startSubtitles } from '../../src/subtitles/main';
+import { startDemoServers } from '../demo-servers';
 import { dataset } from './fuel-data';
 
 const send = (message: unknown) => process.send?.(message);
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'specyard-load-'));
-const base = {
-  ...process.env,
-  DATA_DIR: dataDir,
-  VALIDATE_RESPONSES: 'false',
-  LOG_LEVEL: 'warn',
-  SUBTITLES_PORT: '0',
-  FUEL_PORT: '0',
-  VIEWER_PORT: '0',
-};
 const quiet = (name: string) => createLogger(name, 'warn');
-const credentials = await loadDemo(base, dataDir, quiet('specyard'));
-const env = demoEnv(base, credentials);
-await migrateArchive(loadArchiveConfig(env).database, quiet('archive'));
-const subtitles = await startSubtitles(env, { logger: quiet('subtitles') });
-const fuel = await startFuel(env, { logger: quiet('fuel'), scrapers: false });
-const archive = await startArchive(env, { logger: quiet('archive') });
+const servers = await startDemoServers();
+const { fuel } = servers;
 const preload = Number(process.env.BENCH_FUEL_STATIONS ?? 0);
 if (preload > 0) await loadStations(preload);
 
@@ -75,8 +53,8 @@ async function scrapeOnThread(url: string) {
 process.on('message', async (message: { scrape?: string; stop?: boolean }) => {
   if (message.scrape) send({ scraped: await scrapeOnThread(message.scrape) });
   if (message.stop) {
-    await Promise.all([subtitles.close(), fuel.close(), archive.close()]);
+    await servers.close();
     process.exit(0);
   }
 });
-send({ ready: { subtitles: subtitles.url, fuel: fuel.url, archive: archive.url }, credentials });
+send({ ready: servers.urls, credentials: servers.credentials });

@@ -97,9 +97,17 @@ export class WsHub {
     return this.clients.size;
   }
 
-  /** Takes over the upgrades of `/ws/updates` on this HTTP server; other upgrades are refused. */
+  /**
+   * Takes over the WebSocket upgrades of `/ws/updates` on this HTTP server; other WebSocket upgrades are
+   * refused. A request asking for another protocol (`Upgrade: h2c`, as Java's HTTP client sends on plain
+   * http) is served as the ordinary HTTP/1.1 request it also is (asHttp11Request).
+   */
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!/^websocket$/i.test(String(req.headers.upgrade ?? '').trim())) {
+        asHttp11Request(server, req, socket, head);
+        return;
+      }
       const path = (req.url ?? '').split('?')[0];
       if (path !== WS_PATH) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -366,4 +374,24 @@ export class WsHub {
 
 function pick(data: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((f) => [f, data[f]]));
+}
+
+/** Headers of an upgrade request that an HTTP/1.1 server ignoring the upgrade does not pass on. */
+const UPGRADE_HEADERS = new Set(['upgrade', 'connection', 'http2-settings']);
+
+/**
+ * Node hands every request with an Upgrade header to the server's 'upgrade' listeners once there is one,
+ * and stops parsing the connection. HTTP lets a server ignore an upgrade and answer the request itself:
+ * the request's head is written again without its upgrade headers, put back in front of what the socket
+ * already read, and the socket is given to the server as a new connection, which parses and answers it
+ * as any other request (and keeps the connection alive as usual).
+ */
+function asHttp11Request(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${req.method} ${req.url} HTTP/1.1`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? '';
+    if (!UPGRADE_HEADERS.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
 }

@@ -1,0 +1,6 @@
+module specyard.local/sdks/subtitles
+
+go 1.23
+
+require (
+)
