@@ -4264,7 +4264,7 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.
+                 * @description Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.
                  * @example release
                  */
                 search?: string;
@@ -4571,7 +4571,7 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Keeps the messages whose text contains this text, case-insensitively.
+                 * @description Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.
                  * @example photos
                  */
                 search?: string;

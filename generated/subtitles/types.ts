@@ -207,7 +207,8 @@ export interface paths {
          * @description Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in
          *     user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked
          *     with the command line, `apikey revoke`) and the answer is the same 204. No body in either
-         *     direction. The seed does not cover it; this is the media server's own route.
+         *     direction. A query parameter answers 400, as on every other API route (it takes none). The seed does
+         *     not cover it; this is the media server's own route.
          */
         post: operations["logoutSession"];
         delete?: never;
@@ -1088,6 +1089,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };

@@ -1,6 +1,6 @@
 /** What the commands share: the log level, the database, and where media files live. */
 import { existsSync } from 'node:fs';
-import { type Env, scopedEnv, stringVar } from '../../common/env';
+import { type Env, scopedEnv } from '../../common/env';
 import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
 import { archiveFolders, type DatabaseConfig } from '../store/config';

@@ -244,6 +244,10 @@ describe('messages and the other chat routes', () => {
     ]);
     expect((await get('/api/chats?folder_id=4')).body.total).toBe(2);
     expect((await get('/api/chats?search=ANNA')).body.total).toBe(1);
+    // A cleared search box sends the parameter empty: no filter.
+    expect((await get('/api/chats?search=')).body.total).toBe(6);
+    const unfiltered = ids((await get(`/api/chats/${RC}/messages?limit=3`)).body);
+    expect(ids((await get(`/api/chats/${RC}/messages?limit=3&search=`)).body)).toEqual(unfiltered);
     expect((await get('/api/chats?limit=1001')).status).toBe(400);
   });
 

@@ -637,7 +637,7 @@ func (r ApiListChatsRequest) Offset(offset int32) ApiListChatsRequest {
 	return r
 }
 
-// Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.
+// Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;, as a cleared search box sends it) keeps every chat.
 func (r ApiListChatsRequest) Search(search string) ApiListChatsRequest {
 	r.search = &search
 	return r

@@ -637,7 +637,7 @@ func (r ApiListMessagesRequest) Offset(offset int32) ApiListMessagesRequest {
 	return r
 }
 
-// Keeps the messages whose text contains this text, case-insensitively.
+// Keeps the messages whose text contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;) keeps every message.
 func (r ApiListMessagesRequest) Search(search string) ApiListMessagesRequest {
 	r.search = &search
 	return r

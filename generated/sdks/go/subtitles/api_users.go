@@ -187,7 +187,8 @@ LogoutSession Sign out (end the caller's session)
 Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in
 user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked
 with the command line, `apikey revoke`) and the answer is the same 204. No body in either
-direction. The seed does not cover it; this is the media server's own route.
+direction. A query parameter answers 400, as on every other API route (it takes none). The seed does
+not cover it; this is the media server's own route.
 
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
@@ -229,7 +230,7 @@ func (a *UsersAPIService) LogoutSessionExecute(r ApiLogoutSessionRequest) (*http
 	}
 
 	// to determine the Accept header
-	localVarHTTPHeaderAccepts := []string{}
+	localVarHTTPHeaderAccepts := []string{"application/problem+json"}
 
 	// set Accept header
 	localVarHTTPHeaderAccept := selectHeaderAccept(localVarHTTPHeaderAccepts)
@@ -327,6 +328,17 @@ func (a *UsersAPIService) LogoutSessionExecute(r ApiLogoutSessionRequest) (*http
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
 			error: localVarHTTPResponse.Status,
+		}
+		if localVarHTTPResponse.StatusCode == 400 {
+			var v ProblemDetails
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarHTTPResponse, newErr
 		}
 		return localVarHTTPResponse, newErr
 	}

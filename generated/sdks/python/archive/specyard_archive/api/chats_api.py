@@ -1121,7 +1121,7 @@ class ChatsApi:
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many matching chats to skip.")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.")] = None,
         archived: Annotated[Optional[StrictBool], Field(description="`true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.")] = None,
         folder_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True)]], Field(description="Keeps the chats in this chat folder (ids from `GET /api/folders`). An unknown folder gives an empty list.")] = None,
         _request_timeout: Union[
@@ -1145,7 +1145,7 @@ class ChatsApi:
         :type limit: int
         :param offset: How many matching chats to skip.
         :type offset: int
-        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.
+        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.
         :type search: str
         :param archived: `true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.
         :type archived: bool
@@ -1208,7 +1208,7 @@ class ChatsApi:
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many matching chats to skip.")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.")] = None,
         archived: Annotated[Optional[StrictBool], Field(description="`true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.")] = None,
         folder_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True)]], Field(description="Keeps the chats in this chat folder (ids from `GET /api/folders`). An unknown folder gives an empty list.")] = None,
         _request_timeout: Union[
@@ -1232,7 +1232,7 @@ class ChatsApi:
         :type limit: int
         :param offset: How many matching chats to skip.
         :type offset: int
-        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.
+        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.
         :type search: str
         :param archived: `true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.
         :type archived: bool
@@ -1295,7 +1295,7 @@ class ChatsApi:
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many matching chats to skip.")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.")] = None,
         archived: Annotated[Optional[StrictBool], Field(description="`true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.")] = None,
         folder_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True)]], Field(description="Keeps the chats in this chat folder (ids from `GET /api/folders`). An unknown folder gives an empty list.")] = None,
         _request_timeout: Union[
@@ -1319,7 +1319,7 @@ class ChatsApi:
         :type limit: int
         :param offset: How many matching chats to skip.
         :type offset: int
-        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively.
+        :param search: Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (`search=`, as a cleared search box sends it) keeps every chat.
         :type search: str
         :param archived: `true` keeps only the chats in the platform's archived folder, `false` only the others. Our choice for the seed's unstated default: without the parameter both kinds are listed.
         :type archived: bool

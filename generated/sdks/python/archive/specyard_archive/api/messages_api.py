@@ -1019,7 +1019,7 @@ class MessagesApi:
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
         limit: Annotated[Optional[Annotated[int, Field(le=500, strict=True, ge=1)]], Field(description="How many messages to return.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many of the newest matching messages to skip (ignored with a cursor).")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.")] = None,
         topic_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="In a forum chat, keeps the messages of this topic (ids from the topics route).")] = None,
         before_date: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Cursor, with `before_id`: the `date` of the last message received. ISO 8601, with or without an offset (without one it is UTC). A plain string with a pattern rather than `format: date-time`, because that format rejects timestamps without an offset, which the API accepts.")] = None,
         before_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="Cursor: with `before_date`, the `id` of the last message received; alone, returns the messages with ids below this one.")] = None,
@@ -1047,7 +1047,7 @@ class MessagesApi:
         :type limit: int
         :param offset: How many of the newest matching messages to skip (ignored with a cursor).
         :type offset: int
-        :param search: Keeps the messages whose text contains this text, case-insensitively.
+        :param search: Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.
         :type search: str
         :param topic_id: In a forum chat, keeps the messages of this topic (ids from the topics route).
         :type topic_id: int
@@ -1119,7 +1119,7 @@ class MessagesApi:
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
         limit: Annotated[Optional[Annotated[int, Field(le=500, strict=True, ge=1)]], Field(description="How many messages to return.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many of the newest matching messages to skip (ignored with a cursor).")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.")] = None,
         topic_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="In a forum chat, keeps the messages of this topic (ids from the topics route).")] = None,
         before_date: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Cursor, with `before_id`: the `date` of the last message received. ISO 8601, with or without an offset (without one it is UTC). A plain string with a pattern rather than `format: date-time`, because that format rejects timestamps without an offset, which the API accepts.")] = None,
         before_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="Cursor: with `before_date`, the `id` of the last message received; alone, returns the messages with ids below this one.")] = None,
@@ -1147,7 +1147,7 @@ class MessagesApi:
         :type limit: int
         :param offset: How many of the newest matching messages to skip (ignored with a cursor).
         :type offset: int
-        :param search: Keeps the messages whose text contains this text, case-insensitively.
+        :param search: Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.
         :type search: str
         :param topic_id: In a forum chat, keeps the messages of this topic (ids from the topics route).
         :type topic_id: int
@@ -1219,7 +1219,7 @@ class MessagesApi:
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
         limit: Annotated[Optional[Annotated[int, Field(le=500, strict=True, ge=1)]], Field(description="How many messages to return.")] = None,
         offset: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=0)]], Field(description="How many of the newest matching messages to skip (ignored with a cursor).")] = None,
-        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively.")] = None,
+        search: Annotated[Optional[StrictStr], Field(description="Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.")] = None,
         topic_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="In a forum chat, keeps the messages of this topic (ids from the topics route).")] = None,
         before_date: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Cursor, with `before_id`: the `date` of the last message received. ISO 8601, with or without an offset (without one it is UTC). A plain string with a pattern rather than `format: date-time`, because that format rejects timestamps without an offset, which the API accepts.")] = None,
         before_id: Annotated[Optional[Annotated[int, Field(le=2147483647, strict=True, ge=1)]], Field(description="Cursor: with `before_date`, the `id` of the last message received; alone, returns the messages with ids below this one.")] = None,
@@ -1247,7 +1247,7 @@ class MessagesApi:
         :type limit: int
         :param offset: How many of the newest matching messages to skip (ignored with a cursor).
         :type offset: int
-        :param search: Keeps the messages whose text contains this text, case-insensitively.
+        :param search: Keeps the messages whose text contains this text, case-insensitively. Empty (`search=`) keeps every message.
         :type search: str
         :param topic_id: In a forum chat, keeps the messages of this topic (ids from the topics route).
         :type topic_id: int

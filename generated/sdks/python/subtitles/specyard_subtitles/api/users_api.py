@@ -341,7 +341,7 @@ class UsersApi:
     ) -> None:
         """Sign out (end the caller's session)
 
-        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server's own route. 
+        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server's own route. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -374,6 +374,7 @@ class UsersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '204': None,
+            '400': "ProblemDetails",
             '401': None,
             '404': None,
         }
@@ -406,7 +407,7 @@ class UsersApi:
     ) -> ApiResponse[None]:
         """Sign out (end the caller's session)
 
-        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server's own route. 
+        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server's own route. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -439,6 +440,7 @@ class UsersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '204': None,
+            '400': "ProblemDetails",
             '401': None,
             '404': None,
         }
@@ -471,7 +473,7 @@ class UsersApi:
     ) -> RESTResponseType:
         """Sign out (end the caller's session)
 
-        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server's own route. 
+        Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, `apikey revoke`) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server's own route. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -504,6 +506,7 @@ class UsersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '204': None,
+            '400': "ProblemDetails",
             '401': None,
             '404': None,
         }
@@ -543,6 +546,13 @@ class UsersApi:
         # process the body parameter
 
 
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/problem+json'
+                ]
+            )
 
 
         # authentication setting

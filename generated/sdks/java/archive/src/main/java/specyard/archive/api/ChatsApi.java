@@ -635,7 +635,7 @@ public class ChatsApi {
    * Any login. One page of the chats visible to the caller (the operator&#39;s &#x60;DISPLAY_CHAT_IDS&#x60; filter combined with the login&#39;s &#x60;allowed_accounts&#x60; and &#x60;allowed_chat_refs&#x60;), most recently active first (by the date of the newest archived message). &#x60;total&#x60; counts every chat matching the filters, so &#x60;has_more&#x60; is true while &#x60;offset + chats.length &lt; total&#x60;. Refs taken from here address every chat route. The order (newest archived message first) is our choice; the seed does not state one. 
    * @param limit Page size. (optional, default to 50)
    * @param offset How many matching chats to skip. (optional, default to 0)
-   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. (optional)
+   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;, as a cleared search box sends it) keeps every chat. (optional)
    * @param archived &#x60;true&#x60; keeps only the chats in the platform&#39;s archived folder, &#x60;false&#x60; only the others. Our choice for the seed&#39;s unstated default: without the parameter both kinds are listed. (optional)
    * @param folderId Keeps the chats in this chat folder (ids from &#x60;GET /api/folders&#x60;). An unknown folder gives an empty list. (optional)
    * @return ListChats200Response
@@ -650,7 +650,7 @@ public class ChatsApi {
    * Any login. One page of the chats visible to the caller (the operator&#39;s &#x60;DISPLAY_CHAT_IDS&#x60; filter combined with the login&#39;s &#x60;allowed_accounts&#x60; and &#x60;allowed_chat_refs&#x60;), most recently active first (by the date of the newest archived message). &#x60;total&#x60; counts every chat matching the filters, so &#x60;has_more&#x60; is true while &#x60;offset + chats.length &lt; total&#x60;. Refs taken from here address every chat route. The order (newest archived message first) is our choice; the seed does not state one. 
    * @param limit Page size. (optional, default to 50)
    * @param offset How many matching chats to skip. (optional, default to 0)
-   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. (optional)
+   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;, as a cleared search box sends it) keeps every chat. (optional)
    * @param archived &#x60;true&#x60; keeps only the chats in the platform&#39;s archived folder, &#x60;false&#x60; only the others. Our choice for the seed&#39;s unstated default: without the parameter both kinds are listed. (optional)
    * @param folderId Keeps the chats in this chat folder (ids from &#x60;GET /api/folders&#x60;). An unknown folder gives an empty list. (optional)
    * @param headers Optional headers to include in the request
@@ -667,7 +667,7 @@ public class ChatsApi {
    * Any login. One page of the chats visible to the caller (the operator&#39;s &#x60;DISPLAY_CHAT_IDS&#x60; filter combined with the login&#39;s &#x60;allowed_accounts&#x60; and &#x60;allowed_chat_refs&#x60;), most recently active first (by the date of the newest archived message). &#x60;total&#x60; counts every chat matching the filters, so &#x60;has_more&#x60; is true while &#x60;offset + chats.length &lt; total&#x60;. Refs taken from here address every chat route. The order (newest archived message first) is our choice; the seed does not state one. 
    * @param limit Page size. (optional, default to 50)
    * @param offset How many matching chats to skip. (optional, default to 0)
-   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. (optional)
+   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;, as a cleared search box sends it) keeps every chat. (optional)
    * @param archived &#x60;true&#x60; keeps only the chats in the platform&#39;s archived folder, &#x60;false&#x60; only the others. Our choice for the seed&#39;s unstated default: without the parameter both kinds are listed. (optional)
    * @param folderId Keeps the chats in this chat folder (ids from &#x60;GET /api/folders&#x60;). An unknown folder gives an empty list. (optional)
    * @return ApiResponse&lt;ListChats200Response&gt;
@@ -682,7 +682,7 @@ public class ChatsApi {
    * Any login. One page of the chats visible to the caller (the operator&#39;s &#x60;DISPLAY_CHAT_IDS&#x60; filter combined with the login&#39;s &#x60;allowed_accounts&#x60; and &#x60;allowed_chat_refs&#x60;), most recently active first (by the date of the newest archived message). &#x60;total&#x60; counts every chat matching the filters, so &#x60;has_more&#x60; is true while &#x60;offset + chats.length &lt; total&#x60;. Refs taken from here address every chat route. The order (newest archived message first) is our choice; the seed does not state one. 
    * @param limit Page size. (optional, default to 50)
    * @param offset How many matching chats to skip. (optional, default to 0)
-   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. (optional)
+   * @param search Keeps the chats whose title, name (first and last name) or username contains this text, case-insensitively. Empty (&#x60;search&#x3D;&#x60;, as a cleared search box sends it) keeps every chat. (optional)
    * @param archived &#x60;true&#x60; keeps only the chats in the platform&#39;s archived folder, &#x60;false&#x60; only the others. Our choice for the seed&#39;s unstated default: without the parameter both kinds are listed. (optional)
    * @param folderId Keeps the chats in this chat folder (ids from &#x60;GET /api/folders&#x60;). An unknown folder gives an empty list. (optional)
    * @param headers Optional headers to include in the request

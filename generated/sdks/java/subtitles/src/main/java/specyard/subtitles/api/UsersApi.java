@@ -289,7 +289,7 @@ public class UsersApi {
 
   /**
    * Sign out (end the caller&#39;s session)
-   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server&#39;s own route. 
+   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server&#39;s own route. 
    * @throws ApiException if fails to make API call
    */
   public void logoutSession() throws ApiException {
@@ -298,7 +298,7 @@ public class UsersApi {
 
   /**
    * Sign out (end the caller&#39;s session)
-   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server&#39;s own route. 
+   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server&#39;s own route. 
    * @param headers Optional headers to include in the request
    * @throws ApiException if fails to make API call
    */
@@ -308,7 +308,7 @@ public class UsersApi {
 
   /**
    * Sign out (end the caller&#39;s session)
-   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server&#39;s own route. 
+   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server&#39;s own route. 
    * @return ApiResponse&lt;Void&gt;
    * @throws ApiException if fails to make API call
    */
@@ -318,7 +318,7 @@ public class UsersApi {
 
   /**
    * Sign out (end the caller&#39;s session)
-   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. The seed does not cover it; this is the media server&#39;s own route. 
+   * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server&#39;s own route. 
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Void&gt;
    * @throws ApiException if fails to make API call
@@ -368,7 +368,7 @@ public class UsersApi {
 
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 
-    localVarRequestBuilder.header("Accept", "application/json");
+    localVarRequestBuilder.header("Accept", "application/problem+json");
 
     localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
