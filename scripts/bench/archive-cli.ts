@@ -1,7 +1,8 @@
 // `npm run bench -- archive cli [--messages 1000000] [--skip-migration]`: the command line's database
 // side at scale. A generated desktop-app result.json of N messages in one chat is imported into a fresh
 // SQLite archive, exported again, copied to PostgreSQL by migrate-sqlite-to-postgres (and verified), and
-// two archives of N/2 messages each are merged. Every step is its own `archive-cli` process run under
+// two archives of N/2 messages each are merged. The import's ceilings (archive-ceiling.ts: the same message
+// rows by prepared 500-row INSERTs and by one INSERT … SELECT) run beside it, with the ratio. Every step is its own `archive-cli` process run under
 // /usr/bin/time, so its peak resident memory (maxRSS) is that step's alone.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -86,6 +87,31 @@ function run(args: string[], env: Record<string, string>): Step {
   return { seconds: Number(line[1]), peakMb: Math.round(Number(line[2]) / 1024), stdout: result.stdout };
 }
 
+/** A ceiling script (archive-ceiling.ts) in its own process: its own time and peak memory. */
+function ceilingRun(source: string, target: string, mode: 'prepared' | 'select'): Step {
+  const result = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      'BENCH %e %M',
+      process.execPath,
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'archive-ceiling.ts'),
+      source,
+      target,
+      mode,
+    ],
+    { encoding: 'utf8', cwd: ROOT },
+  );
+  const line = /BENCH ([\d.]+) (\d+)/.exec(result.stderr);
+  const inner = /CEILING (\d+) ([\d.]+)/.exec(result.stdout);
+  if (result.status !== 0 || !line || !inner)
+    throw new Error(`ceiling ${mode} failed: ${result.stderr.slice(-2000)}`);
+  // The time of the writes alone (the script's start is not the database's work).
+  return { seconds: Number(inner[2]), peakMb: Math.round(Number(line[2]) / 1024), stdout: result.stdout };
+}
+
 const rows: string[] = [];
 const report = (what: string, step: Step, count: number) => {
   const rate = Math.round(count / step.seconds).toLocaleString('en-US');
@@ -117,6 +143,18 @@ try {
     run(['import', '-p', exportDir, '--skip-media'], big),
     total,
   );
+  // The import's ceilings: the same message rows written by minimal scripts (archive-ceiling.ts).
+  const imported = rows.at(-1) ?? '';
+  const importSeconds = Number(/\| ([\d.]+) s \|/.exec(imported)?.[1] ?? Number.NaN);
+  for (const mode of ['prepared', 'select'] as const) {
+    const empty = { DATABASE_PATH: path.join(work, `ceiling-${mode}.db`) };
+    run(['migrate'], empty);
+    const ceiling = ceilingRun(big.DATABASE_PATH, empty.DATABASE_PATH, mode);
+    const label = mode === 'prepared' ? 'prepared 500-row INSERTs' : 'one INSERT … SELECT';
+    report(`ceiling: the same messages by ${label}, one transaction`, ceiling, total);
+    console.log(`  import / ceiling (${label}): ${((100 * ceiling.seconds) / importSeconds).toFixed(0)} %`);
+    rmSync(empty.DATABASE_PATH, { force: true });
+  }
   report(`export of the same (SQLite)`, run(['export', '-o', path.join(work, 'export.json')], big), total);
   rmSync(path.join(work, 'export.json'), { force: true });
 
