@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type CaseSkips, sharedCases } from '../../common/testing/cases';
 import { IntegerList } from '../model/int64';
+import type { ArchiveSqlStore } from './archive-store';
 import { FIXTURE } from './fixtures';
+import { freeSlots, insertMessageRows } from './queries/ingest';
 import type { Backend } from './store';
 import {
   ALL_VISIBLE,
@@ -253,6 +255,44 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
             [1, 0, null, null],
           ]);
           expect((await odb.getMessage(chat, 2, view))?.version_count).toBe(2);
+        } finally {
+          await own.close();
+        }
+      });
+
+      it('keeps the archive order of messages of one second across batches, chats and a merge', async () => {
+        const own = await openTestStore(backend, { seed: false });
+        try {
+          const odb = own.db;
+          await odb.upsertAccount({ id: 1, label: null });
+          for (const id of [880001, 880002])
+            await odb.upsertChat({ accountId: 1, id, type: 'group', title: 'A' });
+          const at = new Date('2026-03-20T10:00:00Z');
+          const later = new Date('2026-03-20T10:00:07Z');
+          const message = (chatId: number, id: number, date = at) => ({
+            accountId: 1,
+            chatId,
+            id,
+            date,
+            text: `m${id}`,
+          });
+          await odb.upsertMessages([message(880001, 1), message(880001, 2), message(880001, 3, later)]);
+          await odb.upsertMessages([message(880002, 10), message(880001, 4)]);
+          // Written again (an edit seen by a backup): keeps its place.
+          await odb.upsertMessages([{ ...message(880001, 1), text: 'm1 again' }]);
+          // A batch whose seconds hold more messages than are read at once looks each slot up by itself.
+          const driver = (odb as ArchiveSqlStore).driver;
+          expect(await freeSlots(driver, [at], 2)).toBeNull();
+          await driver.transaction((tx) =>
+            insertMessageRows(tx, [message(880002, 11), message(880002, 12)], 2),
+          );
+          const order = await odb.searchMessages(ALL_VISIBLE, {
+            query: 'm',
+            limit: 20,
+            offset: 0,
+            includeTranscripts: false,
+          });
+          expect(order.results.map((r) => r.id)).toEqual([3, 12, 11, 4, 10, 2, 1]);
         } finally {
           await own.close();
         }

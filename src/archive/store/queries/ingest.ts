@@ -100,8 +100,46 @@ export function orderKey(date: Date, n: number): Sql {
     WHERE pk >= ${base} AND pk < ${base + SLOTS_PER_SECOND}) + ${n})`;
 }
 
-function messageValues(m: NewMessage, n: number): Sql {
-  return sql`(${orderKey(m.date, n)}, ${m.accountId}, ${m.chatId}, ${m.id}, ${m.senderId ?? null},
+/** Messages a batch may find in its seconds' slots and still read them at once (a few milliseconds). */
+const SLOT_READ_LIMIT = 20_000;
+
+/**
+ * The first free slot of each second the given dates fall in, read in one range of keys inside the
+ * caller's transaction; null when that range holds more messages than are worth reading, and each row
+ * then looks its slot up itself (orderKey). Looked up per row, the slot had cost half of an import's
+ * time in SQLite (scripts/bench/README.md, command line).
+ */
+export async function freeSlots(
+  tx: Db,
+  dates: Date[],
+  limit = SLOT_READ_LIMIT,
+): Promise<Map<number, number> | null> {
+  if (dates.length === 0) return new Map();
+  const seconds = dates.map((d) => Math.floor(d.getTime() / 1000));
+  const low = Math.min(...seconds) * SLOTS_PER_SECOND;
+  const high = (Math.max(...seconds) + 1) * SLOTS_PER_SECOND;
+  const taken = await tx.all(
+    sql`SELECT pk FROM messages WHERE pk >= ${low} AND pk < ${high} LIMIT ${limit + 1}`,
+  );
+  if (taken.length > limit) return null;
+  const next = new Map<number, number>();
+  for (const row of taken) {
+    const pk = Number(row.pk);
+    const second = Math.floor(pk / SLOTS_PER_SECOND);
+    next.set(second, Math.max(next.get(second) ?? 0, pk + 1));
+  }
+  return next;
+}
+
+/** `orderKey` with the slots already read (freeSlots), as a constant; without them, looked up by the row. */
+export function slotKey(slots: Map<number, number> | null, date: Date, n: number): Sql {
+  if (!slots) return orderKey(date, n);
+  const second = Math.floor(date.getTime() / 1000);
+  return sql`${(slots.get(second) ?? second * SLOTS_PER_SECOND) + n}`;
+}
+
+function messageValues(m: NewMessage, key: Sql): Sql {
+  return sql`(${key}, ${m.accountId}, ${m.chatId}, ${m.id}, ${m.senderId ?? null},
     ${m.senderName ?? null}, ${m.date}, ${m.text ?? null}, ${m.replyToMsgId ?? null}, ${m.replyToTopId ?? null},
     ${m.replyToText ?? null}, ${m.forwardFromId ?? null}, ${m.editDate ?? null}, ${json(m.rawData ?? null)},
     ${m.isOutgoing ?? false}, ${m.isPinned ?? false}, ${json(m.poll ?? null)},
@@ -115,16 +153,28 @@ export async function upsertMessages(driver: Driver, messages: NewMessage[]): Pr
   await driver.transaction((tx) => insertMessageRows(tx, unique));
 }
 
-/** Inserts or updates messages (each at most once in the list) inside the caller's transaction. */
-export async function insertMessageRows(tx: Db, unique: NewMessage[]): Promise<void> {
+/**
+ * Inserts or updates messages (each at most once in the list) inside the caller's transaction.
+ * `slotReadLimit`: see freeSlots.
+ */
+export async function insertMessageRows(
+  tx: Db,
+  unique: NewMessage[],
+  slotReadLimit = SLOT_READ_LIMIT,
+): Promise<void> {
   for (let i = 0; i < unique.length; i += MESSAGE_BATCH) {
     const batch = unique.slice(i, i + MESSAGE_BATCH);
     const perSecond = new Map<number, number>();
+    const slots = await freeSlots(
+      tx,
+      batch.map((m) => m.date),
+      slotReadLimit,
+    );
     const rows = batch.map((m) => {
       const second = Math.floor(m.date.getTime() / 1000);
       const n = perSecond.get(second) ?? 0;
       perSecond.set(second, n + 1);
-      return messageValues(m, n);
+      return messageValues(m, slotKey(slots, m.date, n));
     });
     await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
           reply_to_msg_id, reply_to_top_id, reply_to_text, forward_from_id, edit_date, raw_data, is_outgoing,

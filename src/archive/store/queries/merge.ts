@@ -9,7 +9,7 @@ import type { Driver, Queryable, Row } from '../driver';
 import { str } from '../rows';
 import { join, list, raw, type Sql, sql } from '../sql';
 import type { Db } from './common';
-import { mintChatRef, orderKey } from './ingest';
+import { freeSlots, mintChatRef, orderKey, slotKey } from './ingest';
 
 const PAGE = 1000;
 const MAX_PARAMS = 30_000;
@@ -216,6 +216,8 @@ export async function copyAccount(
     bump(table, 0);
     for await (const page of pages(source, table, key, account.id)) {
       const perSecond = new Map<number, number>();
+      const dateOf = (row: Row) => (row.date instanceof Date ? row.date : new Date(String(row.date)));
+      const slots = table === 'messages' ? await freeSlots(tx, page.map(dateOf)) : null;
       const cells: Sql[][] = [];
       for (const row of page) {
         const values: Record<string, unknown> = { ...row, account_id: tid };
@@ -239,11 +241,11 @@ export async function copyAccount(
         cells.push(
           columns.map((c) => {
             if (table === 'messages' && c === 'pk') {
-              const date = row.date instanceof Date ? row.date : new Date(String(row.date));
+              const date = dateOf(row);
               const second = Math.floor(date.getTime() / 1000);
               const n = perSecond.get(second) ?? 0;
               perSecond.set(second, n + 1);
-              return orderKey(date, n);
+              return slotKey(slots, date, n);
             }
             return sql`${values[c] ?? null}`;
           }),
