@@ -1,14 +1,87 @@
 // The ceilings of `archive-cli import` on this machine, run by the command-line benchmark (archive-cli.ts):
-// `node --import tsx scripts/bench/archive-ceiling.ts <imported.db> <empty-migrated.db> <prepared|select>`.
+// `node --import tsx scripts/bench/archive-ceiling.ts <imported.db> <empty-migrated.db> <prepared|select>`,
+// or `… <imported.db> <postgres-url> copy` for migrate-sqlite-to-postgres's ceiling: every table streamed
+// by `COPY … FROM STDIN` into a migrated, empty PostgreSQL archive, one transaction.
 // It writes exactly the message rows the import wrote (read back from the imported archive) into an
 // archive made by `archive-cli migrate` (its triggers and full-text index in place), in one transaction,
 // the fastest ways SQLite offers from a script: prepared 500-row INSERTs bound from the rows as they are
 // read, or one `INSERT … SELECT` from the attached archive. Prints `CEILING <rows> <seconds>`.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 const [source, target, mode] = process.argv.slice(2);
-if (!source || !target || (mode !== 'prepared' && mode !== 'select')) {
-  throw new Error('usage: archive-ceiling.ts <imported.db> <empty-migrated.db> <prepared|select>');
+if (!source || !target || (mode !== 'prepared' && mode !== 'select' && mode !== 'copy')) {
+  throw new Error(
+    'usage: archive-ceiling.ts <imported.db> <empty-migrated.db|postgres-url> <prepared|select|copy>',
+  );
+}
+if (mode === 'copy') {
+  console.log(`CEILING ${await copyEverything(source, target)}`);
+  process.exit(0);
+}
+
+/** Every table of the SQLite archive into PostgreSQL by COPY, one transaction; `<messages> <seconds>`. */
+async function copyEverything(file: string, url: string): Promise<string> {
+  const from = new Database(file, { readonly: true });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const tables = (
+    from
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+      )
+      .all() as { name: string; sql: string }[]
+  ).filter((t) => !/VIRTUAL/i.test(t.sql) && !/_fts/.test(t.name) && t.name !== 'schema_migrations');
+  const started = performance.now();
+  let messages = 0;
+  await client.query('BEGIN');
+  for (const { name } of tables) {
+    const wanted = new Set(
+      (
+        await client.query(
+          `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()
+             AND table_name = $1 AND is_generated = 'NEVER'`,
+          [name],
+        )
+      ).rows.map((r: { column_name: string }) => r.column_name),
+    );
+    const columns = (from.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[])
+      .map((c) => c.name)
+      .filter((c) => wanted.has(c));
+    const field = (v: unknown) =>
+      v === null
+        ? '\\N'
+        : String(v).replace(
+            /[\\\t\n\r]/g,
+            (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c,
+          );
+    const rows = from
+      .prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${name}"`)
+      .raw()
+      .iterate();
+    async function* lines() {
+      let chunk = '';
+      for (const row of rows) {
+        chunk += `${(row as unknown[]).map(field).join('\t')}\n`;
+        if (name === 'messages') messages++;
+        if (chunk.length > 1 << 20) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (chunk) yield chunk;
+    }
+    const copy = client.query(
+      copyFrom(`COPY "${name}" (${columns.map((c) => `"${c}"`).join(', ')}) FROM STDIN`),
+    );
+    await pipeline(Readable.from(lines()), copy);
+  }
+  await client.query('COMMIT');
+  await client.end();
+  return `${messages} ${((performance.now() - started) / 1000).toFixed(2)}`;
 }
 const db = new Database(target);
 db.pragma('journal_mode = WAL');

@@ -2,7 +2,8 @@
 // side at scale. A generated desktop-app result.json of N messages in one chat is imported into a fresh
 // SQLite archive, exported again, copied to PostgreSQL by migrate-sqlite-to-postgres (and verified), and
 // two archives of N/2 messages each are merged. The import's ceilings (archive-ceiling.ts: the same message
-// rows by prepared 500-row INSERTs and by one INSERT … SELECT) run beside it, with the ratio. Every step is its own `archive-cli` process run under
+// rows by prepared 500-row INSERTs and by one INSERT … SELECT) run beside it, and the migration's (every
+// table by COPY), with the ratios. Every step is its own `archive-cli` process run under
 // /usr/bin/time, so its peak resident memory (maxRSS) is that step's alone.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -88,7 +89,7 @@ function run(args: string[], env: Record<string, string>): Step {
 }
 
 /** A ceiling script (archive-ceiling.ts) in its own process: its own time and peak memory. */
-function ceilingRun(source: string, target: string, mode: 'prepared' | 'select'): Step {
+function ceilingRun(source: string, target: string, mode: 'prepared' | 'select' | 'copy'): Step {
   const result = spawnSync(
     '/usr/bin/time',
     [
@@ -160,12 +161,14 @@ try {
 
   if (!values['skip-migration']) {
     const pg = await createTestDatabase('specyard_bench_archive_cli');
+    const ceilingDb = await createTestDatabase('specyard_bench_archive_ceiling');
     try {
-      report(
-        'migrate-sqlite-to-postgres (copy, batch 1000)',
-        run(['migrate-sqlite-to-postgres', '-s', big.DATABASE_PATH, '-p', pg.url], {}),
-        total,
-      );
+      const migrated = run(['migrate-sqlite-to-postgres', '-s', big.DATABASE_PATH, '-p', pg.url], {});
+      report('migrate-sqlite-to-postgres (COPY per table)', migrated, total);
+      run(['migrate'], { DATABASE_URL: ceilingDb.url });
+      const ceiling = ceilingRun(big.DATABASE_PATH, ceilingDb.url, 'copy');
+      report('ceiling: every table by COPY … FROM STDIN, one transaction', ceiling, total);
+      console.log(`  migrate / ceiling: ${((100 * ceiling.seconds) / migrated.seconds).toFixed(0)} %`);
       report(
         'migrate-sqlite-to-postgres --verify-only',
         run(['migrate-sqlite-to-postgres', '-s', big.DATABASE_PATH, '-p', pg.url, '-v'], {}),
@@ -173,6 +176,7 @@ try {
       );
     } finally {
       await pg.drop();
+      await ceilingDb.drop();
     }
   }
   rmSync(exportDir, { recursive: true, force: true });

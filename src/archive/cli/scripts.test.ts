@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { FIXTURE_FILES } from '../store/fixture-files';
+import { FIXTURE } from '../store/fixtures';
 import { openArchiveStore } from '../store/open';
 import { sql } from '../store/sql';
+import { ALL_VISIBLE } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import { cli, databaseEnv, tempDir } from './test-cli';
 
@@ -65,6 +67,17 @@ describe('archive-cli migrate-sqlite-to-postgres', () => {
   });
 
   it('copies every table in batches, resets sequences, verifies, and refuses a non-empty target', async () => {
+    // Texts the bulk load's format must escape: a tab, a line break, a backslash and its NULL marker.
+    const awkward = 'tab\there\nnext line \\ and \\N, as typed';
+    await source.db.upsertMessages([
+      {
+        accountId: 1,
+        chatId: FIXTURE.releaseCrew.id,
+        id: 990001,
+        date: new Date('2026-03-20T10:00:00Z'),
+        text: awkward,
+      },
+    ]);
     const copy = await cli(['migrate-sqlite-to-postgres', '-s', sqlitePath(), '-p', url, '-b', '7'], {});
     expect(copy.code, copy.stderr).toBe(0);
     const messages = await source.db.countTableRows('messages');
@@ -77,6 +90,15 @@ describe('archive-cli migrate-sqlite-to-postgres', () => {
     expect(verified.code, verified.stdout).toBe(0);
     expect(verified.stdout).toMatch(/^ {2}messages: \d+ rows, checksum [0-9a-f]{16} OK$/m);
     expect(verified.stdout).toContain('Verification passed.');
+    const copiedDb = await openArchiveStore(target.config, silentLogger());
+    try {
+      const chat = await copiedDb.findChat(ALL_VISIBLE, FIXTURE.releaseCrew.ref);
+      expect(chat && (await copiedDb.getMessage(chat.key, 990001, { withTranscripts: false }))?.text).toBe(
+        awkward,
+      );
+    } finally {
+      await copiedDb.close();
+    }
     // The copy is a working archive: its sequences continue past the copied ids.
     const db = await openArchiveStore(target.config, silentLogger());
     try {

@@ -12,6 +12,12 @@ export interface Queryable {
   all<T = Row>(query: Sql): Promise<T[]>;
   get<T = Row>(query: Sql): Promise<T | undefined>;
   run(query: Sql): Promise<{ changes: number }>;
+  /**
+   * Streams rows into a table in one bulk load (`COPY … FROM STDIN`), where the backend has one
+   * (PostgreSQL, inside a transaction); absent elsewhere, where multi-row INSERTs do the work. Values as a
+   * statement's parameters take them; returns how many rows went in.
+   */
+  copyIn?(table: string, columns: string[], pages: AsyncIterable<unknown[][]>): Promise<number>;
 }
 
 export interface Driver extends Queryable {

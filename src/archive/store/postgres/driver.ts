@@ -3,9 +3,14 @@
  * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text); JSON columns come
  * back as text.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { escapeCopyText } from '../../../common/copy-text';
 import { createPgPool } from '../../../common/databases';
 import type { Logger } from '../../../common/logger';
+import { stringifyJson } from '../../model/int64';
 import type { Driver, Queryable, Row } from '../driver';
 import { DatabaseUnavailableError } from '../errors';
 import { compile, type Sql } from '../sql';
@@ -54,9 +59,44 @@ function translate(err: unknown): unknown {
   return unavailable ? new DatabaseUnavailableError('database unreachable', { cause: err }) : err;
 }
 
+/** A value as COPY's text format reads it into a column of any type (a parameter's text, escaped). */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return `\\\\x${value.toString('hex')}`;
+  if (typeof value === 'object') return escapeCopyText(stringifyJson(value));
+  return escapeCopyText(String(value));
+}
+
+/** `COPY table (columns) FROM STDIN` on one client, fed page by page with backpressure. */
+async function copyInto(
+  client: pg.PoolClient,
+  table: string,
+  columns: string[],
+  pages: AsyncIterable<unknown[][]>,
+): Promise<number> {
+  const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const stream = client.query(copyFrom(`COPY ${ident(table)} (${columns.map(ident).join(', ')}) FROM STDIN`));
+  let rows = 0;
+  async function* lines() {
+    for await (const page of pages) {
+      yield page.map((row) => `${row.map(copyField).join('\t')}\n`).join('');
+      rows += page.length;
+    }
+  }
+  try {
+    await pipeline(Readable.from(lines()), stream);
+  } catch (err) {
+    throw translate(err);
+  }
+  return rows;
+}
+
 function queryable(
   run: (text: string, params: unknown[]) => Promise<pg.QueryResult>,
   options: PostgresOptions,
+  client?: pg.PoolClient,
 ) {
   const exec = async (query: Sql) => {
     const { text, params } = compile(query, 'postgresql');
@@ -73,6 +113,10 @@ function queryable(
     all: async <T>(query: Sql) => (await exec(query)).rows as T[],
     get: async <T>(query: Sql) => (await exec(query)).rows[0] as T | undefined,
     run: async (query: Sql) => ({ changes: (await exec(query)).rowCount ?? 0 }),
+    ...(client && {
+      copyIn: (table: string, columns: string[], pages: AsyncIterable<unknown[][]>) =>
+        copyInto(client, table, columns, pages),
+    }),
   };
   return q;
 }
@@ -117,7 +161,7 @@ export class PostgresDriver implements Driver {
     }
     try {
       await client.query('BEGIN');
-      const result = await fn(queryable((text, params) => client.query(text, params), this.options));
+      const result = await fn(queryable((text, params) => client.query(text, params), this.options, client));
       await client.query('COMMIT');
       return result;
     } catch (err) {

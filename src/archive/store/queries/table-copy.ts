@@ -1,6 +1,7 @@
 /**
  * `archive-cli migrate-sqlite-to-postgres`: every table of a SQLite archive copied as it is (ids kept)
- * into a migrated, empty PostgreSQL archive in batches, identity sequences moved past the copied ids,
+ * into a migrated, empty PostgreSQL archive, read in batches and written by one COPY per table where the
+ * target has it (else multi-row INSERTs), identity sequences moved past the copied ids,
  * and a verification by row count and an order-independent checksum per table.
  */
 import { createHash } from 'node:crypto';
@@ -63,6 +64,15 @@ export async function copyTables(
       const wanted = new Set(await writableColumns(tx, table.name));
       const have = (await writableColumns(source, table.name)).filter((c) => wanted.has(c));
       let copied = 0;
+      if (tx.copyIn) {
+        // One bulk load per table, fed page by page (PostgreSQL's COPY).
+        const rows = async function* () {
+          for await (const page of pages(source, table, batchSize))
+            yield page.map((row) => have.map((c) => row[c]));
+        };
+        onTable(table.name, await tx.copyIn(table.name, have, rows()));
+        continue;
+      }
       for await (const page of pages(source, table, batchSize)) {
         const per = Math.max(1, Math.floor(MAX_PARAMS / have.length));
         for (let i = 0; i < page.length; i += per) {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { escapeCopyText, forEachStreamedCopyRow, unescapeCopyText } from '../copy-text';
+import { escapeCopyText, forEachStreamedCopyRow, unescapeCopyText } from '../../../common/copy-text';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from '../input';
 import {
   CURRENCY_SLOTS,
