@@ -3,8 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './testing/postgres';
 import { escapeCopyText, forEachCopyRow, forEachStreamedCopyRow, unescapeCopyText } from './copy-text';
+import { createTestDatabase, type TestDatabase } from './testing/postgres';
 
 /** Texts COPY has to escape, and some it leaves alone. */
 const AWKWARD = [
