@@ -20,11 +20,16 @@ describe('generated/', () => {
     if (fresh) await rm(fresh, { recursive: true, force: true });
   });
 
+  // The SDKs of other languages (generated/sdks/) take a Java run: the slow tier checks them
+  // (sdks/generated.test.ts).
   it('is exactly what `npm run generate` writes from the documents', async () => {
     fresh = await mkdtemp(path.join(tmpdir(), 'specyard-generated-'));
-    await generate(fresh);
+    await generate(fresh, { sdks: false });
     const committed = path.join(ROOT, 'generated');
-    const [want, have] = await Promise.all([listFiles(fresh), listFiles(committed)]);
+    const [want, have] = await Promise.all([
+      listFiles(fresh),
+      listFiles(committed).then((files) => files.filter((f) => !f.startsWith('sdks/'))),
+    ]);
     expect(have, 'file list (run `npm run generate`)').toEqual(want);
     const stale: string[] = [];
     for (const file of want) {
