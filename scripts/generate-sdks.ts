@@ -19,7 +19,6 @@ const VERSION = (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf
   .version;
 
 const snake = (service: Service) => service.replaceAll('-', '_');
-const pascal = (service: Service) => service.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
 
 /** openapi-generator's generator and options for one language and service. */
 function generatorFor(
@@ -163,13 +162,3 @@ async function removeIgnoredLeftovers(outDir: string): Promise<void> {
     }
   }
 }
-
-export const sdkName = (language: Language, service: Service) =>
-  ({
-    python: `specyard_${snake(service)}`,
-    go: snake(service),
-    java: `specyard.${snake(service)}`,
-    bash: `specyard-${service}`,
-  })[language];
-
-export { pascal };
