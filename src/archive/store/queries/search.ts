@@ -47,7 +47,7 @@ async function visibleChatKeys(db: Driver, vis: Visibility): Promise<Sql | null>
 
 /**
  * The archive-order keys (pk) of the first `take` messages whose text matches, newest first: a search
- * page is cut by key, and only its own rows are read whole (resultRows). `inChats` limits the messages to
+ * page is cut by key, and only its own rows are read whole (searchMessages). `inChats` limits the messages to
  * the visible chats (null: all).
  */
 function textMatchKeys(db: Db, words: string[] | null, where: Sql[], inChats: Sql | null, take: number): Sql {
@@ -85,7 +85,8 @@ function transcriptMatchKeys(
 }
 
 const FORMS_KEPT = 10_000;
-const indexedForms = new Map<string, string>();
+/** Per database: the normalisation depends on its extensions (unaccent, where installed). */
+const formsByDriver = new WeakMap<Driver, Map<string, string>>();
 const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
 /**
@@ -95,17 +96,19 @@ const ASCII_WORD = /^[A-Za-z0-9]+$/;
 async function indexWords(db: Driver, words: string[]): Promise<string[]> {
   const statement = db.capabilities.indexedForms;
   if (!statement) return words;
+  const known = formsByDriver.get(db) ?? new Map<string, string>();
+  formsByDriver.set(db, known);
   // Letters and digits of ASCII alone are indexed as they are (the normalisation changes only other
   // characters, and the query's parser lower-cases); others are asked of the database.
-  const missing = [...new Set(words.filter((w) => !ASCII_WORD.test(w) && !indexedForms.has(w)))];
+  const missing = [...new Set(words.filter((w) => !ASCII_WORD.test(w) && !known.has(w)))];
   if (missing.length > 0) {
     const forms = await db.all(statement(missing));
-    if (indexedForms.size + missing.length > FORMS_KEPT) indexedForms.clear();
+    if (known.size + missing.length > FORMS_KEPT) known.clear();
     missing.forEach((w, i) => {
-      indexedForms.set(w, str(forms[i]?.form) ?? '');
+      known.set(w, str(forms[i]?.form) ?? '');
     });
   }
-  return words.map((w) => (ASCII_WORD.test(w) ? w : (indexedForms.get(w) ?? '')));
+  return words.map((w) => (ASCII_WORD.test(w) ? w : (known.get(w) ?? '')));
 }
 
 const INDEX_RECHECK_MS = 60_000;
