@@ -15,7 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FIXTURE } from '../src/archive/store/fixtures';
-import { ROOT, type Service } from '../src/common/services';
+import { ROOT, SERVICES, type Service } from '../src/common/services';
 import { startTestFuel } from '../src/fuel/testing/server';
 import { startDemoServers } from './demo-servers';
 
@@ -26,6 +26,20 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
+
+const usage = (why: string): never => {
+  console.error(
+    `npm run fuzz: ${why}\nusage: npm run fuzz [-- --max-examples N] [--seed N] [--only fuel|archive|subtitles]`,
+  );
+  process.exit(2);
+};
+if (values.only !== undefined && !(SERVICES as readonly string[]).includes(values.only)) {
+  usage(`--only takes fuel, archive or subtitles, not ${values.only}`);
+}
+for (const name of ['max-examples', 'seed'] as const) {
+  if (!/^\d+$/.test(values[name] ?? '') || Number(values[name]) < 1)
+    usage(`--${name} takes a whole number from 1`);
+}
 
 interface Run {
   name: string;
