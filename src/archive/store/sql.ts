@@ -24,6 +24,16 @@ export function raw(text: string): Sql {
   return new Sql([text], []);
 }
 
+/**
+ * A count (LIMIT, OFFSET) written into the text rather than bound: SQLite plans a search page's
+ * LIMITs as constants twice as fast (0.28 against 0.15 ms a page, scripts/bench/README.md). Only
+ * non-negative safe integers pass.
+ */
+export function count(n: number): Sql {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a count: ${n}`);
+  return raw(String(n));
+}
+
 export function join(parts: readonly Sql[], separator = ', '): Sql {
   if (parts.length === 0) return raw('');
   const strings = [''];
@@ -63,10 +73,33 @@ export interface Compiled {
   params: unknown[];
 }
 
+/**
+ * SQLite's text of a fragment with no fragment inside, kept per template: a bulk write's rows share one
+ * template, and joining its pieces once instead of row by row took a tenth of an import's own time.
+ */
+const flatTexts = new WeakMap<readonly string[], string>();
+
+function flatText(q: Sql): string | null {
+  if (q.values.some((v) => v instanceof Sql)) return null;
+  let text = flatTexts.get(q.strings);
+  if (text === undefined) {
+    text = q.strings.join('?');
+    // A template's strings are one frozen array per call site; other fragments are joined each time.
+    if (Object.isFrozen(q.strings)) flatTexts.set(q.strings, text);
+  }
+  return text;
+}
+
 export function compile(query: Sql, dialect: Dialect): Compiled {
   const params: unknown[] = [];
   let text = '';
   const walk = (q: Sql) => {
+    const flat = dialect === 'sqlite' ? flatText(q) : null;
+    if (flat !== null) {
+      text += flat;
+      for (const value of q.values) params.push(convert(value, dialect));
+      return;
+    }
     q.strings.forEach((s, i) => {
       text += s;
       if (i >= q.values.length) return;

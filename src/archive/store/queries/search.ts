@@ -2,7 +2,7 @@ import { containsPattern, searchWords } from '../../model/search';
 import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../model/tags';
 import type { Driver, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
-import { join, raw, type Sql, sql } from '../sql';
+import { count, join, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
 import { CHAT_JOIN, type Db, inChat, isRestricted, RESULT_CHAT_COLUMNS, visibleChats } from './common';
 
@@ -46,21 +46,29 @@ async function visibleChatKeys(db: Driver, vis: Visibility): Promise<Sql | null>
 }
 
 /**
- * The archive-order keys (pk) of the first `take` messages whose text matches, newest first: a search
- * page is cut by key, and only its own rows are read whole (searchMessages). `inChats` limits the messages to
- * the visible chats (null: all).
+ * The archive-order keys (pk) of the messages whose text matches, newest first, `limit` of them after
+ * the first `offset`: a search page is cut by key, and only its own rows are read whole (searchMessages).
+ * `inChats` limits the messages to the visible chats (null: all).
  */
-function textMatchKeys(db: Db, words: string[] | null, where: Sql[], inChats: Sql | null, take: number): Sql {
+function textMatchKeys(
+  db: Db,
+  words: string[] | null,
+  where: Sql[],
+  inChats: Sql | null,
+  limit: number,
+  offset = 0,
+): Sql {
   const conditions = inChats ? [...where, inChats] : where;
+  const page = sql`LIMIT ${count(limit)} OFFSET ${count(offset)}`;
   if (words) {
     const match = db.capabilities.matchMessageText(words, true);
     if (match.keysOnly && conditions.length === 0)
       return sql`SELECT ${match.keysOnly.key} AS pk FROM ${match.keysOnly.from}
-        WHERE ${match.where} ${match.newestFirst} LIMIT ${take}`;
+        WHERE ${match.where} ${match.newestFirst} ${page}`;
     return sql`SELECT m.pk FROM ${match.from}
-      WHERE ${join([match.where, ...conditions], ' AND ')} ${match.newestFirst} LIMIT ${take}`;
+      WHERE ${join([match.where, ...conditions], ' AND ')} ${match.newestFirst} ${page}`;
   }
-  return sql`SELECT m.pk FROM messages m WHERE ${join(conditions, ' AND ')} ORDER BY m.pk DESC LIMIT ${take}`;
+  return sql`SELECT m.pk FROM messages m WHERE ${join(conditions, ' AND ')} ORDER BY m.pk DESC ${page}`;
 }
 
 /** The same keys for messages whose media's transcript matches. */
@@ -81,7 +89,7 @@ function transcriptMatchKeys(
         JOIN media md ON md.account_id = t.account_id AND md.id = t.media_id
        WHERE t.status = 'done' AND ${found})
       AND ${inChats ?? sql`TRUE`}
-    ORDER BY m.pk DESC LIMIT ${take}`;
+    ORDER BY m.pk DESC LIMIT ${count(take)}`;
 }
 
 const FORMS_KEPT = 10_000;
@@ -109,6 +117,13 @@ async function indexWords(db: Driver, words: string[]): Promise<string[]> {
     });
   }
   return words.map((w) => (ASCII_WORD.test(w) ? w : (known.get(w) ?? '')));
+}
+
+/** Whether any transcript is done (an index of done transcripts answers it). */
+async function hasDoneTranscript(db: Driver): Promise<boolean> {
+  return (
+    (await db.get(sql`SELECT 1 AS found FROM media_transcripts WHERE status = 'done' LIMIT 1`)) !== undefined
+  );
 }
 
 const INDEX_RECHECK_MS = 60_000;
@@ -139,20 +154,26 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
     const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
     where.push(sql`${db.capabilities.casefold(searched)} LIKE ${pattern} ESCAPE '\\'`);
   }
-  // One statement: the first `take` keys of each side (a page of the union is among them), a message
-  // matching both counted as a text match, the page cut by key, and only its rows read whole. One more
-  // row than the page says whether another follows.
-  const sides = [sql`SELECT pk, 0 AS side FROM text_keys`];
-  const ctes = [sql`text_keys AS (${textMatchKeys(db, indexed ? words : null, where, inChats, take)})`];
-  if (q.includeTranscripts) {
-    ctes.push(
-      sql`transcript_keys AS (${transcriptMatchKeys(db, indexed ? words : null, pattern, inChats, take)})`,
-    );
-    sides.push(sql`SELECT pk, 1 AS side FROM transcript_keys`);
+  // The transcripts are searched only where a transcript is done (most archives have none): the
+  // union of two sides costs PostgreSQL about 0.4 ms more planning than the text side alone.
+  const transcripts = q.includeTranscripts && (await hasDoneTranscript(db));
+  const textKeys = (limit: number, offset: number) =>
+    textMatchKeys(db, indexed ? words : null, where, inChats, limit, offset);
+  let page: Sql;
+  if (transcripts) {
+    // The first `take` keys of each side (a page of the union is among them), a message matching both
+    // counted as a text match, the page cut by key.
+    page = sql`text_keys AS (${textKeys(take, 0)}),
+      transcript_keys AS (${transcriptMatchKeys(db, indexed ? words : null, pattern, inChats, take)}),
+      matched AS (SELECT pk, min(side) AS side FROM (SELECT pk, 0 AS side FROM text_keys
+        UNION ALL SELECT pk, 1 AS side FROM transcript_keys) u GROUP BY pk),
+      page AS (SELECT pk, side FROM matched ORDER BY pk DESC LIMIT ${count(q.limit + 1)} OFFSET ${count(q.offset)})`;
+  } else {
+    page = sql`page AS (SELECT pk, 0 AS side FROM (${textKeys(q.limit + 1, q.offset)}) k)`;
   }
-  const rows = await db.all(sql`WITH ${join(ctes)},
-    matched AS (SELECT pk, min(side) AS side FROM (${join(sides, ' UNION ALL ')}) u GROUP BY pk),
-    page AS (SELECT pk, side FROM matched ORDER BY pk DESC LIMIT ${q.limit + 1} OFFSET ${q.offset})
+  // One statement: the page's keys, then only its rows read whole. One more row than the page says
+  // whether another follows.
+  const rows = await db.all(sql`WITH ${page}
     SELECT ${RESULT_COLUMNS}, page.side AS matched_side
       FROM page JOIN messages m ON m.pk = page.pk ${CHAT_JOIN} ${TOPIC_JOIN}
      ORDER BY m.pk DESC`);
