@@ -25,6 +25,7 @@ export const SERVER_ENTRIES: Record<string, string> = {
   // Worker threads (src/common/worker-entry.ts starts them from here when compiled).
   'fuel-scrape-worker': 'src/fuel/jobs/scrape-worker.ts',
   'fuel-positions-worker': 'src/fuel/store/positions-worker.ts',
+  'archive-json-worker': 'src/archive/importers/desktop-json-worker.ts',
 };
 
 const sourceUrls: Plugin = {

@@ -6,7 +6,16 @@
  * compiled code needs but the image lacks, or a write outside /data makes a service fail here.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,6 +113,35 @@ describe('the image built outside a container', () => {
     const sources = execFileSync('find', [path.join(image, 'src'), '-name', '*.ts'], { encoding: 'utf8' });
     expect(sources.trim()).toBe('');
   });
+
+  it('archive: imports a large export, read on the compiled reader thread', async () => {
+    // Big enough that the import reads it on its own thread (desktop-json-thread.ts).
+    const count = 40_000;
+    const messages = Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      type: 'message',
+      date: '2024-03-01T10:00:00',
+      date_unixtime: String(1709287200 + i),
+      from: 'Member',
+      from_id: 'user42',
+      text: `message number ${i + 1} of the large export`,
+    }));
+    const folder = path.join(work, 'large-export');
+    mkdirSync(folder);
+    writeFileSync(
+      path.join(folder, 'result.json'),
+      JSON.stringify({ name: 'Large', type: 'private_supergroup', id: 9, messages }),
+    );
+    chmodSync(work, 0o755);
+    const env = { DATABASE_PATH: path.join(data, 'large-export.db') };
+    expect(await exitOf(asImageUser([entry, 'archive', 'migrate'], env))).toBe(0);
+    const importing = asImageUser([entry, 'archive', 'import', '-p', folder, '--skip-media'], env);
+    let output = '';
+    importing.stdout?.on('data', (chunk) => (output += chunk));
+    importing.stderr?.on('data', (chunk) => (output += chunk));
+    expect(await exitOf(importing), output).toBe(0);
+    expect(output).toContain(`Messages: ${count}`);
+  }, 120_000);
 
   const servers = ownServices(readCompose()).filter(([, s]) => s.command?.[1] === 'serve');
   const portVariable: Record<string, string> = {

@@ -10,7 +10,7 @@ import type { Logger } from '../../common/logger';
 import { NO_SCHEMA } from '../store/migrate';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
 import { isExportPage, readDesktopHtml } from './desktop-html';
-import { readDesktopJson } from './desktop-json';
+import { readDesktopJsonFile } from './desktop-json-thread';
 import { type ExportFile, exportFile } from './export-folder';
 import { chatMediaPath, MediaCopier, sha256File } from './media-files';
 import { SeenIds } from './seen-ids';
@@ -27,6 +27,8 @@ export interface ImportOptions {
   logger: Logger;
   /** Stops the import at its next entry: the chat in progress is rolled back, with its copied files. */
   signal?: AbortSignal;
+  /** A result.json of at least this size is read on a thread of its own (desktop-json-thread.ts). */
+  threadFromBytes?: number;
 }
 
 export interface ChatReport {
@@ -274,7 +276,7 @@ export async function importExport(db: ArchiveDatabase, given: ImportOptions): P
   }
   const events =
     format === 'json'
-      ? readDesktopJson(path.join(source.dir, source.file))
+      ? readDesktopJsonFile(path.join(source.dir, source.file), options.threadFromBytes)
       : asAsync(readDesktopHtml(source.dir, options.chatId as number, source.file));
   const iterator = events[Symbol.asyncIterator]();
   const report: ImportReport = { format, chats: [] };

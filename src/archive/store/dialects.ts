@@ -47,6 +47,11 @@ export interface DialectCapabilities {
    * null where the backend keeps its index compact by itself.
    */
   compactFullTextIndex: Sql | null;
+  /**
+   * Statements that open and close a bulk write's transaction (an import's chat) where the full-text
+   * index writes faster with other settings for that long; null where nothing changes.
+   */
+  bulkWrite: { begin: Sql; end: Sql } | null;
   /** Whether the full-text index of migration 003 (SQLite FTS5 tables, PostgreSQL tsvector columns) exists. */
   hasFullTextIndex(db: Introspection): Promise<boolean>;
   /**

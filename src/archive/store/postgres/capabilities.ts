@@ -32,6 +32,7 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
   // A GIN index takes its pending entries in by itself (autovacuum).
   compactFullTextIndex: null,
+  bulkWrite: null,
   hasFullTextIndex: async (db: Introspection) =>
     (await db.hasColumn('messages', 'text_search')) &&
     (await db.hasColumn('messages', 'tags')) &&

@@ -67,6 +67,16 @@ function writer(tx: Db): ChatImportWriter {
   };
 }
 
-export function importTransaction<T>(driver: Driver, fn: (w: ChatImportWriter) => Promise<T>): Promise<T> {
-  return driver.transaction((tx) => fn(writer(tx)));
+export async function importTransaction<T>(
+  driver: Driver,
+  fn: (w: ChatImportWriter) => Promise<T>,
+): Promise<T> {
+  const bulk = driver.capabilities.bulkWrite;
+  const settings = bulk && (await driver.capabilities.hasFullTextIndex(driver)) ? bulk : null;
+  return driver.transaction(async (tx) => {
+    if (settings) await tx.run(settings.begin);
+    const result = await fn(writer(tx));
+    if (settings) await tx.run(settings.end);
+    return result;
+  });
 }

@@ -131,14 +131,17 @@ export async function freeSlots(
   return next;
 }
 
-/** `orderKey` with the slots already read (freeSlots), as a constant; without them, looked up by the row. */
-export function slotKey(slots: Map<number, number> | null, date: Date, n: number): Sql {
+/**
+ * `orderKey` with the slots already read (freeSlots): the key itself, bound as a value; without them,
+ * the subquery by which the row looks it up.
+ */
+export function slotKey(slots: Map<number, number> | null, date: Date, n: number): number | Sql {
   if (!slots) return orderKey(date, n);
   const second = Math.floor(date.getTime() / 1000);
-  return sql`${(slots.get(second) ?? second * SLOTS_PER_SECOND) + n}`;
+  return (slots.get(second) ?? second * SLOTS_PER_SECOND) + n;
 }
 
-function messageValues(m: NewMessage, key: Sql): Sql {
+function messageValues(m: NewMessage, key: number | Sql): Sql {
   return sql`(${key}, ${m.accountId}, ${m.chatId}, ${m.id}, ${m.senderId ?? null},
     ${m.senderName ?? null}, ${m.date}, ${m.text ?? null}, ${m.replyToMsgId ?? null}, ${m.replyToTopId ?? null},
     ${m.replyToText ?? null}, ${m.forwardFromId ?? null}, ${m.editDate ?? null}, ${json(m.rawData ?? null)},

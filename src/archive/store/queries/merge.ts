@@ -7,7 +7,7 @@
  */
 import type { Driver, Queryable, Row } from '../driver';
 import { str } from '../rows';
-import { join, list, raw, type Sql, sql } from '../sql';
+import { join, list, raw, Sql, sql } from '../sql';
 import type { Db } from './common';
 import { freeSlots, mintChatRef, orderKey, slotKey } from './ingest';
 
@@ -245,7 +245,8 @@ export async function copyAccount(
               const second = Math.floor(date.getTime() / 1000);
               const n = perSecond.get(second) ?? 0;
               perSecond.set(second, n + 1);
-              return slotKey(slots, date, n);
+              const key = slotKey(slots, date, n);
+              return key instanceof Sql ? key : sql`${key}`;
             }
             return sql`${values[c] ?? null}`;
           }),
