@@ -5,7 +5,9 @@
 // validation off as in production, one master login reused), timing search, a deep cursor page and the
 // chat list over HTTP against the store call each wraps. Figures are kept in scripts/bench/README.md. Not a
 // test. `--reuse` keeps the generated database (/tmp/specyard-archive-bench/archive.db, PostgreSQL
-// database specyard_archive_bench) for the next run instead of dropping it.
+// database specyard_archive_bench; at another --messages, archive-<N>.db and specyard_archive_bench_<N>)
+// for the next run instead of dropping it (a generation that stopped half-way is run again over it).
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../../src/archive/config';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
   },
 });
 const TOTAL = Number(values.messages);
+if (!Number.isSafeInteger(TOTAL) || TOTAL < 1000) throw new Error(`--messages: a whole number >= 1000`);
 const CHATS = Number(values.chats);
 const RUNS = Number(values.runs);
 const backends: Backend[] =
@@ -169,8 +172,9 @@ async function load(db: ArchiveDatabase): Promise<ChatKey> {
       );
   }
   process.stderr.write(`  loaded ${loaded} messages in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-  if (driver.dialect === 'postgresql') await driver.exec('ANALYZE');
-  else await driver.exec('ANALYZE');
+  // As `archive-cli import` and `generate-dummy-db` leave it: the full-text index merged, statistics taken.
+  await db.compactSearchIndex();
+  await driver.exec('ANALYZE');
   if (!bigChat) throw new Error('no chats');
   return bigChat;
 }
@@ -484,9 +488,11 @@ async function startViewer(
   const oneChat = await login(reader);
   return {
     get: async (route, as) => {
-      const res = await fetch(`${server.url}${route}`, {
-        headers: { cookie: as === 'master' ? master : oneChat },
-      });
+      const request = () =>
+        fetch(`${server.url}${route}`, { headers: { cookie: as === 'master' ? master : oneChat } });
+      // A kept-alive connection the server closed while idle (the upstream's statements can hold the
+      // loop for seconds at 10,000,000 messages) fails once: the GET is sent again.
+      const res = await request().catch(request);
       if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
       return res.arrayBuffer();
     },
@@ -586,9 +592,10 @@ async function compareWithUpstream(
 async function benchDatabase(backend: Backend) {
   if (!values.reuse) return createTestDatabase(backend);
   if (backend === 'sqlite') {
+    mkdirSync('/tmp/specyard-archive-bench', { recursive: true, mode: 0o700 });
     const config = {
       backend,
-      path: '/tmp/specyard-archive-bench/archive.db',
+      path: `/tmp/specyard-archive-bench/${TOTAL === 1_000_000 ? 'archive' : `archive-${TOTAL}`}.db`,
       timeoutSeconds: 60,
       echo: false,
     } as const;
@@ -596,10 +603,11 @@ async function benchDatabase(backend: Backend) {
   }
   const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
-  const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'specyard_archive_bench'");
-  if (exists.rowCount === 0) await admin.query('CREATE DATABASE specyard_archive_bench');
+  const name = TOTAL === 1_000_000 ? 'specyard_archive_bench' : `specyard_archive_bench_${TOTAL}`;
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = 'postgres://postgres@127.0.0.1:5432/specyard_archive_bench';
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
   return { config: { backend, url, timeoutSeconds: 60, echo: false } as const, drop: async () => {} };
 }
 
