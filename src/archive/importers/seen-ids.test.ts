@@ -14,4 +14,15 @@ describe('SeenIds', () => {
     expect(seen.add(4)).toBe(true);
     expect(seen.add(4)).toBe(false);
   });
+
+  it('keeps an unbroken run as one, and knows every id inside it', () => {
+    const seen = new SeenIds();
+    for (let id = 1; id <= 100_000; id++) expect(seen.add(id)).toBe(true);
+    for (const id of [1, 2, 50_000, 99_999, 100_000]) expect(seen.add(id)).toBe(false);
+    expect(seen.add(100_002)).toBe(true);
+    expect(seen.add(100_001)).toBe(true);
+    expect(seen.add(100_001)).toBe(false);
+    expect(seen.add(0)).toBe(true);
+    expect(seen.add(0)).toBe(false);
+  });
 });
