@@ -27,8 +27,6 @@ export interface ImportOptions {
   logger: Logger;
   /** Stops the import at its next entry: the chat in progress is rolled back, with its copied files. */
   signal?: AbortSignal;
-  /** A result.json of at least this size is read on a thread of its own (desktop-json-thread.ts). */
-  threadFromBytes?: number;
 }
 
 export interface ChatReport {
@@ -276,7 +274,7 @@ export async function importExport(db: ArchiveDatabase, given: ImportOptions): P
   }
   const events =
     format === 'json'
-      ? readDesktopJsonFile(path.join(source.dir, source.file), options.threadFromBytes)
+      ? readDesktopJsonFile(path.join(source.dir, source.file))
       : asAsync(readDesktopHtml(source.dir, options.chatId as number, source.file));
   const iterator = events[Symbol.asyncIterator]();
   const report: ImportReport = { format, chats: [] };
