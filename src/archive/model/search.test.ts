@@ -10,7 +10,14 @@ describe('search words', () => {
   });
 
   it('quotes every word as a required prefix', () => {
-    expect(fts5PrefixQuery(['rel', 'OR'])).toBe('"rel"* "OR"*');
+    expect(fts5PrefixQuery(['rel', 'OR'])).toBe('"rel"* AND "OR"*');
+  });
+
+  it('spells out a prefix as the index words it was given, and keeps the others as prefixes', () => {
+    expect(fts5PrefixQuery(['rel', 'pa'], [['relay', 'release'], null])).toBe(
+      '("relay" OR "release") AND "pa"*',
+    );
+    expect(fts5PrefixQuery(['a"b'], [['a"bc']])).toBe('("a""bc")');
   });
 
   it('escapes LIKE wildcards', () => {

@@ -10,14 +10,27 @@ export function searchWords(query: string): string[] {
   return (query.match(WORD) ?? []).slice(0, MAX_WORDS);
 }
 
-/** FTS5 MATCH text: `"w1"* "w2"*` (implicit AND of quoted prefixes). */
-export function fts5PrefixQuery(words: readonly string[]): string {
-  return words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' ');
+const fts5String = (w: string) => `"${w.replaceAll('"', '""')}"`;
+
+/**
+ * FTS5 MATCH text requiring every word: `"w1"* AND "w2"*` (quoted prefixes), or where `terms` lists a
+ * word's index words, those instead: `("w1" OR "w1a") AND "w2"*`. A word's list is never empty.
+ */
+export function fts5PrefixQuery(
+  words: readonly string[],
+  terms?: readonly (readonly string[] | null)[],
+): string {
+  return words
+    .map((w, i) => {
+      const list = terms?.[i];
+      return list ? `(${list.map(fts5String).join(' OR ')})` : `${fts5String(w)}*`;
+    })
+    .join(' AND ');
 }
 
 /** FTS5 MATCH text for whole words (tags): `"w1" "w2"`. */
 export function fts5WordQuery(words: readonly string[]): string {
-  return words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
+  return words.map(fts5String).join(' AND ');
 }
 
 /** A LIKE pattern for "contains", with the wildcards of the input escaped by backslash. */

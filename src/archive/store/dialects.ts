@@ -4,6 +4,7 @@
  * instead of testing which backend they run on, so a query is written once and a new difference is added
  * here and on both sides.
  */
+import type { Queryable } from './driver';
 import type { Sql } from './sql';
 
 /** A full-text match over messages aliased `m`: what to select from, the condition and the order. */
@@ -28,13 +29,31 @@ export interface DialectCapabilities {
   /** Unicode lower-casing of a text expression (SQLite's own lower() folds ASCII only). */
   casefold(expr: Sql): Sql;
   /**
-   * A statement answering each search word as the index holds it (column `form`, in the words' order),
-   * or null where the match takes the words as they are. The forms are what matchMessageText and
-   * matchTranscriptText are given.
+   * Each search word as the index holds it, in the words' order: its forms (one, or on SQLite each token
+   * the index's tokenizer makes of it). Asked only for words that are not plain ASCII letters and digits
+   * (those are indexed lower-cased). The forms are what matchMessageText and matchTranscriptText are given.
    */
-  indexedForms: ((words: readonly string[]) => Sql) | null;
-  /** Messages whose text holds every word (whole words, or word prefixes with `prefix`). */
-  matchMessageText(words: readonly string[], prefix: boolean): TextMatch;
+  indexedForms(db: Queryable, words: readonly string[]): Promise<string[][]>;
+  /**
+   * Where the message index keeps no prefix indexes: the words of the index that begin with `prefix`
+   * (as the index holds it), as rows `{term}`, at most `limit` of them; null where the index matches
+   * prefixes by itself. A search gives them to matchMessageText as `terms`.
+   */
+  prefixTerms: ((prefix: string, limit: number) => Sql) | null;
+  /**
+   * Statements, run in one transaction, that move the words written since into the list prefixTerms
+   * reads (after a write of messages, and after a bulk load); null where there is no such list.
+   */
+  flushPrefixTerms: readonly Sql[] | null;
+  /**
+   * Messages whose text holds every word (whole words, or word prefixes with `prefix`). `terms`, where
+   * given, holds for each word the index's words it begins (prefixTerms), or null to match it as a prefix.
+   */
+  matchMessageText(
+    words: readonly string[],
+    prefix: boolean,
+    terms?: readonly (readonly string[] | null)[],
+  ): TextMatch;
   /** A condition on media_transcripts aliased `t`: its text holds every word as a prefix. */
   matchTranscriptText(words: readonly string[]): Sql;
   /**

@@ -1,5 +1,6 @@
 /** What the archive's queries write differently on PostgreSQL (the capabilities of ../dialects.ts). */
 import type { DialectCapabilities, Introspection } from '../dialects';
+import type { Queryable } from '../driver';
 import { join, raw, type Sql, sql } from '../sql';
 
 /**
@@ -19,8 +20,15 @@ function tsWords(forms: readonly string[], prefix: boolean): Sql {
 export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   casefold: (expr: Sql) => sql`lower(${expr})`,
   // Normalised as the indexed texts are (003_full_text_search.sql), once per word (search.ts caches it).
-  indexedForms: (words: readonly string[]) =>
-    sql`SELECT trim(archive_fts_text(w)) AS form FROM (VALUES ${join(words.map((w, n) => sql`(${w}::text, ${raw(String(n))})`))}) AS t(w, n) ORDER BY n`,
+  indexedForms: async (db: Queryable, words: readonly string[]) => {
+    const rows = await db.all(
+      sql`SELECT trim(archive_fts_text(w)) AS form FROM (VALUES ${join(words.map((w, n) => sql`(${w}::text, ${raw(String(n))})`))}) AS t(w, n) ORDER BY n`,
+    );
+    return words.map((_, i) => [String(rows[i]?.form ?? '')]);
+  },
+  // A GIN index over the tsvector matches a prefix (`:*`) by itself.
+  prefixTerms: null,
+  flushPrefixTerms: null,
   matchMessageText: (words: readonly string[], prefix: boolean) => ({
     from: raw('messages m'),
     where: sql`m.text_search @@ (${tsWords(words, prefix)})`,

@@ -22,6 +22,7 @@ import type {
   NewUser,
 } from '../writer';
 import type { Db } from './common';
+import { flushPrefixTerms } from './search';
 
 /** 128 random bits, 22 URL-safe characters. */
 export const mintChatRef = () => randomBytes(16).toString('base64url');
@@ -153,7 +154,12 @@ export async function upsertMessages(driver: Driver, messages: NewMessage[]): Pr
   if (messages.length === 0) return;
   // One statement may not touch the same row twice (PostgreSQL): the last copy of a message wins.
   const unique = [...new Map(messages.map((m) => [`${m.accountId}/${m.chatId}/${m.id}`, m])).values()];
-  await driver.transaction((tx) => insertMessageRows(tx, unique));
+  await driver.transaction(async (tx) => {
+    await insertMessageRows(tx, unique);
+    // The words of a few messages join the list of the index's words at once (bulk loads move them at
+    // the end: compactSearchIndex).
+    await flushPrefixTerms(tx);
+  });
 }
 
 /**
@@ -208,6 +214,7 @@ export async function editMessage(driver: Driver, e: MessageEdit): Promise<void>
     await tx.run(
       sql`UPDATE messages SET text = ${e.text}, edit_date = ${e.editDate} WHERE ${whereMessage(e)}`,
     );
+    await flushPrefixTerms(tx);
   });
 }
 

@@ -1,6 +1,6 @@
 import { containsPattern, searchWords } from '../../model/search';
 import { parseTag, TAG_SCAN_CAP, textHasTag } from '../../model/tags';
-import type { Driver, Row } from '../driver';
+import type { Driver, Queryable, Row } from '../driver';
 import { str, toSearchResult } from '../rows';
 import { count, join, raw, type Sql, sql } from '../sql';
 import type { SearchPage, SearchQuery, TagPage, TagQuery, Visibility } from '../types';
@@ -53,6 +53,7 @@ async function visibleChatKeys(db: Driver, vis: Visibility): Promise<Sql | null>
 function textMatchKeys(
   db: Db,
   words: string[] | null,
+  terms: (string[] | null)[] | undefined,
   where: Sql[],
   inChats: Sql | null,
   limit: number,
@@ -61,7 +62,7 @@ function textMatchKeys(
   const conditions = inChats ? [...where, inChats] : where;
   const page = sql`LIMIT ${count(limit)} OFFSET ${count(offset)}`;
   if (words) {
-    const match = db.capabilities.matchMessageText(words, true);
+    const match = db.capabilities.matchMessageText(words, true, terms);
     if (match.keysOnly && conditions.length === 0)
       return sql`SELECT ${match.keysOnly.key} AS pk FROM ${match.keysOnly.from}
         WHERE ${match.where} ${match.newestFirst} ${page}`;
@@ -94,29 +95,50 @@ function transcriptMatchKeys(
 
 const FORMS_KEPT = 10_000;
 /** Per database: the normalisation depends on its extensions (unaccent, where installed). */
-const formsByDriver = new WeakMap<Driver, Map<string, string>>();
+const formsByDriver = new WeakMap<Driver, Map<string, string[]>>();
 const ASCII_WORD = /^[A-Za-z0-9]+$/;
 
 /**
- * The words as the full-text index holds them, where the backend asks for that (dialects.ts): looked up
- * once per word, since the normalisation is a pure function, and given to the statement as constants.
+ * The words as the full-text index holds them (dialects.ts, indexedForms), each word's forms in its
+ * place: looked up once per word, since the normalisation is a pure function, and given to the statement
+ * as constants. Letters and digits of ASCII alone are indexed lower-cased on both backends.
  */
 async function indexWords(db: Driver, words: string[]): Promise<string[]> {
-  const statement = db.capabilities.indexedForms;
-  if (!statement) return words;
-  const known = formsByDriver.get(db) ?? new Map<string, string>();
+  const known = formsByDriver.get(db) ?? new Map<string, string[]>();
   formsByDriver.set(db, known);
-  // Letters and digits of ASCII alone are indexed as they are (the normalisation changes only other
-  // characters, and the query's parser lower-cases); others are asked of the database.
   const missing = [...new Set(words.filter((w) => !ASCII_WORD.test(w) && !known.has(w)))];
   if (missing.length > 0) {
-    const forms = await db.all(statement(missing));
+    const forms = await db.capabilities.indexedForms(db, missing);
     if (known.size + missing.length > FORMS_KEPT) known.clear();
     missing.forEach((w, i) => {
-      known.set(w, str(forms[i]?.form) ?? '');
+      known.set(w, forms[i] ?? []);
     });
   }
-  return words.map((w) => (ASCII_WORD.test(w) ? w : (known.get(w) ?? '')));
+  return words.flatMap((w) => (ASCII_WORD.test(w) ? [w.toLowerCase()] : (known.get(w) ?? [])));
+}
+
+/** A prefix spelled out as more index words than this is matched as a prefix by the index itself. */
+export const PREFIX_TERMS_MAX = 5_000;
+
+/**
+ * Where the message index keeps no prefix indexes (dialects.ts, prefixTerms): each word's index words,
+ * or null for a word that begins more than PREFIX_TERMS_MAX of them. Undefined where the index matches
+ * prefixes by itself.
+ */
+async function prefixTerms(db: Driver, words: string[]): Promise<(string[] | null)[] | undefined> {
+  const statement = db.capabilities.prefixTerms;
+  if (!statement) return undefined;
+  return Promise.all(
+    words.map(async (w) => {
+      const rows = await db.all<{ term: string }>(statement(w, PREFIX_TERMS_MAX + 1));
+      return rows.length > PREFIX_TERMS_MAX ? null : rows.map((r) => String(r.term));
+    }),
+  );
+}
+
+/** Moves the words written since into the list prefixTerms reads, inside the caller's transaction. */
+export async function flushPrefixTerms(tx: Queryable): Promise<void> {
+  for (const statement of tx.capabilities.flushPrefixTerms ?? []) await tx.run(statement);
 }
 
 /** Whether any transcript is done (an index of done transcripts answers it). */
@@ -145,6 +167,7 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
   const typed = searchWords(q.query);
   const indexed = indexAvailable && typed.length > 0;
   const words = indexed ? await indexWords(db, typed) : typed;
+  const terms = indexed ? await prefixTerms(db, words) : undefined;
   const pattern = containsPattern(q.query);
   const take = q.offset + q.limit + 1;
   const inChats = await visibleChatKeys(db, vis);
@@ -158,7 +181,7 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
   // union of two sides costs PostgreSQL about 0.4 ms more planning than the text side alone.
   const transcripts = q.includeTranscripts && (await hasDoneTranscript(db));
   const textKeys = (limit: number, offset: number) =>
-    textMatchKeys(db, indexed ? words : null, where, inChats, limit, offset);
+    textMatchKeys(db, indexed ? words : null, terms, where, inChats, limit, offset);
   let page: Sql;
   if (transcripts) {
     // The first `take` keys of each side (a page of the union is among them), a message matching both
@@ -188,10 +211,15 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
   };
 }
 
-/** After a bulk write: the full-text index merged into as few parts as the backend keeps (see dialects.ts). */
+/**
+ * After a bulk write: the full-text index merged into as few parts as the backend keeps, and the words
+ * written since moved into the list of the index's words (see dialects.ts).
+ */
 export async function compactSearchIndex(db: Driver): Promise<void> {
   const statement = db.capabilities.compactFullTextIndex;
-  if (statement && (await hasSearchIndex(db))) await db.run(statement);
+  if (!(await hasSearchIndex(db))) return;
+  if (statement) await db.run(statement);
+  if (db.capabilities.flushPrefixTerms) await db.transaction(flushPrefixTerms);
 }
 
 const TAG_BATCH = 500;

@@ -2,20 +2,73 @@
 
 import { fts5PrefixQuery, fts5WordQuery } from '../../model/search';
 import type { DialectCapabilities, Introspection } from '../dialects';
-import { raw, type Sql, sql } from '../sql';
+import type { Queryable } from '../driver';
+import { count, join, raw, type Sql, sql } from '../sql';
 
 const FTS_MESSAGES = raw('messages_fts f JOIN messages m ON m.pk = f.rowid');
+
+/** Each fold takes its own block of rowids in the connection's temporary table of words. */
+let foldCalls = 0;
+const FOLD_BLOCK = 64;
+
+/**
+ * Each word's tokens as FTS5's tokenizer makes them (lower-cased, diacritics removed, split where it
+ * splits): the words are written into a temporary FTS5 table of the connection and its words read back,
+ * each call under its own rowids, so searches that overlap do not see each other's words.
+ */
+async function foldWords(db: Queryable, words: readonly string[]): Promise<string[][]> {
+  await db.run(sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_words
+    USING fts5(word, tokenize = 'unicode61 remove_diacritics 2')`);
+  await db.run(sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_word_tokens
+    USING fts5vocab(temp, search_words, instance)`);
+  const out: string[][] = words.map(() => []);
+  for (let from = 0; from < words.length; from += FOLD_BLOCK) {
+    const chunk = words.slice(from, from + FOLD_BLOCK);
+    foldCalls = (foldCalls + 1) % 1_000_000_000;
+    const base = foldCalls * FOLD_BLOCK;
+    const last = base + FOLD_BLOCK - 1;
+    await db.run(
+      sql`INSERT INTO temp.search_words (rowid, word) VALUES ${join(chunk.map((w, i) => sql`(${base + i}, ${w})`))}`,
+    );
+    try {
+      const tokens = await db.all<{ doc: number; term: string }>(sql`SELECT doc, term
+        FROM temp.search_word_tokens WHERE doc BETWEEN ${base} AND ${last} ORDER BY doc, "offset"`);
+      for (const t of tokens) out[from + Number(t.doc) - base]?.push(String(t.term));
+    } finally {
+      await db.run(sql`DELETE FROM temp.search_words WHERE rowid BETWEEN ${base} AND ${last}`);
+    }
+  }
+  return out;
+}
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
   // A function the SQLite driver registers on each connection (see driver.ts).
   casefold: (expr: Sql) => sql`archive_casefold(${expr})`,
-  // FTS5 tokenizes the query with the index's own tokenizer.
-  indexedForms: null,
+  indexedForms: foldWords,
+  // The message index keeps no prefix indexes (migration 006): a prefix is spelled out as the words of
+  // the index that begin with it, from the list of its words and from the words written since.
+  prefixTerms: (prefix: string, limit: number) => {
+    const end = `${prefix}\u{10FFFF}`;
+    return sql`SELECT term FROM messages_fts_terms WHERE term >= ${prefix} AND term < ${end}
+      UNION SELECT term FROM messages_fts_pending_terms WHERE term >= ${prefix} AND term < ${end}
+      ORDER BY term LIMIT ${count(limit)}`;
+  },
+  flushPrefixTerms: [
+    sql`INSERT OR IGNORE INTO messages_fts_terms (term) SELECT term FROM messages_fts_pending_terms`,
+    sql`INSERT INTO messages_fts_pending (messages_fts_pending) VALUES ('delete-all')`,
+  ],
   // The FTS5 table is the outer loop, walked by descending rowid (= pk), so a page costs the same for a
-  // common word as for a rare one.
-  matchMessageText: (words: readonly string[], prefix: boolean) => ({
+  // common word as for a rare one. A word whose list of index words is empty matches nothing.
+  matchMessageText: (
+    words: readonly string[],
+    prefix: boolean,
+    terms?: readonly (readonly string[] | null)[],
+  ) => ({
     from: FTS_MESSAGES,
-    where: sql`messages_fts MATCH ${prefix ? fts5PrefixQuery(words) : fts5WordQuery(words)}`,
+    where:
+      words.length === 0 || terms?.some((list) => list?.length === 0)
+        ? sql`FALSE`
+        : sql`messages_fts MATCH ${prefix ? fts5PrefixQuery(words, terms) : fts5WordQuery(words)}`,
     newestFirst: sql`ORDER BY f.rowid DESC`,
     keysOnly: { from: raw('messages_fts f'), key: raw('f.rowid') },
   }),
@@ -34,7 +87,9 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
     end: sql`INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 4)`,
   },
   hasFullTextIndex: async (db: Introspection) =>
-    (await db.hasTable('messages_fts')) && (await db.hasTable('media_transcripts_fts')),
+    (await db.hasTable('messages_fts')) &&
+    (await db.hasTable('messages_fts_terms')) &&
+    (await db.hasTable('media_transcripts_fts')),
   afterExplicitId: () => null,
   writableColumns: (table: string) =>
     sql`SELECT name FROM pragma_table_xinfo(${table}) WHERE hidden = 0 ORDER BY cid`,

@@ -1,8 +1,16 @@
 // The archive store's shared suites on SQLite, and what only SQLite's full-text index does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../common/logger';
 import type { ArchiveSqlStore } from '../archive-store';
 import type { Queryable } from '../driver';
 import { liveQueryCases } from '../live-queries.cases';
+import { listMigrations, migrateArchive } from '../migrate';
+import { openArchiveStore } from '../open';
+import { PREFIX_TERMS_MAX } from '../queries/search';
 import { sql } from '../sql';
 import { ALL_VISIBLE } from '../store';
 import { archiveStoreCases } from '../store.cases';
@@ -59,5 +67,161 @@ describe('an import on SQLite', () => {
       return [during, await automerge(tx)];
     });
     expect(seen).toEqual([16, 4]);
+  });
+});
+
+describe("SQLite's message index and the list of its words", () => {
+  let store: TestStore;
+  const driver = () => (store.db as ArchiveSqlStore).driver;
+  const search = async (query: string) =>
+    (
+      await store.db.searchMessages(ALL_VISIBLE, { query, limit: 50, offset: 0, includeTranscripts: false })
+    ).results
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+  // What FTS5 itself finds for the same prefixes (its own prefix match, every word required).
+  const native = async (words: string[]) =>
+    (
+      await driver().all<{ id: number }>(sql`SELECT m.id FROM messages_fts f JOIN messages m ON m.pk = f.rowid
+        WHERE messages_fts MATCH ${words.map((w) => `"${w}"*`).join(' AND ')}`)
+    )
+      .map((r) => Number(r.id))
+      .sort((a, b) => a - b);
+  const TEXTS = [
+    'Café crème at noon',
+    'cafeteria closes early',
+    'Ёлка и ёжик',
+    'елка без игрушек',
+    'release party tonight',
+    'relay the release notes',
+    'Straße gesperrt',
+    'naïve façade',
+    '日本語のテキスト',
+  ];
+
+  beforeAll(async () => {
+    store = await openTestStore('sqlite', { seed: false });
+    const accountId = await store.db.upsertAccount({ label: 'words' });
+    await store.db.upsertChat({ accountId, id: 7, type: 'group', title: 'Words' });
+    await store.db.upsertMessages(
+      TEXTS.map((text, i) => ({
+        accountId,
+        chatId: 7,
+        id: i + 1,
+        date: new Date(Date.UTC(2024, 0, 1, 0, i)),
+        text,
+      })),
+    );
+  });
+  afterAll(() => store.close());
+
+  it('finds with each prefix spelled out as the index words what FTS5 finds with the prefix itself', async () => {
+    for (const query of [
+      'caf',
+      'CAFÉ',
+      'cafe',
+      'rel',
+      'release',
+      'rel par',
+      'ёлк',
+      'елк',
+      'ЁЖ',
+      'stra',
+      'strasse',
+      'naive',
+      'fac',
+      '日本',
+      'zzz',
+    ]) {
+      const typed = query.match(/[\p{L}\p{N}]+/gu) ?? [];
+      expect({ query, ids: await search(query) }).toEqual({ query, ids: await native(typed) });
+    }
+    expect(await search('caf')).toEqual([1, 2]);
+    expect(await search('rel par')).toEqual([5]);
+  });
+
+  it('lists the words of messages as they are written, and after a bulk load once the index is compacted', async () => {
+    const terms = async () =>
+      (await driver().all<{ term: string }>(sql`SELECT term FROM messages_fts_terms ORDER BY term`)).map(
+        (r) => String(r.term),
+      );
+    const pending = async () =>
+      Number((await driver().get(sql`SELECT count(*) AS n FROM messages_fts_pending_terms`))?.n);
+    expect(await terms()).toContain('creme');
+    expect(await pending()).toBe(0);
+    // Written past the store (as a bulk load writes): pending, and searched all the same.
+    await driver().run(sql`INSERT INTO messages (pk, account_id, chat_id, id, date, text)
+      SELECT max(pk) + 1, account_id, chat_id, 100, '2024-02-01T00:00:00.000Z', 'quokkas everywhere' FROM messages`);
+    expect(await terms()).not.toContain('quokkas');
+    expect(await pending()).toBe(2);
+    expect(await search('quok')).toEqual([100]);
+    await store.db.compactSearchIndex();
+    expect(await pending()).toBe(0);
+    expect(await terms()).toContain('quokkas');
+    expect(await search('quok')).toEqual([100]);
+    // An edit lists its new words at once; the old ones stay listed and find nothing.
+    await store.db.editMessage({
+      accountId: 1,
+      chatId: 7,
+      messageId: 100,
+      text: 'wombats instead',
+      editDate: new Date('2024-02-02T00:00:00Z'),
+      source: 'listener',
+    });
+    expect(await terms()).toContain('wombats');
+    expect(await search('wom')).toEqual([100]);
+    expect(await search('quok')).toEqual([]);
+  });
+
+  it('matches a prefix that begins more words than are spelled out with the index itself', async () => {
+    const many = Array.from({ length: PREFIX_TERMS_MAX + 1 }, (_, i) => `zq${i.toString(36)}`).join(' ');
+    await store.db.upsertMessages([
+      { accountId: 1, chatId: 7, id: 200, date: new Date('2024-03-01T00:00:00Z'), text: many },
+    ]);
+    expect(await search('zq')).toEqual([200]);
+    expect(await search('zq zq1')).toEqual([200]);
+  });
+});
+
+describe('migration 006 on an archive written before it', () => {
+  it('lists the words already indexed, polls included, so prefixes find the old messages', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-006-'));
+    const file = path.join(dir, 'archive.db');
+    try {
+      const db = new Database(file);
+      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+        applied_at text NOT NULL, checksum text)`);
+      for (const m of listMigrations('sqlite').slice(0, 5)) {
+        db.exec(m.script);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
+          m.version,
+          m.name,
+          '2024-01-01',
+        );
+      }
+      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+        INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold1', 1, 5);
+        INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, 5, 'oldoldoldoldoldoldold1', 'group', 'Old');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, 5, 1, '2023-05-01T00:00:00.000Z', 'Kaffeeklatsch am Sonntag');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text, poll, poll_text)
+          VALUES (11, 1, 5, 2, '2023-05-02T00:00:00.000Z', NULL, '{}', 'Lunch where?' || char(10) || 'Trattoria');`);
+      db.close();
+      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+      expect(await migrateArchive(config)).toEqual(['006_search_terms']);
+      const store = await openArchiveStore(config, silentLogger());
+      try {
+        const find = async (query: string) =>
+          (
+            await store.searchMessages(ALL_VISIBLE, { query, limit: 5, offset: 0, includeTranscripts: false })
+          ).results.map((r) => r.id);
+        expect(await find('kaffee')).toEqual([1]);
+        expect(await find('sonn kaff')).toEqual([1]);
+        expect(await find('tratt')).toEqual([2]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
