@@ -230,10 +230,7 @@ export async function listTaggedMessages(db: Driver, vis: Visibility, q: TagQuer
   const indexAvailable = await hasSearchIndex(db);
   const tag = parseTag(q.tag);
   if (!tag) throw new RangeError('not a #hashtag or $CASHTAG');
-  const where: Sql[] = [
-    visibleChats(vis),
-    sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(tag.needle)} ESCAPE '\\'`,
-  ];
+  const where: Sql[] = [visibleChats(vis)];
   if (q.scope === 'chat') {
     if (!q.chat) throw new RangeError('scope chat needs a chat');
     where.push(inChat(q.chat));
@@ -244,8 +241,13 @@ export async function listTaggedMessages(db: Driver, vis: Visibility, q: TagQuer
   const tagIndex =
     indexAvailable && WORD_TAG.test(tag.body) ? db.capabilities.tagIndexMatch(tag.needle) : null;
   if (tagIndex) {
+    // The index's array holds the text's tags lower-cased, so it implies the substring: without the
+    // LIKE beside it, the planner estimates the tag's messages from the array's statistics (30,000 of
+    // 10,000,000, a walk newest first: 10 ms) instead of guessing a handful (a sort of all: 240-700 ms).
     where.push(tagIndex);
     words = null;
+  } else {
+    where.push(sql`${db.capabilities.casefold(sql`m.text`)} LIKE ${containsPattern(tag.needle)} ESCAPE '\\'`);
   }
   const need = q.offset + q.limit + 1;
   const matched: Row[] = [];
