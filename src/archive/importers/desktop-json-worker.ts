@@ -6,6 +6,7 @@
  * ahead of the reader, which returns one `{ credit: 1 }` per batch it takes, so memory stays flat.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { stringifyJson } from '../model/int64';
 import { readDesktopJson } from './desktop-json';
 import type { ImportEvent } from './types';
 
@@ -35,10 +36,16 @@ port?.on('message', (message: ToJsonWorker) => {
   w?.();
 });
 
+/** A message's extra fields travel as JSON text (ImportedMessage.rawJson), written here. */
+const forPosting = (event: ImportEvent): ImportEvent =>
+  event.kind === 'message'
+    ? { kind: 'message', message: { ...event.message, raw: {}, rawJson: stringifyJson(event.message.raw) } }
+    : event;
+
 async function post(events: ImportEvent[]): Promise<void> {
   while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
   credit--;
-  port?.postMessage({ events } satisfies FromJsonWorker);
+  port?.postMessage({ events: events.map(forPosting) } satisfies FromJsonWorker);
 }
 
 try {

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
+import { JsonText } from '../model/int64';
 import { NO_SCHEMA } from '../store/migrate';
 import type { ArchiveDatabase, ChatImportWriter, ImportTarget, NewMessage } from '../store/store';
 import { isExportPage, readDesktopHtml } from './desktop-html';
@@ -188,7 +189,7 @@ class ChatImport {
       replyToMsgId: m.replyToMsgId,
       forwardFromId: m.forwardFromId,
       editDate: m.editDate,
-      rawData: m.raw,
+      rawData: m.rawJson === undefined ? m.raw : new JsonText(m.rawJson),
       poll: m.poll,
       isOutgoing: this.accountUserId !== null && m.senderId === this.accountUserId,
     };

@@ -38,6 +38,11 @@ export interface ImportedMessage {
   editDate: Date | null;
   /** What the archive has no column for (service action, entities, forward name, ...). */
   raw: Record<string, unknown>;
+  /**
+   * The same as JSON text, set instead by the thread that reads a large export (raw is then empty): the
+   * text crosses to the importing thread far cheaper than the object, and is stored as it is.
+   */
+  rawJson?: string;
   media: ImportedMedia | null;
   /** A poll message's poll. */
   poll: Poll | null;

@@ -62,6 +62,11 @@ export class IntegerList extends Array<number> {
   }
 }
 
+/** A JSON value already written as text (stringifyJson, on another thread): stored as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** JSON text with every IntegerList exact (for answers and stored JSON columns). */
 export function stringifyJson(value: unknown): string {
   const text = JSON.stringify(value);

@@ -4,7 +4,7 @@
  * SQLite, timestamps ISO strings there; arrays and objects are stored as JSON text, id lists beyond 2^53
  * exactly).
  */
-import { stringifyJson } from '../model/int64';
+import { JsonText, stringifyJson } from '../model/int64';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -56,13 +56,15 @@ export function list(values: readonly unknown[]): Sql {
 export class JsonValue {
   constructor(readonly value: unknown) {}
 }
-export const json = (value: unknown) => (value === null || value === undefined ? null : new JsonValue(value));
+export const json = (value: unknown) =>
+  value === null || value === undefined ? null : value instanceof JsonText ? value : new JsonValue(value);
 
 function convert(value: unknown, dialect: Dialect): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return dialect === 'sqlite' ? (value ? 1 : 0) : value;
   if (value instanceof Date) return dialect === 'sqlite' ? value.toISOString() : value;
   if (value instanceof JsonValue) return stringifyJson(value.value);
+  if (value instanceof JsonText) return value.text;
   if (Buffer.isBuffer(value)) return value;
   if (typeof value === 'object') return stringifyJson(value);
   return value;

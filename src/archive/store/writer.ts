@@ -2,6 +2,7 @@
  * The archive's writes: what the backup, the listener and the importer store (later issues), and what
  * the fixtures and the benchmark load. Timestamps are Date objects; the store keeps UTC.
  */
+import type { JsonText } from '../model/int64';
 import type { Poll } from '../model/polls';
 import type { ChatType, TranscriptStatus, VersionSource } from './types';
 
@@ -52,7 +53,8 @@ export interface NewMessage {
   replyToText?: string | null;
   forwardFromId?: number | null;
   editDate?: Date | null;
-  rawData?: Record<string, unknown> | null;
+  /** An object, or the same already written as JSON text. */
+  rawData?: Record<string, unknown> | JsonText | null;
   /** A poll message's poll (its question and options are indexed for search with the text). */
   poll?: Poll | null;
   isOutgoing?: boolean;
