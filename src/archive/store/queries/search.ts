@@ -117,23 +117,32 @@ async function indexWords(db: Driver, words: string[]): Promise<string[]> {
   return words.flatMap((w) => (ASCII_WORD.test(w) ? [w.toLowerCase()] : (known.get(w) ?? [])));
 }
 
-/** A prefix spelled out as more index words than this is matched as a prefix by the index itself. */
+/**
+ * The index words a search spells its prefixes out as, at most this many over all its words: a word that
+ * would take more than are left is matched as a prefix by the index itself.
+ */
 export const PREFIX_TERMS_MAX = 5_000;
 
 /**
  * Where the message index keeps no prefix indexes (dialects.ts, prefixTerms): each word's index words,
- * or null for a word that begins more than PREFIX_TERMS_MAX of them. Undefined where the index matches
- * prefixes by itself.
+ * or null for a word matched as a prefix (PREFIX_TERMS_MAX). Undefined where the index matches prefixes
+ * by itself.
  */
 async function prefixTerms(db: Driver, words: string[]): Promise<(string[] | null)[] | undefined> {
   const statement = db.capabilities.prefixTerms;
   if (!statement) return undefined;
-  return Promise.all(
-    words.map(async (w) => {
-      const rows = await db.all<{ term: string }>(statement(w, PREFIX_TERMS_MAX + 1));
-      return rows.length > PREFIX_TERMS_MAX ? null : rows.map((r) => String(r.term));
-    }),
-  );
+  let left = PREFIX_TERMS_MAX;
+  const out: (string[] | null)[] = [];
+  for (const w of words) {
+    const rows = await db.all<{ term: string }>(statement(w, left + 1));
+    if (rows.length > left) {
+      out.push(null);
+    } else {
+      out.push(rows.map((r) => String(r.term)));
+      left -= rows.length;
+    }
+  }
+  return out;
 }
 
 /** Moves the words written since into the list prefixTerms reads, inside the caller's transaction. */

@@ -180,6 +180,21 @@ describe("SQLite's message index and the list of its words", () => {
     ]);
     expect(await search('zq')).toEqual([200]);
     expect(await search('zq zq1')).toEqual([200]);
+    // The words are spelled out up to the limit over the whole search: the second word here, which
+    // would pass it, is matched as a prefix.
+    const half = (prefix: string) =>
+      Array.from({ length: PREFIX_TERMS_MAX * 0.6 }, (_, i) => `${prefix}${i.toString(36)}`).join(' ');
+    await store.db.upsertMessages([
+      {
+        accountId: 1,
+        chatId: 7,
+        id: 201,
+        date: new Date('2024-03-02T00:00:00Z'),
+        text: `${half('yx')} ${half('wv')}`,
+      },
+    ]);
+    expect(await search('yx wv')).toEqual([201]);
+    expect(await search('yx wv zq')).toEqual([]);
   });
 });
 
