@@ -173,6 +173,22 @@ describe("SQLite's message index and the list of its words", () => {
     expect(await search('quok')).toEqual([]);
   });
 
+  it('finds a query without letters as a substring of the texts as written, any case around it', async () => {
+    await store.db.upsertMessages([
+      { accountId: 1, chatId: 7, id: 300, date: new Date('2024-04-01T00:00:00Z'), text: 'LAUNCH 🚀 TODAY' },
+      { accountId: 1, chatId: 7, id: 301, date: new Date('2024-04-02T00:00:00Z'), text: 'launch 🚀!' },
+    ]);
+    const page = await store.db.searchMessages(ALL_VISIBLE, {
+      query: '🚀',
+      limit: 10,
+      offset: 0,
+      includeTranscripts: false,
+    });
+    expect(page.indexed).toBe(false);
+    expect(page.results.map((r) => r.id)).toEqual([301, 300]);
+    expect((await search('🚀!')).length).toBe(1);
+  });
+
   it('matches a prefix that begins more words than are spelled out with the index itself', async () => {
     const many = Array.from({ length: PREFIX_TERMS_MAX + 1 }, (_, i) => `zq${i.toString(36)}`).join(' ');
     await store.db.upsertMessages([
