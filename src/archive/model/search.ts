@@ -28,7 +28,7 @@ export function fts5PrefixQuery(
     .join(' AND ');
 }
 
-/** FTS5 MATCH text for whole words (tags): `"w1" "w2"`. */
+/** FTS5 MATCH text for whole words (tags): `"w1" AND "w2"`. */
 export function fts5WordQuery(words: readonly string[]): string {
   return words.map(fts5String).join(' AND ');
 }
