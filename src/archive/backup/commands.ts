@@ -20,7 +20,6 @@ import { type BackupConfig, loadBackupConfig } from './config';
 import { type EngineDeps, normalizePhone, runBackup } from './engine';
 import { loadEventWebhook, withEventWebhook } from './event-webhook';
 import { fillChatGaps } from './gaps';
-import { GramJsPlatform } from './gramjs/adapter';
 import { type ArchiveEvent, Listener } from './listener';
 import { moveSharedMedia } from './media-files';
 import type { LoginPrompts, Platform, PlatformSession } from './platform';
@@ -71,11 +70,16 @@ export interface BackupRuntime {
   close(): Promise<void>;
 }
 
-/** The real platform; the library prints its own lines and traces only when the log level is debug. */
-export function platformFor(config: BackupConfig, logger: Logger): Platform {
+/**
+ * The real platform; the library prints its own lines and traces only when the log level is debug. Its
+ * adapter is loaded here, when a command first needs it: the platform library takes about 0.2 s to load,
+ * which every other command of the archive's command line would otherwise pay at its start.
+ */
+export async function platformFor(config: BackupConfig, logger: Logger): Promise<Platform> {
   if (config.apiId === null || !config.apiHash) {
     throw new ConfigError('MSGR_API_ID and MSGR_API_HASH must be set to reach the messaging platform');
   }
+  const { GramJsPlatform } = await import('./gramjs/adapter');
   return new GramJsPlatform({
     apiId: config.apiId,
     apiHash: config.apiHash,
@@ -106,7 +110,7 @@ export async function openRuntime(
 ): Promise<BackupRuntime> {
   const config = overrides.config ?? loadBackupConfig(env);
   const logger = overrides.logger ?? backupLogger(env);
-  const platform = overrides.platform ?? platformFor(config, logger);
+  const platform = overrides.platform ?? (await platformFor(config, logger));
   const driver = openDriver(config.database, logger);
   const store = createArchiveStore(driver);
   if ((await store.schemaRevision()) === 0) {
@@ -160,7 +164,7 @@ export async function authCommand(env: Env, io: CommandIo, overrides: BackupOver
   const logger = overrides.logger ?? backupLogger(env);
   try {
     const config = loadBackupConfig(env);
-    const platform = overrides.platform ?? platformFor(config, logger);
+    const platform = overrides.platform ?? (await platformFor(config, logger));
     if (config.accounts.length === 0) throw new ConfigError('no account configured (MSGR_ACCOUNT_1_PHONE)');
     for (const account of config.accounts) {
       const login = { index: account.index, phone: account.phone };

@@ -52,7 +52,7 @@ export async function authNoninteractiveCommand(
   const logger = overrides.logger ?? backupLogger(env);
   try {
     const { config, login } = legacyAccount(env);
-    const platform = overrides.platform ?? platformFor(config, logger);
+    const platform = overrides.platform ?? (await platformFor(config, logger));
     if (step === 'send') {
       await platform.sendCode(login);
       io.out('Code sent. Run: auth_noninteractive verify CODE [2FA_PASSWORD]');

@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { startWorker } from '../../common/worker-entry';
 import { readDesktopJson } from './desktop-json';
 import type { FromJsonWorker, JsonWorkerData, ToJsonWorker } from './desktop-json-worker';
+import { receiveEvent } from './posted-messages';
 import { ImportError, type ImportEvent } from './types';
 
 /** From this size on, the file is read on its own thread (a few thousand messages). */
@@ -50,7 +51,7 @@ async function* readOnThread(file: string): AsyncGenerator<ImportEvent> {
       }
       if ('events' in message) {
         worker.postMessage({ credit: 1 } satisfies ToJsonWorker);
-        yield* message.events;
+        for (const event of message.events) yield receiveEvent(event);
       } else if ('done' in message) {
         return;
       } else if ('failed' in message) {

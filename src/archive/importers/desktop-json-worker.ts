@@ -2,12 +2,12 @@
  * The thread that reads a large `result.json` for the import (desktop-json-thread.ts): the streaming parse and
  * the mapping of each entry are a third of an import's CPU, so on their own thread they overlap with the
  * database's writes. Reads `workerData.file` with readDesktopJson and posts its events in order, in batches
- * (`{ events }`), then `{ done: true }` or `{ failed: { name, message } }`. It runs at most `ahead` batches
+ * (`{ events }`, each message packed: posted-messages.ts), then `{ done: true }` or `{ failed: { name, message } }`. It runs at most `ahead` batches
  * ahead of the reader, which returns one `{ credit: 1 }` per batch it takes, so memory stays flat.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { stringifyJson } from '../model/int64';
 import { readDesktopJson } from './desktop-json';
+import { type PostedEvent, postEvent } from './posted-messages';
 import type { ImportEvent } from './types';
 
 export interface JsonWorkerData {
@@ -19,7 +19,7 @@ export interface JsonWorkerData {
 }
 
 export type FromJsonWorker =
-  | { events: ImportEvent[] }
+  | { events: PostedEvent[] }
   | { done: true }
   | { failed: { name: string; message: string } };
 
@@ -36,16 +36,10 @@ port?.on('message', (message: ToJsonWorker) => {
   w?.();
 });
 
-/** A message's extra fields travel as JSON text (ImportedMessage.rawJson), written here. */
-const forPosting = (event: ImportEvent): ImportEvent =>
-  event.kind === 'message'
-    ? { kind: 'message', message: { ...event.message, raw: {}, rawJson: stringifyJson(event.message.raw) } }
-    : event;
-
 async function post(events: ImportEvent[]): Promise<void> {
   while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
   credit--;
-  port?.postMessage({ events: events.map(forPosting) } satisfies FromJsonWorker);
+  port?.postMessage({ events: events.map(postEvent) } satisfies FromJsonWorker);
 }
 
 try {

@@ -60,6 +60,8 @@ export const json = (value: unknown) =>
   value === null || value === undefined ? null : value instanceof JsonText ? value : new JsonValue(value);
 
 function convert(value: unknown, dialect: Dialect): unknown {
+  // Numbers and strings first: most of a bulk write's values, each otherwise tested against every class.
+  if (typeof value === 'number' || typeof value === 'string') return value;
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return dialect === 'sqlite' ? (value ? 1 : 0) : value;
   if (value instanceof Date) return dialect === 'sqlite' ? value.toISOString() : value;
