@@ -81,6 +81,7 @@ export type * from './live-types';
 export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
+export { MESSAGES_PER_STATEMENT } from './queries/ingest';
 export { MAX_SESSIONS_PER_USER, sessionIdOf } from './queries/sessions';
 export type * from './tools';
 export type * from './types';

@@ -88,7 +88,11 @@ export async function upsertUser(db: Db, u: NewUser): Promise<void> {
       updated_at = excluded.updated_at`);
 }
 
-const MESSAGE_BATCH = 400;
+/**
+ * Messages a bulk write puts in one INSERT (18 values each: 9,000 parameters, within both backends'
+ * limits). A caller writing in batches of this size writes each batch as one statement.
+ */
+export const MESSAGES_PER_STATEMENT = 500;
 const SLOTS_PER_SECOND = 2 ** 21;
 
 /**
@@ -171,8 +175,8 @@ export async function insertMessageRows(
   unique: NewMessage[],
   slotReadLimit = SLOT_READ_LIMIT,
 ): Promise<void> {
-  for (let i = 0; i < unique.length; i += MESSAGE_BATCH) {
-    const batch = unique.slice(i, i + MESSAGE_BATCH);
+  for (let i = 0; i < unique.length; i += MESSAGES_PER_STATEMENT) {
+    const batch = unique.slice(i, i + MESSAGES_PER_STATEMENT);
     const perSecond = new Map<number, number>();
     const slots = await freeSlots(
       tx,
