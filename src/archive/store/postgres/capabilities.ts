@@ -38,8 +38,10 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
   // Each message's word-shaped tags are kept in an indexed array (migration 003).
   tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
-  // A GIN index takes its pending entries in by itself (autovacuum).
-  compactFullTextIndex: null,
+  // The entries a bulk write left in the GIN indexes' pending lists (every search reads them whole) merged
+  // into the indexes (migration 007).
+  compactFullTextIndex: sql`SELECT gin_clean_pending_list('idx_messages_text_search'::regclass)
+    + gin_clean_pending_list('idx_messages_tags'::regclass) AS pages`,
   bulkWrite: null,
   hasFullTextIndex: async (db: Introspection) =>
     (await db.hasColumn('messages', 'text_search')) &&

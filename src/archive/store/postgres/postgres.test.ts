@@ -87,3 +87,59 @@ describe('the search planner on PostgreSQL', () => {
     );
   });
 });
+
+describe("the GIN indexes' pending lists on PostgreSQL", () => {
+  let t: TestStore;
+  let db: Driver;
+  const pendingPages = async (index: string) =>
+    Number((await db.get(sql`SELECT pending_pages FROM pgstatginindex(${index}::regclass)`))?.pending_pages);
+
+  beforeAll(async () => {
+    t = await openTestStore('postgresql', { seed: false });
+    db = driverOf(t.db);
+    await db.exec(`
+      CREATE EXTENSION IF NOT EXISTS pgstattuple;
+      INSERT INTO accounts (id, label) VALUES (1, 'pending');
+      INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('pendingpendingpending1', 1, 1);
+      INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, 1, 'pendingpendingpending1', 'group', 'Pending');`);
+  });
+  afterAll(async () => t?.close());
+
+  const write = (from: number, to: number) =>
+    db.exec(`INSERT INTO messages (pk, account_id, chat_id, id, date, text)
+      SELECT n, 1, 1, n, timestamptz '2024-01-01' + n * interval '1 second',
+             'w' || substr(md5(n::text), 1, 6) || ' w' || substr(md5((n * 7)::text), 1, 6) || ' #t' || n % 97
+        FROM generate_series(${from}, ${to}) AS n`);
+
+  it('keeps each list to 64 kB, so a search never reads more than a few pending pages', async () => {
+    const options = await db.all(sql`SELECT relname, reloptions::text AS options FROM pg_class
+      WHERE relname IN ('idx_messages_text_search', 'idx_messages_tags', 'idx_media_transcripts_text_search')
+      ORDER BY relname`);
+    expect(options).toEqual([
+      { relname: 'idx_media_transcripts_text_search', options: '{gin_pending_list_limit=64}' },
+      { relname: 'idx_messages_tags', options: '{gin_pending_list_limit=64}' },
+      { relname: 'idx_messages_text_search', options: '{gin_pending_list_limit=64}' },
+    ]);
+    // 20,000 messages of three new words each: about 1 MB of entries, which the default 4 MB list would
+    // all still hold.
+    await write(1, 20_000);
+    expect(await pendingPages('idx_messages_text_search')).toBeLessThanOrEqual(9);
+  });
+
+  it('merges what a bulk write left pending when the bulk commands finish, and still finds it', async () => {
+    await write(20_001, 20_200);
+    expect(await pendingPages('idx_messages_text_search')).toBeGreaterThan(0);
+    expect(await pendingPages('idx_messages_tags')).toBeGreaterThan(0);
+    await t.db.compactSearchIndex();
+    expect(await pendingPages('idx_messages_text_search')).toBe(0);
+    expect(await pendingPages('idx_messages_tags')).toBe(0);
+    const word = `w${String((await db.get(sql`SELECT substr(md5('20100'), 1, 6) AS w`))?.w)}`;
+    const found = await t.db.searchMessages(ALL_VISIBLE, {
+      query: word,
+      limit: 5,
+      offset: 0,
+      includeTranscripts: false,
+    });
+    expect(found.results.map((r) => r.id)).toContain(20100);
+  });
+});

@@ -238,7 +238,7 @@ describe('migration 006 on an archive written before it', () => {
           VALUES (11, 1, 5, 2, '2023-05-02T00:00:00.000Z', NULL, '{}', 'Lunch where?' || char(10) || 'Trattoria');`);
       db.close();
       const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual(['006_search_terms']);
+      expect(await migrateArchive(config)).toEqual(['006_search_terms', '007_search_pending_lists']);
       const store = await openArchiveStore(config, silentLogger());
       try {
         const find = async (query: string) =>
