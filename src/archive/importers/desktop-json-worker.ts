@@ -2,8 +2,9 @@
  * The thread that reads a large `result.json` for the import (desktop-json-thread.ts): the streaming parse and
  * the mapping of each entry are a third of an import's CPU, so on their own thread they overlap with the
  * database's writes. Reads `workerData.file` with readDesktopJson and posts its events in order, in batches
- * (`{ events }`, each message packed: posted-messages.ts), then `{ done: true }` or `{ failed: { name, message } }`. It runs at most `ahead` batches
- * ahead of the reader, which returns one `{ credit: 1 }` per batch it takes, so memory stays flat.
+ * (`{ events }`, each message packed: posted-messages.ts), then `{ done: true }` or
+ * `{ failed: { name, message } }`. It runs at most `ahead` batches ahead of the reader, which returns one
+ * `{ credit: 1 }` per batch it takes, so memory stays flat.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readDesktopJson } from './desktop-json';
