@@ -1,11 +1,12 @@
 // The archive store's shared suites on PostgreSQL, and what the planner makes of its search statements.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../common/logger';
 import { driverOf } from '../archive-store';
 import type { Driver } from '../driver';
 import { liveQueryCases } from '../live-queries.cases';
 import { openArchiveStore } from '../open';
-import { sql } from '../sql';
+import { compile, sql } from '../sql';
 import { ALL_VISIBLE } from '../store';
 import { archiveStoreCases } from '../store.cases';
 import { openTestStore, type TestStore } from '../test-databases';
@@ -141,5 +142,32 @@ describe("the GIN indexes' pending lists on PostgreSQL", () => {
       includeTranscripts: false,
     });
     expect(found.results.map((r) => r.id)).toContain(20100);
+  });
+
+  it("leaves the lists alone, without an error, for a role that writes the archive's rows but owns no index", async () => {
+    await write(20_201, 20_300);
+    const role = `specyard_writer_${process.pid}`;
+    const url = (t.config as { url: string }).url;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.query(`CREATE ROLE ${role}`);
+      await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await admin.query(`SET ROLE ${role}`);
+      const compact = POSTGRES_CAPABILITIES.compactFullTextIndex;
+      if (!compact) throw new Error('PostgreSQL merges its pending lists');
+      const { text, params } = compile(compact, 'postgresql');
+      expect(Number((await admin.query(text, params)).rows[0]?.pages)).toBe(0);
+      await admin.query('RESET ROLE');
+      expect(await pendingPages('idx_messages_text_search')).toBeGreaterThan(0);
+      // The owner merges them.
+      expect(Number((await admin.query(text, params)).rows[0]?.pages)).toBeGreaterThan(0);
+    } finally {
+      await admin.query('RESET ROLE').catch(() => undefined);
+      await admin.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
   });
 });
