@@ -89,8 +89,9 @@ export async function upsertUser(db: Db, u: NewUser): Promise<void> {
 }
 
 /**
- * Messages a bulk write puts in one INSERT (18 values each: 9,000 parameters, within both backends'
- * limits). A caller writing in batches of this size writes each batch as one statement.
+ * Messages a bulk write puts in one INSERT: 18 values each, 20 where each row looks its slot up (orderKey),
+ * so at most 10,000 parameters, within both backends' limits (32,766 and 65,535). A caller writing in
+ * batches of this size writes each batch as one statement.
  */
 export const MESSAGES_PER_STATEMENT = 500;
 const SLOTS_PER_SECOND = 2 ** 21;

@@ -26,11 +26,18 @@ function translate(err: unknown): unknown {
   return err;
 }
 
-/** A statement, and the names of its result's columns when it returns rows (read as arrays: rowObject). */
+/**
+ * A statement, and the names of its result's columns when it returns rows (read as arrays: rowObject).
+ * Names are kept only where the statement's text fixes them: a `*` takes whatever columns the table has
+ * when it runs (SQLite prepares a statement again after a schema change, another connection's too), so
+ * such a statement's names are read at each run.
+ */
 interface Prepared {
   stmt: Database.Statement;
   columns: string[] | null;
 }
+
+const columnNames = (stmt: Database.Statement) => stmt.columns().map((c) => c.name);
 
 /**
  * A row as an object, its columns in the statement's order (a later column of the same name wins, as in
@@ -87,8 +94,9 @@ export class SqliteDriver implements Driver {
     let prepared = this.statements.get(text);
     if (!prepared) {
       const stmt = this.db.prepare(text);
-      const columns = stmt.reader ? stmt.raw(true).columns() : null;
-      prepared = { stmt, columns: columns?.map((c) => c.name) ?? null };
+      const fixed = stmt.reader && !text.includes('*');
+      if (stmt.reader) stmt.raw(true);
+      prepared = { stmt, columns: fixed ? columnNames(stmt) : null };
       if (this.statements.size > 500) this.statements.clear();
       this.statements.set(text, prepared);
     }
@@ -102,7 +110,10 @@ export class SqliteDriver implements Driver {
         stmt.run(...params);
         return [];
       }
-      return (stmt.all(...params) as unknown[][]).map((values) => rowObject(columns ?? [], values) as T);
+      const rows = stmt.all(...params) as unknown[][];
+      // Read after the run: the statement a schema change had SQLite prepare again names its columns.
+      const names = columns ?? columnNames(stmt);
+      return rows.map((values) => rowObject(names, values) as T);
     } catch (err) {
       throw translate(err);
     }

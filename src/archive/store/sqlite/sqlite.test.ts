@@ -15,6 +15,7 @@ import { sql } from '../sql';
 import { ALL_VISIBLE } from '../store';
 import { archiveStoreCases } from '../store.cases';
 import { openTestStore, type TestStore } from '../test-databases';
+import { SqliteDriver } from './driver';
 
 archiveStoreCases('sqlite');
 liveQueryCases('sqlite');
@@ -254,5 +255,34 @@ describe('migration 006 on an archive written before it', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the SQLite driver's rows", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-rows-'));
+  const driver = new SqliteDriver({ path: path.join(dir, 'rows.db'), timeoutSeconds: 5 });
+  afterAll(async () => {
+    await driver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are named by column, a later column of a repeated name winning, as the library names them', async () => {
+    const query = sql`SELECT 1 AS a, 'two' AS b, NULL AS c, 3 AS a`;
+    expect(await driver.all(query)).toEqual([{ a: 3, b: 'two', c: null }]);
+    expect(await driver.all(query)).toEqual([
+      new Database(':memory:').prepare("SELECT 1 AS a, 'two' AS b, NULL AS c, 3 AS a").get(),
+    ]);
+  });
+
+  it("take a table's columns as they are when a statement reads them all, also after the table changed", async () => {
+    await driver.exec('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)');
+    const everything = sql`SELECT * FROM t`;
+    expect(await driver.all(everything)).toEqual([{ x: 1 }]);
+    // Another connection adds a column: the cached statement is prepared again by SQLite.
+    const other = new Database(path.join(dir, 'rows.db'));
+    other.exec("ALTER TABLE t ADD COLUMN y TEXT; UPDATE t SET y = 'new'");
+    other.close();
+    expect(await driver.all(everything)).toEqual([{ x: 1, y: 'new' }]);
+    expect(await driver.all(sql`SELECT y, x FROM t`)).toEqual([{ y: 'new', x: 1 }]);
   });
 });
