@@ -269,9 +269,14 @@ describe("the SQLite driver's rows", () => {
   it('are named by column, a later column of a repeated name winning, as the library names them', async () => {
     const query = sql`SELECT 1 AS a, 'two' AS b, NULL AS c, 3 AS a`;
     expect(await driver.all(query)).toEqual([{ a: 3, b: 'two', c: null }]);
-    expect(await driver.all(query)).toEqual([
-      new Database(':memory:').prepare("SELECT 1 AS a, 'two' AS b, NULL AS c, 3 AS a").get(),
-    ]);
+    const library = new Database(':memory:');
+    try {
+      expect(await driver.all(query)).toEqual([
+        library.prepare("SELECT 1 AS a, 'two' AS b, NULL AS c, 3 AS a").get(),
+      ]);
+    } finally {
+      library.close();
+    }
   });
 
   it("take a table's columns as they are when a statement reads them all, also after the table changed", async () => {
