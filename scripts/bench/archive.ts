@@ -21,7 +21,7 @@ import { createTestDatabase } from '../../src/archive/store/test-databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
-import { fullTextSizes, prepareUpstream, upstreamSearch } from './upstream-search';
+import { fullTextKeysAlone, fullTextSizes, prepareUpstream, upstreamSearch } from './upstream-search';
 
 const { values } = parseArgs({
   options: {
@@ -505,6 +505,8 @@ interface ShapeRow {
   upstream: number;
   ours: number;
   http: number;
+  /** PostgreSQL, every chat: the page's keys alone through the GIN index (fullTextKeysAlone), else null. */
+  keysAlone: number | null;
   samePage: boolean;
 }
 
@@ -565,15 +567,22 @@ async function compareWithUpstream(
       const mine = (await ours(0)).results.map((r) => `${r.chat.id}/${r.id}`);
       const upstream = (await theirs(0)).map((r) => `${r.chatId}/${r.id}`);
       const samePage = mine.length === upstream.length && mine.every((key) => upstream.includes(key));
-      for (let i = 0; i < 3; i++) await Promise.all([ours(i), theirs(i)]);
+      const floor =
+        driver.dialect === 'postgresql' && !shape.oneChat
+          ? (i: number) => fullTextKeysAlone(driver, shape.query(i), 20, shape.offset)
+          : null;
+      for (let i = 0; i < 3; i++) await Promise.all([ours(i), theirs(i), floor?.(i)]);
       const a: number[] = [];
       const b: number[] = [];
+      const c: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const steps: [number[], (i: number) => Promise<unknown>][] = [
           [a, ours],
           [b, theirs],
         ];
-        if (i % 2 === 1) steps.reverse();
+        if (floor) steps.push([c, floor]);
+        // Each contender goes first as often as the others.
+        for (let turn = 0; turn < i % steps.length; turn++) steps.push(steps.shift() as (typeof steps)[0]);
         for (const [samples, fn] of steps) {
           const t0 = performance.now();
           await fn(i);
@@ -588,6 +597,7 @@ async function compareWithUpstream(
         ours: Number(percentiles(a).p50),
         upstream: Number(percentiles(b).p50),
         http: Number(percentiles(http).p50),
+        keysAlone: floor ? Number(percentiles(c).p50) : null,
         samePage,
       });
     }
@@ -701,11 +711,18 @@ for (const backend of backends) {
 console.log(
   `\nSearch shapes against the upstream's statements (${TOTAL} messages, ${CHATS} chats, ${RUNS} alternated runs, p50 ms; target: upstream/ours >= 2, HTTP p50 < 20 ms)`,
 );
-console.log('| backend | shape | upstream | ours | upstream / ours | HTTP | same page |');
-console.log('|---|---|---:|---:|---:|---:|---|');
+console.log(
+  "(keys alone: PostgreSQL, every chat: the page's keys through the GIN index and nothing else, the most a search through it could reach)",
+);
+console.log(
+  '| backend | shape | upstream | ours | upstream / ours | HTTP | keys alone | upstream / keys alone | same page |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of shapeRows) {
+  const floor =
+    r.keysAlone === null ? '– | –' : `${r.keysAlone.toFixed(2)} | ${(r.upstream / r.keysAlone).toFixed(1)}`;
   console.log(
-    `| ${r.backend} | ${r.name} | ${r.upstream.toFixed(2)} | ${r.ours.toFixed(2)} | ${(r.upstream / r.ours).toFixed(1)} | ${r.http.toFixed(2)} | ${r.samePage ? 'yes' : 'no'} |`,
+    `| ${r.backend} | ${r.name} | ${r.upstream.toFixed(2)} | ${r.ours.toFixed(2)} | ${(r.upstream / r.ours).toFixed(1)} | ${r.http.toFixed(2)} | ${floor} | ${r.samePage ? 'yes' : 'no'} |`,
   );
 }
 for (const line of sizes) console.log(line);

@@ -73,6 +73,25 @@ export async function upstreamSearch(
   return rows.map((r) => ({ chatId: Number(r.chat_id), id: Number(r.id) }));
 }
 
+/**
+ * The least any statement over PostgreSQL's GIN index can do for a page of every chat: the keys of the
+ * page's matches alone (no row read, no chat joined), newest first. A GIN index gives no order and no
+ * pk, so this still visits the heap row of every match; upstream / this is the most a search through the
+ * index could reach. Null on SQLite (its full-text table gives the keys in order by itself).
+ */
+export async function fullTextKeysAlone(
+  driver: Driver,
+  query: string,
+  limit: number,
+  offset: number,
+): Promise<number[] | null> {
+  if (driver.dialect === 'sqlite') return null;
+  const m = match(driver, upstreamWords(query));
+  const rows = await driver.all(sql`SELECT m.pk FROM ${m.from} WHERE ${m.where}
+    ORDER BY m.pk DESC LIMIT ${limit + 1} OFFSET ${offset}`);
+  return rows.map((r) => Number(r.pk));
+}
+
 /** The upstream's SQLite index beside ours: bytes of each full-text table (dbstat). */
 export async function fullTextSizes(driver: Driver): Promise<{ ours: number; upstream: number } | null> {
   if (driver.dialect !== 'sqlite') return null;
