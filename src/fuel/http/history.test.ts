@@ -88,10 +88,13 @@ describe('price history routes', () => {
     const missing = await fetch(`${fuel.url}/api/stations/ES/zz/history?fuel=B7`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'Station not found' });
-    for (const query of ['fuel=DIESEL', 'fuel=B7&days=0', 'fuel=B7&days=400', '']) {
+    for (const query of ['fuel=DIESEL', 'fuel=B7&days=0', 'fuel=B7&days=400', 'fuel=B7&days=Infinity', '']) {
       const bad = await fetch(`${fuel.url}/api/stations/ES/a/history?${query}`);
       expect(bad.status, query).toBe(400);
     }
+    const infinite = await fetch(`${fuel.url}/api/stats/daily?country=ES&fuel=B7&days=Infinity`);
+    expect(infinite.status).toBe(400);
+    expect((await readJson(infinite)).details).toEqual([{ path: '/query/days', message: 'must be integer' }]);
     expect((await fetch(`${fuel.url}/api/stations/es/a/history?fuel=B7`)).status).toBe(400);
   });
 

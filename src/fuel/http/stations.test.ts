@@ -157,6 +157,13 @@ describe('station routes', () => {
       ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=2.5', '/query/limit'],
       ['lat=north&lon=-3.7&radius_km=5&fuel=B7', '/query/lat'],
       ['lon=-3.7&radius_km=5&fuel=B7', '/query/lat'],
+      // Texts that read as an infinite number (patches/ajv+*.patch: they had been coerced to Infinity and
+      // then passed every bound, a 500 on PostgreSQL).
+      ['lat=Infinity&lon=-3.7&radius_km=5&fuel=B7', '/query/lat'],
+      ['lat=40.4&lon=-1e999&radius_km=5&fuel=B7', '/query/lon'],
+      ['lat=40.4&lon=-3.7&radius_km=Infinity&fuel=B7', '/query/radius_km'],
+      ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=Infinity', '/query/limit'],
+      ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=1e999', '/query/limit'],
     ])('rejects %s', async (query, path) => {
       const res = await fetch(`${fuel.url}/api/stations/nearest?${query}`);
       expect(res.status).toBe(400);
