@@ -40,6 +40,22 @@ describe('Italy (ministry CSV files)', () => {
     expect(italianFuel('Idrogeno')).toBeNull();
   });
 
+  it('leaves out prices communicated a year before the extraction, or a month before that fuel’s newest', () => {
+    const { prices: rows } = parseItaly(registry(), prices());
+    const of = (id: string) => rows.filter((p) => p.externalId === id).map((p) => `${p.fuel}=${p.price}`);
+    // 21034's "Gasolio artico" of 2016 (1.309) is not its diesel price; 12876's only diesel is of 2025.
+    expect(of('21034')).toEqual(['B7=1.699', 'E5_PREMIUM=2.099']);
+    expect(of('12876')).toEqual(['E5=1.789']);
+    // 3464's attended diesel of March was replaced by April's self-service one; its two petrol prices
+    // of the same morning both stay (the pipeline keeps the lowest).
+    expect(of('3464')).toEqual(['E5=1.819', 'E5=1.949', 'B7=1.729', 'B7_PREMIUM=1.839']);
+    // Methane and L-GNC, two days apart, are both current.
+    expect(of('5125').filter((p) => p.startsWith('CNG'))).toEqual(['CNG=1.459', 'CNG=1.389']);
+    // Without the extraction line, nothing is too old: only the newer prices of a fuel decide.
+    const undated = parseItaly(registry(), prices().replace(/^Estrazione del .*\n/, '')).prices;
+    expect(undated.filter((p) => p.externalId === '12876').map((p) => p.fuel)).toEqual(['E5', 'B7']);
+  });
+
   it('reads the older ";" files and Latin-1 text the same way', () => {
     const older = registry().replaceAll('|', ';').replace('BAR ; CAFFÈ', 'BAR - CAFFÈ');
     const latin1 = decodeText(Buffer.from(older, 'latin1'));

@@ -138,16 +138,59 @@ export function parseItaly(registryText: string, pricesText: string): FetchResul
       type: 'fuel',
     });
   }
-  const prices: RawPrice[] = [];
+  const extracted = extractionDay(pricesText);
+  const oldest = extracted === null ? -Infinity : extracted - YEAR_MS;
+  const rows: { price: RawPrice; at: number | null }[] = [];
+  // Per station and fuel, the time of its newest price.
+  const newest = new Map<string, number>();
   for (const cells of readMinistryCsv(pricesText, PRICE_COLUMNS)) {
     if (cells.length !== PRICE_COLUMNS.length) continue;
-    const [id, fuelName, priceText] = cells.map(clean);
+    const [id, fuelName, priceText, , sentAt] = cells.map(clean);
     if (!id || !stations.has(id)) continue;
     const fuel = italianFuel(fuelName ?? '');
     const price = looseNumber(priceText);
-    if (fuel && price !== null) prices.push({ externalId: id, fuel, price, currency: 'EUR' });
+    if (!fuel || price === null) continue;
+    const at = communicatedAt(sentAt ?? '');
+    // A price last communicated more than a year before the extraction is no current price.
+    if (at !== null && at < oldest) continue;
+    rows.push({ price: { externalId: id, fuel, price, currency: 'EUR' }, at });
+    const key = `${id} ${fuel}`;
+    if (at !== null && at > (newest.get(key) ?? -Infinity)) newest.set(key, at);
   }
+  // Several product names map to one fuel, and the ministry keeps listing a product a station stopped
+  // selling with its last price (a "Gasolio artico" of months ago beside the station's "Gasolio" of this
+  // week), which would pass for the cheapest diesel: a price communicated more than SUPERSEDED_MS before
+  // the station's newest price for the same fuel is left out. Within that window self-service and attended
+  // prices (often sent on different days) both stay, and the pipeline keeps the lowest.
+  const prices = rows
+    .filter(
+      ({ price, at }) =>
+        at === null || at >= (newest.get(`${price.externalId} ${price.fuel}`) ?? at) - SUPERSEDED_MS,
+    )
+    .map(({ price }) => price);
   return { stations: [...stations.values()], prices };
+}
+
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365 * DAY_MS;
+const SUPERSEDED_MS = 30 * DAY_MS;
+
+/** `Estrazione del 2026-08-21` on the file's first line → that day (ms, as UTC); null without it. */
+function extractionDay(text: string): number | null {
+  const day = /^\s*Estrazione del (\d{4})-(\d\d)-(\d\d)/.exec(text);
+  return day ? Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])) : null;
+}
+
+/**
+ * `dtComu`, `21/04/2026 07:12:45` in Rome's local time, read as if UTC (ms): the file's times are only
+ * compared with each other and with its extraction day, where an hour or two does not matter. Null when
+ * it does not read so.
+ */
+function communicatedAt(text: string): number | null {
+  const at = /^(\d\d)\/(\d\d)\/(\d{4})(?: (\d\d):(\d\d):(\d\d))?$/.exec(text);
+  if (!at) return null;
+  const [day, month, year, hour, minute, second] = at.slice(1).map((part) => Number(part ?? 0));
+  return Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
 }
 
 export function italyScraper(baseUrl: string, timeoutMs = 60_000): Scraper {

@@ -64,15 +64,27 @@ describe('Italy: the ministry files of 2026-08-21 (23,973 stations)', () => {
       'HVO=2.369',
     ]);
     const hvoStations = new Set(prices.filter((p) => p.fuel === 'HVO').map((p) => p.externalId));
-    expect(hvoStations.size).toBe(2_591);
+    // 2,591 stations list an HVO product; at two of them it was last priced more than a year before.
+    expect(hvoStations.size).toBe(2_589);
   });
 
   it('keeps the products a fifth of the prices are for: LPG, methane, LNG, premium grades', () => {
     const count = (fuel: string) => prices.filter((p) => p.fuel === fuel).length;
-    // 4,701 GPL rows, one of them for a station the registry does not list.
-    expect(count('LPG')).toBe(4_700);
-    expect(count('CNG')).toBe(1_578 + 132);
+    // 4,701 GPL rows, one of them for a station the registry does not list, 7 last priced more than a
+    // year before the extraction (the oldest in 2020, at 0.549) and 7 over a month before the station's
+    // newest GPL price.
+    expect(count('LPG')).toBe(4_700 - 7 - 7);
+    expect(count('CNG')).toBe(1_704);
     expect(count('LNG')).toBe(193);
+  });
+
+  it('never takes a product the station stopped selling for its current price', () => {
+    // 6391 lists "Gasolio artico" at 1.309 from 2016 beside its "Gasolio" at 2.159 of this week; 19989
+    // "Gasolio Gelo" at 1.305 from 2016. Either would have been Italy's cheapest diesel.
+    expect(pricesOf(prices, '6391')).toEqual(['B7=2.159', 'E5=2.039']);
+    expect(pricesOf(prices, '19989')).toEqual(['B7=2.159', 'B7=2.159', 'E5=2.019', 'E5=2.019']);
+    const diesel = prices.filter((p) => p.fuel === 'B7').map((p) => p.price);
+    expect(Math.min(...diesel)).toBeGreaterThan(1.4);
   });
 
   it('gives every product name in the file a code', () => {
