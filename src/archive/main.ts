@@ -9,6 +9,7 @@ import { listen } from '../common/serve';
 import { type ArchiveConfig, loadConfig, loginModes } from './config';
 import { createArchiveApp } from './http/app';
 import { describeDatabase } from './store/config';
+import { NO_SCHEMA } from './store/migrate';
 import { openArchiveStore } from './store/open';
 
 export interface StartOptions {
@@ -55,6 +56,9 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
   if (!modes.configured) {
     logger.warn('no login mode configured: every protected route answers 503 until one is set');
   }
+  // The viewer never migrates (the seed's): on a database without the archive's tables, every route
+  // that reads them fails until `archive-cli migrate` has run. Said once, at start, in the CLI's words.
+  if ((await store.schemaRevision().catch(() => 0)) === 0) logger.warn(NO_SCHEMA);
   const metrics = await startMetrics(scopedEnv(env ?? process.env, 'ARCHIVE_'), config.host);
   if (metrics) logger.info({ url: metrics.url }, 'viewer metrics listening');
   return {
