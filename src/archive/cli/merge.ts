@@ -5,7 +5,7 @@
  * is changed or deleted; viewer accounts, sessions, share links and push subscriptions stay behind.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
 import { MediaCopier } from '../importers/media-files';
@@ -31,6 +31,19 @@ const sameDatabase = (a: DatabaseConfig, b: DatabaseConfig) =>
   a.backend === 'sqlite' && b.backend === 'sqlite'
     ? path.resolve(a.path) === path.resolve(b.path)
     : a.backend === 'postgresql' && b.backend === 'postgresql' && a.url === b.url;
+
+/**
+ * The folder the source's stored media paths are relative to (its `BACKUP_PATH`), when `--source-media`
+ * is not given: for a SQLite source, `backups` beside the file (where an installation of this archive
+ * keeps them: `<DATA_DIR>/archive.db` and `<DATA_DIR>/backups`), else `media` beside it (the seed's
+ * default), else the file's own folder. Null for a database URL.
+ */
+export function defaultSourceMedia(source: DatabaseConfig): string | null {
+  if (source.backend !== 'sqlite') return null;
+  const folder = path.dirname(path.resolve(source.path));
+  const candidates = [path.join(folder, 'backups'), path.join(folder, 'media')];
+  return candidates.find((dir) => existsSync(dir) && statSync(dir).isDirectory()) ?? folder;
+}
 
 const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -124,6 +137,7 @@ export async function runMerge(
   let target: ArchiveDatabase | null = null;
   let result: MergeResult;
   const media = { copied: 0, missing: 0 };
+  let sourceMedia: string | null = null;
   try {
     const from = sourceConfig(String(values.source));
     const to = databaseConfig(ctx.env);
@@ -135,12 +149,8 @@ export async function runMerge(
       source = await openArchiveStore(from, ctx.logger, { readonly: true });
       target = await openDatabase(ctx.env, ctx.logger);
       const accounts = await plan(source, target, values);
-      const sourceMedia =
-        typeof values['source-media'] === 'string'
-          ? values['source-media']
-          : from.backend === 'sqlite'
-            ? path.join(path.dirname(path.resolve(from.path)), 'media')
-            : null;
+      sourceMedia =
+        typeof values['source-media'] === 'string' ? values['source-media'] : defaultSourceMedia(from);
       if (sourceMedia === null)
         ctx.logger.warn('no --source-media for a database URL source: media files are not copied');
       result = await target.mergeArchive(
@@ -179,7 +189,15 @@ export async function runMerge(
   lines.push('  Rows added:');
   for (const [table, n] of Object.entries(result.rows)) lines.push(`    ${table}: ${n}`);
   lines.push(`  Media files copied: ${media.copied}`);
-  if (media.missing > 0) lines.push(`  Media files missing in the source: ${media.missing}`);
+  if (media.missing > 0) {
+    lines.push(`  Media files missing in the source: ${media.missing}`);
+    // Their rows keep their paths; the viewer answers 404 for them until the files are there.
+    lines.push(
+      sourceMedia === null
+        ? '  (no media folder for a database URL source: pass --source-media DIR, the folder its paths are relative to)'
+        : `  (looked for them under ${sourceMedia}: pass --source-media DIR, the folder the source's BACKUP_PATH was, if they are elsewhere)`,
+    );
+  }
   ctx.io.out(lines.join('\n'));
   return 0;
 }
@@ -192,7 +210,7 @@ export const merge: Command = {
     'source-media': {
       type: 'string',
       metavar: 'DIR',
-      help: "the source's media folder (default: media beside a SQLite source)",
+      help: "the source's media folder, its BACKUP_PATH (default: backups, else media, beside a SQLite source)",
     },
     account: { type: 'string', metavar: 'LABEL_OR_ID', help: 'only this source account (a label wins)' },
     'add-missing-parents': { type: 'boolean', help: 'add placeholder chats and messages for orphaned rows' },

@@ -267,6 +267,32 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
     expect(await counts(target.db)).toEqual(before);
   });
 
+  it('finds the media of a SQLite source in the backups folder beside it, and names where it looked', async () => {
+    const c = ctx();
+    expect(await runMerge(c, { source: sourceUrl, 'dry-run': true })).toBe(0);
+    const said = c.out.join('\n');
+    if (source.config.backend === 'postgresql') {
+      // A database URL has no folder beside it: nothing is found, and the output says what to pass.
+      expect(said).toContain('  Media files copied: 0');
+      expect(said).toContain('no media folder for a database URL source: pass --source-media DIR');
+      return;
+    }
+    const folder = path.dirname(path.resolve(sourceUrl));
+    expect(said).toContain('  Media files copied: 0');
+    expect(said).toContain(`(looked for them under ${folder}: pass --source-media DIR`);
+    // This archive's own layout: <DATA_DIR>/archive.db beside <DATA_DIR>/backups.
+    const backups = path.join(folder, 'backups');
+    mkdirSync(path.dirname(path.join(backups, FIXTURE_FILES.photo.path)), { recursive: true });
+    writeFileSync(path.join(backups, FIXTURE_FILES.photo.path), 'photo bytes of the source');
+    try {
+      const again = ctx();
+      expect(await runMerge(again, { source: sourceUrl, 'dry-run': true })).toBe(0);
+      expect(again.out.join('\n')).toContain('  Media files copied: 1');
+    } finally {
+      rmSync(backups, { recursive: true, force: true });
+    }
+  });
+
   it('copies every account under new ids with its rows and media, leaving the target rows alone', async () => {
     const before = await counts(target.db);
     const sourceCounts = await counts(source.db);
