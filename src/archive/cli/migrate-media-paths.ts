@@ -8,6 +8,12 @@ import type { Command } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
+/**
+ * The stored path relative to the media folder, or null when it is so already. A shared file's place,
+ * `media/_shared/<2 hex>/<sha256>` (model/media-layout.ts), is such a path and is kept as it is: only its
+ * absolute spelling is shortened to it (stripping its `media/` had pointed every row that
+ * deduplicate-media had moved there at a folder that does not exist).
+ */
 export function relativeMediaPath(stored: string, root: string): string | null {
   const prefixes = [
     `${path.resolve(root)}/`,
@@ -15,9 +21,16 @@ export function relativeMediaPath(stored: string, root: string): string | null {
     'media/',
     './media/',
   ];
-  for (const prefix of prefixes) if (stored.startsWith(prefix)) return stored.slice(prefix.length);
+  for (const prefix of prefixes) {
+    if (!stored.startsWith(prefix)) continue;
+    const rest = stored.slice(prefix.length);
+    const relative = rest.startsWith(SHARED) ? `media/${rest}` : rest;
+    return relative === stored ? null : relative;
+  }
   return null;
 }
+
+const SHARED = '_shared/';
 
 export const migrateMediaPaths: Command = {
   name: 'migrate-media-paths',

@@ -13,6 +13,7 @@ import { openArchiveStore } from '../store/open';
 import { sql } from '../store/sql';
 import { ALL_VISIBLE } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { relativeMediaPath } from './migrate-media-paths';
 import { cli, databaseEnv, tempDir } from './test-cli';
 
 const cleanup: string[] = [];
@@ -239,6 +240,23 @@ describe.each(TEST_BACKENDS)('archive-cli maintenance scripts on %s', (backend) 
     expect(readFileSync(path.join(media, shared[0] as string), 'utf8')).toBe('same picture');
     expect(existsSync(path.join(media, `${chatId}/${chatId}_2_photo.jpg`))).toBe(false);
     expect(existsSync(path.join(media, `${chatId}/${chatId}_4_photo.jpg`))).toBe(true);
+  });
+
+  it('migrate-media-paths after deduplicate-media leaves the shared files where they are', async () => {
+    const before = (await t.db.listMediaFiles()).filter((r) => r.filePath?.startsWith('media/_shared/'));
+    expect(before.length).toBeGreaterThan(1);
+    const result = await cli(['migrate-media-paths', '--media-path', media], env);
+    expect(result.stdout).toContain('Media paths rewritten: 0');
+    const after = await t.db.listMediaFiles();
+    for (const row of before) {
+      const now = after.find((r) => r.id === row.id)?.filePath as string;
+      expect(now).toBe(row.filePath);
+      expect(readFileSync(path.join(media, now), 'utf8')).toBe('same picture');
+    }
+    // Spelled absolute, a shared file's path is shortened to the same relative place.
+    const shared = before[0]?.filePath as string;
+    expect(relativeMediaPath(path.join(path.resolve(media), shared), media)).toBe(shared);
+    expect(relativeMediaPath(shared, media)).toBeNull();
   });
 
   it('cleanup-legacy-avatars deletes avatar files nothing refers to', async () => {
