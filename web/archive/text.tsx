@@ -31,7 +31,12 @@ function entitiesOf(raw: Record<string, unknown> | null | undefined): Entity[] {
   return out.sort((a, b) => a.offset - b.offset);
 }
 
-const TOKEN = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(^|[^\w&])([#$][\p{L}\p{N}_]+)/gu;
+/**
+ * A link, or a tag as the tag route takes it (the document's `tag` parameter: `#` and 1-64 letters,
+ * digits or `_`; `$` and 1-8 Latin letters), standing alone: "$1 million" or "$BTCUSDT2" carries none.
+ */
+export const TOKEN =
+  /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(^|[^\w&])(#[\p{L}\p{N}_]{1,64}|\$[A-Za-z]{1,8})(?![\p{L}\p{N}_])/gu;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
