@@ -4,6 +4,9 @@ import { Avatar } from './chats';
 import { RichText } from './text';
 import { formatDateTime } from './time';
 
+/** A letter or digit: what the server searches as a word (src/archive/model/search.ts). */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 /** Search across chats (`kind: 'search'`) or one tag (`kind: 'tag'`), newest first, with paging. */
 export function ResultsPage(props: { kind: 'search' | 'tag'; value: string }) {
   const [results, setResults] = useState<SearchResult[]>([]);
@@ -23,7 +26,13 @@ export function ResultsPage(props: { kind: 'search' | 'tag'; value: string }) {
       if (!r.data) return setError(detail(r));
       setResults((current) => (offset === 0 ? r.data.results : [...current, ...r.data.results]));
       setHasMore(r.data.has_more);
-      setNote(r.data.indexed ? null : 'The search index is not built yet; results may be incomplete.');
+      // Without the full-text index the words are matched as text (slower, as complete); a query with
+      // no word in it (an emoji) is always matched so, and needs no note.
+      setNote(
+        r.data.indexed || !HAS_WORD.test(props.value)
+          ? null
+          : 'The search index is missing: the words were matched as text, which is slower.',
+      );
     } else {
       const r = await api.GET('/api/tags/{tag}', {
         params: { path: { tag: props.value }, query: { limit: 50, offset } },
