@@ -186,6 +186,13 @@ describe('the archive viewer', () => {
     await results.first().waitFor();
     expect(await results.count()).toBeGreaterThan(2);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A query without words is matched as text by design: no note about a missing index.
+    await page.getByLabel('Search all chats').fill('🎉');
+    await page.getByLabel('Search all chats').press('Enter');
+    await page.getByRole('heading', { name: 'Search: “🎉”' }).waitFor();
+    await page.locator('[data-testid=results] li, p.muted.pad').first().waitFor();
+    expect(await page.locator('p.notice').count()).toBe(0);
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
   });
