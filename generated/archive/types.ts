@@ -2655,7 +2655,7 @@ export interface components {
              */
             ok: true;
         };
-        /** @description One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. Soft-deleted messages are included with `is_deleted` true. */
+        /** @description One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. A poll message carries its `poll` and a service message its `service` line, as in the chat's messages (left out otherwise): a poll or a "pinned" notice has no text of its own. Soft-deleted messages are included with `is_deleted` true. */
         ExportedMessage: {
             /**
              * Format: int64
@@ -2730,6 +2730,8 @@ export interface components {
                 /** @example null */
                 duration?: number | null;
             } | null;
+            poll?: components["schemas"]["Poll"];
+            service?: components["schemas"]["ServiceLine"];
             /** @description Present only when the message's media has transcripts; newest first. */
             transcripts?: components["schemas"]["Transcript"][];
         };

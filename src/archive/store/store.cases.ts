@@ -482,6 +482,18 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         ]);
         const before = { to: new Date('2026-03-14T00:00:00Z') };
         expect(await collect(db.exportMessageVersions(rc, before))).toEqual([]);
+        // A poll and a service message have no text: the export carries them as the chat shows them.
+        const family = { accountId: 1, chatId: FIXTURE.family.id };
+        const home = await collect(db.exportMessages(family, {}));
+        expect(home.find((m) => m.id === 75)).toMatchObject({
+          text: null,
+          service: { action: 'invite_members', text: 'Erik Sandberg added Anna Berg' },
+        });
+        const poll = home.find((m) => m.id === 76);
+        expect(poll?.poll).toMatchObject({ question: 'Which Sunday works for dinner?', total_voters: 4 });
+        expect(poll?.poll?.options.map((o) => o.text)).toEqual(['This Sunday', 'Next Sunday']);
+        expect(poll && 'service' in poll).toBe(false);
+        expect(photo && ('poll' in photo || 'service' in photo)).toBe(false);
       });
       it('keeps a poll whole, finds it by its question or an option, quotes it in replies, and says pins in words', async () => {
         const own = await openTestStore(backend, { seed: false });

@@ -20,7 +20,7 @@ import (
 // checks if the ExportedMessage type satisfies the MappedNullable interface at compile time
 var _ MappedNullable = &ExportedMessage{}
 
-// ExportedMessage One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. Soft-deleted messages are included with `is_deleted` true.
+// ExportedMessage One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. A poll message carries its `poll` and a service message its `service` line, as in the chat's messages (left out otherwise): a poll or a \"pinned\" notice has no text of its own. Soft-deleted messages are included with `is_deleted` true.
 type ExportedMessage struct {
 	Id int64 `json:"id"`
 	// Send date (UTC).
@@ -38,6 +38,8 @@ type ExportedMessage struct {
 	// When the archive noticed the deletion, or null.
 	DeletedAt NullableTime `json:"deleted_at"`
 	Media NullableExportedMessageMedia `json:"media"`
+	Poll *Poll `json:"poll,omitempty"`
+	Service *ServiceLine `json:"service,omitempty"`
 	// Present only when the message's media has transcripts; newest first.
 	Transcripts []Transcript `json:"transcripts,omitempty"`
 }
@@ -321,6 +323,70 @@ func (o *ExportedMessage) SetMedia(v ExportedMessageMedia) {
 	o.Media.Set(&v)
 }
 
+// GetPoll returns the Poll field value if set, zero value otherwise.
+func (o *ExportedMessage) GetPoll() Poll {
+	if o == nil || IsNil(o.Poll) {
+		var ret Poll
+		return ret
+	}
+	return *o.Poll
+}
+
+// GetPollOk returns a tuple with the Poll field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *ExportedMessage) GetPollOk() (*Poll, bool) {
+	if o == nil || IsNil(o.Poll) {
+		return nil, false
+	}
+	return o.Poll, true
+}
+
+// HasPoll returns a boolean if a field has been set.
+func (o *ExportedMessage) HasPoll() bool {
+	if o != nil && !IsNil(o.Poll) {
+		return true
+	}
+
+	return false
+}
+
+// SetPoll gets a reference to the given Poll and assigns it to the Poll field.
+func (o *ExportedMessage) SetPoll(v Poll) {
+	o.Poll = &v
+}
+
+// GetService returns the Service field value if set, zero value otherwise.
+func (o *ExportedMessage) GetService() ServiceLine {
+	if o == nil || IsNil(o.Service) {
+		var ret ServiceLine
+		return ret
+	}
+	return *o.Service
+}
+
+// GetServiceOk returns a tuple with the Service field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *ExportedMessage) GetServiceOk() (*ServiceLine, bool) {
+	if o == nil || IsNil(o.Service) {
+		return nil, false
+	}
+	return o.Service, true
+}
+
+// HasService returns a boolean if a field has been set.
+func (o *ExportedMessage) HasService() bool {
+	if o != nil && !IsNil(o.Service) {
+		return true
+	}
+
+	return false
+}
+
+// SetService gets a reference to the given ServiceLine and assigns it to the Service field.
+func (o *ExportedMessage) SetService(v ServiceLine) {
+	o.Service = &v
+}
+
 // GetTranscripts returns the Transcripts field value if set, zero value otherwise.
 func (o *ExportedMessage) GetTranscripts() []Transcript {
 	if o == nil || IsNil(o.Transcripts) {
@@ -373,6 +439,12 @@ func (o ExportedMessage) ToMap() (map[string]interface{}, error) {
 	toSerialize["is_deleted"] = o.IsDeleted
 	toSerialize["deleted_at"] = o.DeletedAt.Get()
 	toSerialize["media"] = o.Media.Get()
+	if !IsNil(o.Poll) {
+		toSerialize["poll"] = o.Poll
+	}
+	if !IsNil(o.Service) {
+		toSerialize["service"] = o.Service
+	}
 	if !IsNil(o.Transcripts) {
 		toSerialize["transcripts"] = o.Transcripts
 	}

@@ -1,7 +1,9 @@
 import { mediaTypeOf } from '../../model/content-type';
+import { asPoll } from '../../model/polls';
+import { serviceOf } from '../../model/service-lines';
 import type { Row } from '../driver';
 import type { ExportedMessage, ExportedMessageVersion, ExportWindow } from '../media-types';
-import { bool, iso, isoRequired, num, str, toTranscript } from '../rows';
+import { bool, iso, isoRequired, num, parseJson, str, toTranscript } from '../rows';
 import { join, list, type Sql, sql } from '../sql';
 import type { ChatKey, Transcript } from '../types';
 import { type Db, inChat } from './common';
@@ -37,6 +39,12 @@ function toExported(r: Row): ExportedMessage {
             duration: num(r.md_duration),
           },
   };
+  // As the chat's messages show them (queries/messages.ts): a poll's question and options, a service
+  // message's line in words.
+  const poll = asPoll(parseJson(r.poll));
+  if (poll) message.poll = poll;
+  const service = serviceOf(parseJson<Record<string, unknown>>(r.raw_data), message.sender.name);
+  if (service) message.service = service;
   return message;
 }
 
@@ -71,7 +79,7 @@ export async function* exportMessages(
     }
     const rows =
       await db.all(sql`SELECT m.id, m.date, m.sender_id, m.sender_name, u.username AS sender_username,
-        m.text, m.is_outgoing, m.reply_to_msg_id, m.edit_date, m.is_deleted, m.deleted_at,
+        m.text, m.is_outgoing, m.reply_to_msg_id, m.edit_date, m.is_deleted, m.deleted_at, m.poll, m.raw_data,
         md.type AS md_type, md.file_name AS md_file_name, md.file_size AS md_file_size,
         md.mime_type AS md_mime_type, md.width AS md_width, md.height AS md_height, md.duration AS md_duration
       FROM messages m

@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from typing import Any, ClassVar, Dict, List, Optional
 from specyard_archive.models.exported_message_media import ExportedMessageMedia
 from specyard_archive.models.exported_message_sender import ExportedMessageSender
+from specyard_archive.models.poll import Poll
+from specyard_archive.models.service_line import ServiceLine
 from specyard_archive.models.transcript import Transcript
 from typing import Optional, Set
 from typing_extensions import Self
@@ -29,7 +31,7 @@ from pydantic_core import to_jsonable_python
 
 class ExportedMessage(BaseModel):
     """
-    One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. Soft-deleted messages are included with `is_deleted` true.
+    One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. A poll message carries its `poll` and a service message its `service` line, as in the chat's messages (left out otherwise): a poll or a \"pinned\" notice has no text of its own. Soft-deleted messages are included with `is_deleted` true.
     """ # noqa: E501
     id: StrictInt = Field(json_schema_extra={"examples": [4182]})
     var_date: datetime = Field(description="Send date (UTC).", alias="date", json_schema_extra={"examples": ["2026-03-14T09:21:07Z"]})
@@ -41,8 +43,10 @@ class ExportedMessage(BaseModel):
     is_deleted: StrictBool = Field(description="True when the message was deleted on the platform; the archive kept it.", json_schema_extra={"examples": [False]})
     deleted_at: Optional[datetime] = Field(description="When the archive noticed the deletion, or null.")
     media: Optional[ExportedMessageMedia]
+    poll: Optional[Poll] = None
+    service: Optional[ServiceLine] = None
     transcripts: Optional[List[Transcript]] = Field(default=None, description="Present only when the message's media has transcripts; newest first.")
-    __properties: ClassVar[List[str]] = ["id", "date", "sender", "text", "is_outgoing", "reply_to", "edit_date", "is_deleted", "deleted_at", "media", "transcripts"]
+    __properties: ClassVar[List[str]] = ["id", "date", "sender", "text", "is_outgoing", "reply_to", "edit_date", "is_deleted", "deleted_at", "media", "poll", "service", "transcripts"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -89,6 +93,12 @@ class ExportedMessage(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of media
         if self.media:
             _dict['media'] = self.media.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of poll
+        if self.poll:
+            _dict['poll'] = self.poll.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of service
+        if self.service:
+            _dict['service'] = self.service.to_dict()
         # override the default output from pydantic by calling `to_dict()` of each item in transcripts (list)
         _items = []
         if self.transcripts:
@@ -142,6 +152,8 @@ class ExportedMessage(BaseModel):
             "is_deleted": obj.get("is_deleted"),
             "deleted_at": obj.get("deleted_at"),
             "media": ExportedMessageMedia.from_dict(obj["media"]) if obj.get("media") is not None else None,
+            "poll": Poll.from_dict(obj["poll"]) if obj.get("poll") is not None else None,
+            "service": ServiceLine.from_dict(obj["service"]) if obj.get("service") is not None else None,
             "transcripts": [Transcript.from_dict(_item) for _item in obj["transcripts"]] if obj.get("transcripts") is not None else None
         })
         return _obj

@@ -30,13 +30,15 @@ import java.util.Arrays;
 import java.util.List;
 import specyard.archive.model.ExportedMessageMedia;
 import specyard.archive.model.ExportedMessageSender;
+import specyard.archive.model.Poll;
+import specyard.archive.model.ServiceLine;
 import specyard.archive.model.Transcript;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
 import specyard.archive.ApiClient;
 /**
- * One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. Soft-deleted messages are included with &#x60;is_deleted&#x60; true.
+ * One message in a chat export. The seed names no fields; we export the message as archived (sender, text, reply, edit and deletion state) plus a description of its media without any file path or URL, and its transcripts when there are any. A poll message carries its &#x60;poll&#x60; and a service message its &#x60;service&#x60; line, as in the chat&#39;s messages (left out otherwise): a poll or a \&quot;pinned\&quot; notice has no text of its own. Soft-deleted messages are included with &#x60;is_deleted&#x60; true.
  */
 @JsonPropertyOrder({
   ExportedMessage.JSON_PROPERTY_ID,
@@ -49,6 +51,8 @@ import specyard.archive.ApiClient;
   ExportedMessage.JSON_PROPERTY_IS_DELETED,
   ExportedMessage.JSON_PROPERTY_DELETED_AT,
   ExportedMessage.JSON_PROPERTY_MEDIA,
+  ExportedMessage.JSON_PROPERTY_POLL,
+  ExportedMessage.JSON_PROPERTY_SERVICE,
   ExportedMessage.JSON_PROPERTY_TRANSCRIPTS
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
@@ -92,6 +96,14 @@ public class ExportedMessage {
   public static final String JSON_PROPERTY_MEDIA = "media";
   @jakarta.annotation.Nullable
   private ExportedMessageMedia media;
+
+  public static final String JSON_PROPERTY_POLL = "poll";
+  @jakarta.annotation.Nullable
+  private Poll poll;
+
+  public static final String JSON_PROPERTY_SERVICE = "service";
+  @jakarta.annotation.Nullable
+  private ServiceLine service;
 
   public static final String JSON_PROPERTY_TRANSCRIPTS = "transcripts";
   @jakarta.annotation.Nullable
@@ -340,6 +352,54 @@ public class ExportedMessage {
   }
 
 
+  public ExportedMessage poll(@jakarta.annotation.Nullable Poll poll) {
+    this.poll = poll;
+    return this;
+  }
+
+  /**
+   * Get poll
+   * @return poll
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_POLL, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Poll getPoll() {
+    return poll;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_POLL, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPoll(@jakarta.annotation.Nullable Poll poll) {
+    this.poll = poll;
+  }
+
+
+  public ExportedMessage service(@jakarta.annotation.Nullable ServiceLine service) {
+    this.service = service;
+    return this;
+  }
+
+  /**
+   * Get service
+   * @return service
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_SERVICE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public ServiceLine getService() {
+    return service;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_SERVICE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setService(@jakarta.annotation.Nullable ServiceLine service) {
+    this.service = service;
+  }
+
+
   public ExportedMessage transcripts(@jakarta.annotation.Nullable List<Transcript> transcripts) {
     this.transcripts = transcripts;
     return this;
@@ -394,12 +454,14 @@ public class ExportedMessage {
         Objects.equals(this.isDeleted, exportedMessage.isDeleted) &&
         Objects.equals(this.deletedAt, exportedMessage.deletedAt) &&
         Objects.equals(this.media, exportedMessage.media) &&
+        Objects.equals(this.poll, exportedMessage.poll) &&
+        Objects.equals(this.service, exportedMessage.service) &&
         Objects.equals(this.transcripts, exportedMessage.transcripts);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, date, sender, text, isOutgoing, replyTo, editDate, isDeleted, deletedAt, media, transcripts);
+    return Objects.hash(id, date, sender, text, isOutgoing, replyTo, editDate, isDeleted, deletedAt, media, poll, service, transcripts);
   }
 
   @Override
@@ -416,6 +478,8 @@ public class ExportedMessage {
     sb.append("    isDeleted: ").append(toIndentedString(isDeleted)).append("\n");
     sb.append("    deletedAt: ").append(toIndentedString(deletedAt)).append("\n");
     sb.append("    media: ").append(toIndentedString(media)).append("\n");
+    sb.append("    poll: ").append(toIndentedString(poll)).append("\n");
+    sb.append("    service: ").append(toIndentedString(service)).append("\n");
     sb.append("    transcripts: ").append(toIndentedString(transcripts)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -509,6 +573,16 @@ public class ExportedMessage {
     // add `media` to the URL query string
     if (getMedia() != null) {
       joiner.add(getMedia().toUrlQueryString(prefix + "media" + suffix));
+    }
+
+    // add `poll` to the URL query string
+    if (getPoll() != null) {
+      joiner.add(getPoll().toUrlQueryString(prefix + "poll" + suffix));
+    }
+
+    // add `service` to the URL query string
+    if (getService() != null) {
+      joiner.add(getService().toUrlQueryString(prefix + "service" + suffix));
     }
 
     // add `transcripts` to the URL query string
