@@ -5,6 +5,8 @@
  * words, the voice player and file names keep their room, the gallery's tiles are square, and the
  * calendar opens on the month of the chat's newest message. Desktop and phone widths.
  */
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, databaseEnv, exportFolder } from '../../src/archive/cli/test-cli';
@@ -99,6 +101,28 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
       for (const line of words) expect(line).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
       await context.close();
     }
+  });
+
+  it('keeps the page one screen high in a chat with a poll the user voted in, opened at a message', async () => {
+    const { page, errors, context } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    await signIn(page);
+    const team = chats(page).filter({ hasText: 'Team Chat' });
+    await team.waitFor();
+    await page.goto(`${viewer.url}/${await team.getAttribute('href')}?message=8`);
+    await page.locator('.poll li.chosen').first().waitFor();
+    // The option's hidden "(your vote)" had been placed from the document, far down the message list:
+    // 1,538 px high, the top bar (search, Administration, Sign out) scrolled away.
+    const heights = await page.evaluate(() => ({
+      page: document.scrollingElement?.scrollHeight ?? 0,
+      window: window.innerHeight,
+      scrolled: window.scrollY,
+    }));
+    expect(heights.page).toBeLessThanOrEqual(heights.window);
+    expect(heights.scrolled).toBe(0);
+    expect(await page.getByLabel('Search all chats').isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'archive-voted-poll.png') });
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('gives the voice player and file names their room, squares the gallery, and opens the calendar on the newest month', async () => {
