@@ -134,6 +134,19 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
       .click();
     const audio = page.locator('.voice audio').first();
     await audio.waitFor();
+    // The export's formatting, placed by the importer: bold pieces and a link with its own target.
+    const bold = page.locator('[data-message="10"] p.text strong');
+    expect((await bold.allTextContents()).map((t) => t.trim())).toEqual([
+      'bold',
+      'bold below',
+      'bold with one line gap',
+    ]);
+    expect(await page.locator('[data-message="14"] a[href="http://example.com/"]').textContent()).toBe(
+      'text link\n\n',
+    );
+    expect(await page.locator('[data-message="5"] em').textContent()).toContain('italic');
+    await page.locator('[data-message="14"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(os.tmpdir(), 'archive-formatting.png') });
     expect((await audio.boundingBox())?.width).toBeGreaterThan(200);
     const file = page.locator('a.document').first();
     expect(await file.getAttribute('title')).toBeTruthy();

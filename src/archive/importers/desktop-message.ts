@@ -66,10 +66,13 @@ export function exportTime(unixtime: unknown, local: unknown): Date | null {
   return null;
 }
 
-/** Text as a string, or the mixed array of strings and `{type, text}` parts; entities alongside. */
+/**
+ * Text as a string, or the mixed array of strings and `{type, text}` parts; its entities placed
+ * (placedEntities).
+ */
 export function exportText(value: unknown, entities: unknown): { text: string; entities: Json[] } {
   if (typeof value === 'string') {
-    return { text: value, entities: Array.isArray(entities) ? (entities as Json[]) : [] };
+    return { text: value, entities: placedEntities(value, Array.isArray(entities) ? entities : []) };
   }
   if (!Array.isArray(value)) return { text: '', entities: [] };
   let out = '';
@@ -84,7 +87,37 @@ export function exportText(value: unknown, entities: unknown): { text: string; e
       derived.push(part as Json);
     }
   }
-  return { text: out, entities: Array.isArray(entities) ? (entities as Json[]) : derived };
+  return { text: out, entities: placedEntities(out, Array.isArray(entities) ? entities : derived) };
+}
+
+/**
+ * The export's entities are the text cut into pieces, in order, each `{type, text}` with no position: each
+ * piece gets its `offset` and `length` in the text (UTF-16 units, as the platform counts them), which is
+ * what a client needs to draw it; a link's target (`href`) becomes `url` and a bare link (`link`) `url`
+ * as the platform names them; plain pieces are left out. None when the pieces do not spell the text.
+ */
+export function placedEntities(textValue: string, pieces: unknown[]): Json[] {
+  const out: Json[] = [];
+  let at = 0;
+  for (const item of pieces) {
+    if (!item || typeof item !== 'object') return [];
+    const entity = item as Json;
+    const piece = text(entity.text) ?? '';
+    if (!textValue.startsWith(piece, at)) return [];
+    const type = text(entity.type) ?? 'plain';
+    if (type !== 'plain' && piece.length > 0) {
+      const { href, ...rest } = entity;
+      out.push({
+        ...rest,
+        type: type === 'link' ? 'url' : type,
+        offset: at,
+        length: piece.length,
+        ...(typeof href === 'string' && { url: href }),
+      });
+    }
+    at += piece.length;
+  }
+  return at === textValue.length ? out : [];
 }
 
 /** A path the export wrote, or null for its "(File not included ...)" placeholders. */
@@ -143,10 +176,11 @@ export function fromJsonEntry(entry: Json): ImportedMessage | null {
   const body = exportText(entry.text, entry.text_entities);
   const raw: Json = { export_type: entry.type ?? 'message' };
   for (const [key, value] of Object.entries(entry)) {
-    // A service entry's photo (a new group photo) has no media row: keep it with the action.
-    if (!MAPPED.has(key) || (service && key === 'photo')) raw[key] = value;
+    // A service entry's photo (a new group photo) has no media row, nor a call's length a column: both
+    // are kept with the action.
+    if (!MAPPED.has(key) || (service && (key === 'photo' || key === 'duration_seconds'))) raw[key] = value;
   }
-  if (body.entities.some((e) => e.type !== 'plain')) raw.entities = body.entities;
+  if (body.entities.length > 0) raw.entities = body.entities;
   if (service) raw.actor = entry.actor ?? null;
   if (entry.forwarded_from_id !== undefined) raw.forwarded_from_id = entry.forwarded_from_id;
   if (entry.thumbnail !== undefined) raw.thumbnail = entry.thumbnail;

@@ -28,6 +28,11 @@ describe('service lines', () => {
       'Call from Anna, 2 min',
     );
     expect(line('phone_call', { discard_reason: 'hangup' })).toBe('Cancelled call from Anna');
+    // A call with a length happened, whatever the reason its end was given.
+    expect(line('phone_call', { duration_seconds: 56, discard_reason: 'hangup' })).toBe(
+      'Call from Anna, 56 s',
+    );
+    expect(line('phone_call', { duration_seconds: 45, discard_reason: 'busy' })).toBe('Call from Anna, 45 s');
     expect(line('phone_call', { discard_reason: 'busy' }, null)).toBe('Declined call');
   });
 

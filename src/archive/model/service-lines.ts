@@ -104,10 +104,12 @@ const LINES: Record<string, Line> = {
     const seconds = num(d.duration_seconds ?? d.duration);
     const reason = str(d.discard_reason);
     const from = who === 'Someone' ? '' : ` from ${who}`;
+    // A call that lasted was a call, however it ended (`hangup` after 56 s is the usual end).
+    if (seconds) return `Call${from}, ${duration(seconds)}`;
     if (reason === 'missed') return `Missed call${from}`;
     if (reason === 'busy') return `Declined call${from}`;
-    if (!seconds && reason === 'hangup') return `Cancelled call${from}`;
-    return `Call${from}${seconds ? `, ${duration(seconds)}` : ''}`;
+    if (reason === 'hangup') return `Cancelled call${from}`;
+    return `Call${from}`;
   },
   conference_call: (_, d) => {
     const seconds = num(d.duration_seconds);

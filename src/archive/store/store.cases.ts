@@ -483,7 +483,7 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         const before = { to: new Date('2026-03-14T00:00:00Z') };
         expect(await collect(db.exportMessageVersions(rc, before))).toEqual([]);
         // A poll and a service message have no text: the export carries them as the chat shows them.
-        const family = { accountId: 1, chatId: FIXTURE.family.id };
+        const family = { accountId: 1, chatId: FIXTURE.family.id, ref: FIXTURE.family.ref };
         const home = await collect(db.exportMessages(family, {}));
         expect(home.find((m) => m.id === 75)).toMatchObject({
           text: null,
