@@ -1959,7 +1959,7 @@ export interface components {
          */
         Reaction: {
             /**
-             * @description The emoji itself (for example `👍`), or `custom_<document id>` for a custom emoji.
+             * @description The emoji itself (for example `👍`), `custom_<document id>` for a custom emoji (its picture is not archived), or `paid` for the platform's paid star reactions.
              * @example 👍
              */
             emoji: string;

@@ -6,7 +6,7 @@ import { Avatar } from './chats';
 import { type LiveState, useLiveUpdates } from './live';
 import { Lightbox, MediaView, Transcripts } from './media';
 import { notifyInTab, PushToggle } from './push';
-import { RichText } from './text';
+import { RichText, reactionShown } from './text';
 import { dayOf, formatDateTime, formatDay, formatTime, timeZone } from './time';
 
 const PAGE = 50;
@@ -499,11 +499,17 @@ function MessageItem(props: {
         />
         {m.reactions.length > 0 && (
           <ul class="reactions" aria-label="Reactions">
-            {m.reactions.map((r) => (
-              <li key={r.emoji}>
-                {r.emoji} <span class="small">{r.count}</span>
-              </li>
-            ))}
+            {m.reactions.map((r) => {
+              const shown = reactionShown(r.emoji);
+              return (
+                <li key={r.emoji} title={shown.name}>
+                  <span role="img" aria-label={shown.name}>
+                    {shown.glyph}
+                  </span>{' '}
+                  <span class="small">{r.count}</span>
+                </li>
+              );
+            })}
           </ul>
         )}
         <div class="foot muted small">

@@ -1,6 +1,6 @@
 /** Which words of a message's text the viewer links as tags: only those the tag route accepts. */
 import { describe, expect, it } from 'vitest';
-import { TOKEN } from './text';
+import { reactionShown, TOKEN } from './text';
 
 const tags = (text: string) => [...text.matchAll(TOKEN)].map((m) => m[3]).filter(Boolean);
 
@@ -15,5 +15,14 @@ describe('tags in a text', () => {
       '#release_notes',
     ]);
     expect(tags(`#${'a'.repeat(64)} #${'b'.repeat(65)}`)).toEqual([`#${'a'.repeat(64)}`]);
+  });
+});
+
+describe('reactions', () => {
+  it('shows paid and custom reactions by name, never by their codes', () => {
+    expect(reactionShown('👍')).toEqual({ glyph: '👍', name: '👍' });
+    expect(reactionShown('paid')).toEqual({ glyph: '⭐', name: 'paid stars' });
+    for (const code of ['custom_1234567890123456789', 'custom:55'])
+      expect(reactionShown(code)).toEqual({ glyph: '✧', name: 'custom emoji' });
   });
 });

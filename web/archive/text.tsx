@@ -168,3 +168,13 @@ export function RichText(props: {
   out.push(linkify(text.slice(at), words, 'tail'));
   return <>{out}</>;
 }
+
+/**
+ * A reaction as a chat app shows it: the emoji, a star for paid reactions, and a plain mark for a custom
+ * emoji, whose picture the archive does not keep (`custom_<document id>`; `custom:` in older archives).
+ */
+export function reactionShown(emoji: string): { glyph: string; name: string } {
+  if (emoji === 'paid') return { glyph: '⭐', name: 'paid stars' };
+  if (/^custom[_:]/.test(emoji)) return { glyph: '✧', name: 'custom emoji' };
+  return { glyph: emoji, name: emoji };
+}

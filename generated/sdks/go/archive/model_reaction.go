@@ -21,7 +21,7 @@ var _ MappedNullable = &Reaction{}
 
 // Reaction One live reaction on a message: one entry per emoji with how many people reacted with it. The archive stores counts per emoji, never who reacted. The seed names the list but not its entries; we send the emoji and its count, as the archive's `reactions` table holds them.
 type Reaction struct {
-	// The emoji itself (for example `👍`), or `custom_<document id>` for a custom emoji.
+	// The emoji itself (for example `👍`), `custom_<document id>` for a custom emoji (its picture is not archived), or `paid` for the platform's paid star reactions.
 	Emoji string `json:"emoji"`
 	// How many reactions of this emoji the message carries now.
 	Count int32 `json:"count"`

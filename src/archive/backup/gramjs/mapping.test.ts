@@ -209,7 +209,7 @@ describe('GramJS objects in the archive’s terms', () => {
       groupedId: '777',
       reactions: [
         { emoji: '👍', count: 3 },
-        { emoji: 'custom:55', count: 1 },
+        { emoji: 'custom_55', count: 1 },
       ],
       media: null,
     });

@@ -153,7 +153,7 @@ function reactionsOf(reactions: Api.MessageReactions | undefined): { emoji: stri
       result.reaction instanceof Api.ReactionEmoji
         ? result.reaction.emoticon
         : result.reaction instanceof Api.ReactionCustomEmoji
-          ? `custom:${idText(result.reaction.documentId)}`
+          ? `custom_${idText(result.reaction.documentId)}`
           : 'paid',
     count: result.count,
   }));

@@ -28,7 +28,7 @@ class Reaction(BaseModel):
     """
     One live reaction on a message: one entry per emoji with how many people reacted with it. The archive stores counts per emoji, never who reacted. The seed names the list but not its entries; we send the emoji and its count, as the archive's `reactions` table holds them.
     """ # noqa: E501
-    emoji: Annotated[str, Field(min_length=1, strict=True, max_length=50)] = Field(description="The emoji itself (for example `👍`), or `custom_<document id>` for a custom emoji.", json_schema_extra={"examples": ["👍"]})
+    emoji: Annotated[str, Field(min_length=1, strict=True, max_length=50)] = Field(description="The emoji itself (for example `👍`), `custom_<document id>` for a custom emoji (its picture is not archived), or `paid` for the platform's paid star reactions.", json_schema_extra={"examples": ["👍"]})
     count: Annotated[int, Field(strict=True, ge=1)] = Field(description="How many reactions of this emoji the message carries now.", json_schema_extra={"examples": [3]})
     __properties: ClassVar[List[str]] = ["emoji", "count"]
 

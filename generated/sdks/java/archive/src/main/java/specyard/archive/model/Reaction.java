@@ -55,7 +55,7 @@ public class Reaction {
   }
 
   /**
-   * The emoji itself (for example &#x60;👍&#x60;), or &#x60;custom_&lt;document id&gt;&#x60; for a custom emoji.
+   * The emoji itself (for example &#x60;👍&#x60;), &#x60;custom_&lt;document id&gt;&#x60; for a custom emoji (its picture is not archived), or &#x60;paid&#x60; for the platform&#39;s paid star reactions.
    * @return emoji
    */
   @jakarta.annotation.Nonnull
