@@ -54,7 +54,9 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
   if (!media.downloaded || !media.url)
     return (
       <p class="media-missing muted">
-        {label} not in the archive{media.skip_reason ? ` (${skipReasonText(media.skip_reason)})` : ''}.
+        {label}
+        {media.file_name ? `: ${media.file_name}` : ''} not in the archive
+        {media.skip_reason ? ` (${skipReasonText(media.skip_reason)})` : ''}.
       </p>
     );
   if (broken)

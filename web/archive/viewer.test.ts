@@ -161,7 +161,10 @@ describe('the archive viewer', () => {
     await page.getByRole('list', { name: 'Chats' }).getByRole('link').first().waitFor();
     await page.goto(`${viewer.url}/#/chat/${FIXTURE.news.ref}?message=300`);
     const missing = page.locator('[data-message="300"] .media-missing');
-    await missing.getByText('File not in the archive (larger than the download limit).').waitFor();
+    // With the file's name, so a reader knows what is missing.
+    await missing
+      .getByText('File: specyard-2.4.0.tar.gz not in the archive (larger than the download limit).')
+      .waitFor();
     expect(await missing.textContent()).not.toContain('oversize');
     await page.screenshot({ path: path.join(os.tmpdir(), 'archive-skip-reason.png') });
     expect(policyViolations(errors)).toEqual([]);
