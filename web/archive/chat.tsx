@@ -431,16 +431,20 @@ function PollView(props: { poll: Poll }) {
   );
 }
 
+/**
+ * Who a forwarded message came from: the name the desktop app's export wrote (`forwarded_from`, JSON and
+ * HTML alike), else the platform's (`fwd_from`), else the original's id; null for a message that was not
+ * forwarded.
+ */
 function forwardName(message: Message): string | null {
-  if (message.forward_from_id === null && !message.raw_data?.fwd_from) return null;
-  const fwd = message.raw_data?.fwd_from as Record<string, unknown> | undefined;
-  const name =
-    typeof fwd?.from_name === 'string'
-      ? fwd.from_name
-      : typeof fwd?.fromName === 'string'
-        ? fwd.fromName
-        : null;
-  return name ?? (message.forward_from_id !== null ? `#${message.forward_from_id}` : 'someone');
+  const raw = message.raw_data ?? {};
+  const fwd = raw.fwd_from as Record<string, unknown> | undefined;
+  const named = [raw.forwarded_from, fwd?.from_name, fwd?.fromName].find(
+    (name): name is string => typeof name === 'string' && name.trim() !== '',
+  );
+  if (named) return named;
+  if (message.forward_from_id !== null) return `#${message.forward_from_id}`;
+  return fwd || 'forwarded_from' in raw ? 'someone' : null;
 }
 
 function MessageItem(props: {

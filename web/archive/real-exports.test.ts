@@ -69,6 +69,7 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
       const civil = chats(page).filter({ hasText: 'OnlineVerdan' });
       expect((await civil.locator('.chat-preview').textContent())?.trim()).not.toBe('');
 
+      const civilHref = await civil.getAttribute('href');
       await civil.click();
       // The channel's newest poll, among the messages the chat opens on.
       const poll = page.locator('.poll').filter({ hasText: 'Infiltration capacity' });
@@ -81,6 +82,14 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
         'Changes with both time and location',
       ]);
       expect(await poll.textContent()).toContain('422 votes');
+      // A forward from the HTML export names where it came from (the export gives no id).
+      await page.goto(`${viewer.url}/${civilHref}?message=2029`);
+      const forward = page.locator('[data-message="2029"] .forwarded');
+      await forward.waitFor();
+      expect(await forward.textContent()).toBe('Forwarded from OnlineVerdan Civil Aspirants');
+      await page.screenshot({
+        path: path.join(os.tmpdir(), `archive-forward-${viewport ? 'phone' : 'desktop'}.png`),
+      });
       expect(await seriousViolations(page)).toEqual([]);
 
       await page.goto(`${viewer.url}/`);
