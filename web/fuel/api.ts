@@ -62,9 +62,25 @@ export async function readDetours(
   if (buffered.trim()) onLine(JSON.parse(buffered) as DetourResult);
 }
 
-/** `lon, lat` typed by hand, or undefined. */
+/**
+ * A point typed by hand, latitude first as map apps write it (`40.4168, -3.7038`) and as the place
+ * search reads it (`GET /api/geocode`); read the other way round only when the first number cannot be a
+ * latitude. Undefined when the text is no point.
+ */
+export function parseTypedPoint(text: string): LonLat | undefined {
+  const match = TWO_NUMBERS.exec(text);
+  if (!match) return undefined;
+  const [a, b] = [Number(match[1]), Number(match[2])];
+  if (Math.abs(a) <= 90 && Math.abs(b) <= 180) return [b, a];
+  if (Math.abs(a) <= 180 && Math.abs(b) <= 90) return [a, b];
+  return undefined;
+}
+
+const TWO_NUMBERS = /^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+/** `lon, lat` as the page writes it in its own addresses (`?at=`), or undefined. */
 export function parseLonLat(text: string): LonLat | undefined {
-  const match = /^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
+  const match = TWO_NUMBERS.exec(text);
   if (!match) return undefined;
   const lon = Number(match[1]);
   const lat = Number(match[2]);

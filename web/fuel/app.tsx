@@ -9,7 +9,7 @@ import {
   formatPrice,
   type GeocodeResult,
   type LonLat,
-  parseLonLat,
+  parseTypedPoint,
   problem,
   type Route,
   readDetours,
@@ -490,13 +490,13 @@ function Planner(props: {
   useEffect(() => {
     if (!props.picked) return;
     const [lon = 0, lat = 0] = props.picked.at;
-    const text = `${lon.toFixed(5)}, ${lat.toFixed(5)}`;
+    const text = `${lat.toFixed(5)}, ${lon.toFixed(5)}`;
     if (origin.trim() === '') setOrigin(text);
     else setDestination(text);
   }, [props.picked]);
 
   const resolve = async (text: string, what: string): Promise<LonLat> => {
-    const typed = parseLonLat(text);
+    const typed = parseTypedPoint(text);
     if (typed) return typed;
     const found = await geocode(text, props.near);
     const first = found.places[0];
@@ -654,7 +654,7 @@ function Planner(props: {
   return (
     <section aria-labelledby="planner-title" class="planner">
       <h2 id="planner-title">Route planner</h2>
-      <p class="muted small">A place, coordinates (lon, lat), or a click on the map for each end.</p>
+      <p class="muted small">A place, coordinates (lat, lon), or a click on the map for each end.</p>
       <form onSubmit={plan}>
         <div class="field">
           <label for="origin">From</label>
@@ -662,7 +662,7 @@ function Planner(props: {
             id="origin"
             value={origin}
             required
-            placeholder="Place, or lon, lat"
+            placeholder="Place, or lat, lon"
             onInput={(e) => setOrigin(e.currentTarget.value)}
           />
         </div>
@@ -695,7 +695,7 @@ function Planner(props: {
             id="destination"
             value={destination}
             required
-            placeholder="Place, or lon, lat"
+            placeholder="Place, or lat, lon"
             onInput={(e) => setDestination(e.currentTarget.value)}
           />
         </div>

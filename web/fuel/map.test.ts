@@ -30,8 +30,8 @@ afterAll(async () => {
   await fuel?.close();
 });
 
-const MADRID = '-3.70, 40.42';
-const TOLEDO = '-4.02, 39.86';
+const MADRID = '40.42, -3.70';
+const TOLEDO = '39.86, -4.02';
 
 describe('the fuel map', () => {
   it('is served at / with the style address in the page and a same-origin policy', async () => {
@@ -185,6 +185,11 @@ describe('the fuel map', () => {
     const box = await canvas.boundingBox();
     await page.mouse.click((box?.x ?? 0) + 12, (box?.y ?? 0) + (box?.height ?? 0) - 12);
     await expect.poll(() => page.getByLabel('From').inputValue()).toMatch(/^-?\d+\.\d{5}, -?\d+\.\d{5}$/);
+    // Latitude first, as typed points are read (the map opens on Spain: 36-44 N, 10 W-4 E).
+    const [lat, lon] = (await page.getByLabel('From').inputValue()).split(', ').map(Number);
+    expect(lat).toBeGreaterThan(30);
+    expect(lat).toBeLessThan(50);
+    expect(lon).toBeLessThan(10);
     await page.mouse.click((box?.x ?? 0) + 40, (box?.y ?? 0) + (box?.height ?? 0) - 12);
     await expect.poll(() => page.getByLabel('To', { exact: true }).inputValue()).toMatch(/^-?\d+\.\d{5}, /);
     await page.getByLabel('From').fill(MADRID);
