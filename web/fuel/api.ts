@@ -17,19 +17,39 @@ export const FUELS: { code: FuelCode; label: string }[] = [
   { code: 'B7_PREMIUM', label: 'Premium diesel' },
   { code: 'B10', label: 'Diesel (B10)' },
   { code: 'B_AGRICULTURAL', label: 'Agricultural diesel' },
+  { code: 'B20', label: 'Diesel (B20)' },
+  { code: 'B100', label: 'Biodiesel (B100)' },
   { code: 'HVO', label: 'Renewable diesel (HVO)' },
   { code: 'E5', label: 'Petrol 95 (E5)' },
   { code: 'E5_PREMIUM', label: 'Premium petrol 95' },
-  { code: 'E10', label: 'Petrol 95 (E10)' },
   { code: 'E5_98', label: 'Petrol 98 (E5)' },
+  { code: 'E5_RENEWABLE', label: 'Renewable petrol 95' },
+  { code: 'E10', label: 'Petrol 95 (E10)' },
   { code: 'E98_E10', label: 'Petrol 98 (E10)' },
+  { code: 'E25', label: 'Petrol (E25)' },
+  { code: 'E85', label: 'Flex-fuel (E85)' },
+  { code: 'E100', label: 'Bioethanol (E100)' },
   { code: 'LPG', label: 'Autogas (LPG)' },
   { code: 'CNG', label: 'CNG' },
+  { code: 'BIO_CNG', label: 'Bio-CNG' },
   { code: 'LNG', label: 'LNG' },
+  { code: 'BIO_LNG', label: 'Bio-LNG' },
   { code: 'H2', label: 'Hydrogen (H2)' },
+  { code: 'NH3', label: 'Ammonia (NH3)' },
+  { code: 'M100', label: 'Methanol (M100)' },
   { code: 'ADBLUE', label: 'AdBlue' },
   { code: 'EV', label: 'EV charging' },
 ];
+
+/**
+ * The fuels the page offers for a country: those its feeds carry (`/api/config`, `fuels`), in the list's
+ * order, and the one chosen now (a shared link may name another); every fuel when the server names none
+ * for it (no feed scheduled, as in the demo).
+ */
+export function offeredFuels(carried: readonly FuelCode[] | undefined, chosen: FuelCode) {
+  if (!carried || carried.length === 0) return FUELS;
+  return FUELS.filter((f) => carried.includes(f.code) || f.code === chosen);
+}
 
 export const api = createFuelClient({ baseUrl: window.location.origin });
 

@@ -4,11 +4,11 @@ import {
   api,
   type Config,
   type DetourStation,
-  FUELS,
   type FuelCode,
   formatPrice,
   type GeocodeResult,
   type LonLat,
+  offeredFuels,
   parseTypedPoint,
   problem,
   type Route,
@@ -248,7 +248,11 @@ function FuelMap({ config }: { config: Config }) {
                 const code = e.currentTarget.value;
                 setCountry(code);
                 const settings = config.enabledCountries.find((c) => c.code === code);
-                if (settings) goTo(settings.center, settings.zoom);
+                if (!settings) return;
+                goTo(settings.center, settings.zoom);
+                // A fuel the new country's feeds do not carry would show no station: its own default.
+                if (settings.fuels.length > 0 && !settings.fuels.includes(fuel))
+                  setFuel(settings.defaultFuel);
               }}
             >
               {config.enabledCountries.map((c) => (
@@ -261,7 +265,7 @@ function FuelMap({ config }: { config: Config }) {
           <div class="field grow">
             <label for="fuel">Fuel</label>
             <select id="fuel" value={fuel} onChange={(e) => setFuel(e.currentTarget.value as FuelCode)}>
-              {FUELS.map((f) => (
+              {offeredFuels(config.enabledCountries.find((c) => c.code === country)?.fuels, fuel).map((f) => (
                 <option key={f.code} value={f.code}>
                   {f.label}
                 </option>

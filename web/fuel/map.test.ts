@@ -104,6 +104,27 @@ describe('the fuel map', () => {
     await page.getByText('No data is loaded for France yet').waitFor();
     await page.getByLabel('Country').selectOption('ES');
 
+    // Each country offers the fuels its feeds carry; one it lacks gives way to that country's default.
+    type Country = { code: string; fuels: string[]; defaultFuel: string };
+    const { enabledCountries } = (await (await fetch(`${fuel.url}/api/config`)).json()) as {
+      enabledCountries: Country[];
+    };
+    const spain = enabledCountries.find((c) => c.code === 'ES') as Country;
+    const france = enabledCountries.find((c) => c.code === 'FR') as Country;
+    const offered = () =>
+      page
+        .getByLabel('Fuel')
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const spanishOnly = spain.fuels.find((f) => !france.fuels.includes(f));
+    expect(spanishOnly, 'a fuel only Spain carries').toBeDefined();
+    await page.getByLabel('Fuel').selectOption(spanishOnly as string);
+    expect(await offered()).toEqual(spain.fuels);
+    await page.getByLabel('Country').selectOption('FR');
+    await expect.poll(() => page.getByLabel('Fuel').inputValue()).toBe(france.defaultFuel);
+    expect(await offered()).toEqual(france.fuels);
+    await page.getByLabel('Country').selectOption('ES');
+
     expect(await seriousViolations(page)).toEqual([]);
     expect(policyViolations(errors)).toEqual([]);
     expect(offsite).toEqual([]);
