@@ -25,13 +25,30 @@ export async function request(ctx: FeedContext, url: string, options: RequestOpt
   const init: RequestInit = { signal, headers: { 'user-agent': 'specyard-fuel/0.1', ...options.headers } };
   if (options.method) init.method = options.method;
   if (options.body !== undefined) init.body = options.body;
-  const response = await ctx.fetch(url, init);
+  const response = await ctx.fetch(url, init).catch((error: unknown) => {
+    throw connectionFailure(error, url);
+  });
   if (!response.ok) {
     // Drain the body so the connection is released.
     await response.arrayBuffer().catch(() => undefined);
     throw new FeedHttpError(response.status, new URL(url).host, response.headers.get('retry-after'));
   }
   return response;
+}
+
+/**
+ * A connection that failed (`fetch failed`, the seed's words for it) said with its cause and the host,
+ * never the path or query (they may carry keys): `fetch failed: ECONNREFUSED from 127.0.0.1:9`. Time-outs
+ * and cancellations pass as they are.
+ */
+function connectionFailure(error: unknown, url: string): unknown {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return error;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const why =
+    typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : null;
+  return new TypeError(`fetch failed${why ? `: ${why}` : ''} from ${new URL(url).host}`, {
+    cause: error.cause,
+  });
 }
 
 export async function getBytes(ctx: FeedContext, url: string, options: RequestOptions): Promise<Buffer> {

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '../testing/context';
 import { type FakeFeeds, fixture, startFakeFeeds } from '../testing/fake-feeds';
@@ -84,10 +87,16 @@ describe('Spain (ministry REST JSON)', () => {
       await expect(spainScraper(`${fake.url}/es`).fetch(testContext())).rejects.toThrow();
     });
 
-    it('reports a refused connection as "fetch failed"', async () => {
-      await expect(spainScraper('http://127.0.0.1:9/es').fetch(testContext())).rejects.toThrow(
-        'fetch failed',
-      );
+    it('reports a refused connection as "fetch failed", with its cause and the host', async () => {
+      // A port nothing listens on: one just released.
+      const server = createServer().listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      server.close();
+      await once(server, 'close');
+      const failure = spainScraper(`http://127.0.0.1:${port}/es?key=secret`).fetch(testContext());
+      await expect(failure).rejects.toThrow(`fetch failed: ECONNREFUSED from 127.0.0.1:${port}`);
+      await expect(failure).rejects.not.toThrow('secret');
     });
   });
 });
