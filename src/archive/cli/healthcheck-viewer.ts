@@ -11,7 +11,16 @@ export const healthcheckViewer: Command = {
   summary: 'exit 0 when HEALTHCHECK_URL answers 200 with status ok within 5 seconds, else 1',
   options: {},
   async run(ctx) {
-    const url = stringVar(scopedEnv(ctx.env, 'ARCHIVE_'), 'HEALTHCHECK_URL', DEFAULT_HEALTHCHECK_URL);
+    const env = scopedEnv(ctx.env, 'ARCHIVE_');
+    // The seed's default address, on the port this viewer is told to listen on.
+    const viewerPort = stringVar(env, 'VIEWER_PORT');
+    const url = stringVar(
+      env,
+      'HEALTHCHECK_URL',
+      viewerPort && /^\d{1,5}$/.test(viewerPort)
+        ? DEFAULT_HEALTHCHECK_URL.replace(':8000/', `:${viewerPort}/`)
+        : DEFAULT_HEALTHCHECK_URL,
+    );
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
       const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
@@ -23,7 +32,9 @@ export const healthcheckViewer: Command = {
       return 1;
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      ctx.io.err(`Unhealthy: ${timedOut ? 'no answer within 5 seconds' : errorText(error)}`);
+      const cause = (error as { cause?: { code?: unknown } })?.cause?.code;
+      const why = timedOut ? 'no answer within 5 seconds' : errorText(error);
+      ctx.io.err(`Unhealthy: ${why}${typeof cause === 'string' ? ` (${cause})` : ''} at ${url}`);
       return 1;
     }
   },

@@ -474,6 +474,12 @@ describe('health checks and the configuration self-check', () => {
     expect((await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: url })).code).toBe(1);
     const refused = await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: 'http://127.0.0.1:1/api/health' });
     expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('at http://127.0.0.1:1/api/health');
+    // Without HEALTHCHECK_URL, the seed's address on the viewer's own port.
+    answer = { status: 200, body: { status: 'ok' } };
+    const port = new URL(url).port;
+    expect((await cli(['healthcheck-viewer'], { VIEWER_PORT: port })).code).toBe(0);
+    expect((await cli(['healthcheck-viewer'], { ARCHIVE_VIEWER_PORT: port })).code).toBe(0);
   });
 
   it('config logs a self-check without the phone and exits 0 even on an invalid value', async () => {
