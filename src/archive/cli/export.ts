@@ -105,6 +105,9 @@ export const exportCommand: Command = {
         renameSync(partial, output);
         ctx.logger.info({ messages: counts.total_messages }, 'export written');
         ctx.io.out(`Exported ${counts.total_messages} messages to ${output}`);
+        // The file is written as the seed says (every chat, no message); the likely typo is named.
+        if (filter.chatId !== null && !chats.some((c) => c.id === filter.chatId))
+          ctx.io.err(`Note: no chat ${filter.chatId} in this archive (list-chats shows the ids)`);
         return 0;
       } finally {
         await db.close();

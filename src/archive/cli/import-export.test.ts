@@ -259,6 +259,13 @@ describe.each(TEST_BACKENDS)('archive-cli import and export on %s', (backend) =>
     const bad = await cli(['export', '-o', path.join(work, 'x.json'), '-s', '2019-13-01'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("argument -s/--start-date: invalid date '2019-13-01'");
+    // A chat the archive lacks: the file as the seed says (no message), and a note naming the id.
+    const none = await cli(['export', '-o', path.join(work, 'none.json'), '-c', '-1009999'], env);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('Exported 0 messages');
+    expect(none.stderr).toContain('Note: no chat -1009999 in this archive');
+    const known = await cli(['export', '-o', path.join(work, 'known.json'), '-c', '-1001292077344'], env);
+    expect(known.stderr).not.toContain('Note:');
   });
 
   it('DB_ECHO=true logs every statement on stderr, even at LOG_LEVEL=ERROR; LOG_LEVEL quiets the rest', async () => {
