@@ -203,7 +203,12 @@ function ChatPicker(props: {
               )
             }
           />
-          {chatTitle(chat)} <span class="muted small">({chat.type})</span>
+          {/* The route names an untitled chat by its id; the chat list calls it "Unnamed chat". */}
+          {chat.title === String(chat.id) ? chatTitle({ ...chat, title: null }) : chatTitle(chat)}{' '}
+          <span class="muted small">
+            ({chat.type}
+            {chat.title === String(chat.id) ? `, ${chat.id}` : ''})
+          </span>
         </label>
       ))}
     </fieldset>
