@@ -90,6 +90,14 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
       await page.screenshot({
         path: path.join(os.tmpdir(), `archive-forward-${viewport ? 'phone' : 'desktop'}.png`),
       });
+      // The HTML export's pin quotes the message it pinned (1983), as a JSON export's pin does.
+      await page.goto(`${viewer.url}/${civilHref}?message=1984`);
+      const pin = page.locator('[data-message="1984"]');
+      await pin.waitFor();
+      expect(await pin.textContent()).toMatch(/^OnlineVerdan Civil Aspirants pinned “.+”/);
+      await page.screenshot({
+        path: path.join(os.tmpdir(), `archive-pin-${viewport ? 'phone' : 'desktop'}.png`),
+      });
       expect(await seriousViolations(page)).toEqual([]);
 
       await page.goto(`${viewer.url}/`);

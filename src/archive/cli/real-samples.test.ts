@@ -29,6 +29,8 @@ interface Sample {
   expected: Counts;
   /** Words of a poll's question that the global search must find it by. */
   pollSearch?: string;
+  /** Its pins, worded by the HTML export ("pinned this message"), quote the pinned message. */
+  pinsQuoted?: boolean;
 }
 
 const SAMPLES: Sample[] = [
@@ -98,6 +100,7 @@ const SAMPLES: Sample[] = [
     chatId: -1001100000002,
     expected: { messages: 1985, polls: 245, services: 25, media: 931 },
     pollSearch: 'mohr circle strains',
+    pinsQuoted: true,
   },
 ];
 
@@ -198,6 +201,9 @@ describe('every real export, imported whole', () => {
           expect(empty).toEqual([]);
           // Words, not codes: no line is a bare action name or holds one.
           for (const line of lines) expect(line).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+          // The HTML export's "pinned this message" quotes the message it links to.
+          if (sample.pinsQuoted)
+            expect(lines.filter((line) => /pinned “/.test(line)).length).toBeGreaterThan(0);
           if (sample.pollSearch) {
             const found = await db.searchMessages(ALL_VISIBLE, {
               query: sample.pollSearch,

@@ -228,7 +228,13 @@ export function* readDesktopHtml(dir: string, chatId: number, first?: string): G
             replyToMsgId: null,
             forwardFromId: null,
             editDate: null,
-            raw: { export_type: 'service', action_text: text, page: index + 1 },
+            // The pinned message's id beside the words, so the line can quote it (queries/messages.ts).
+            raw: {
+              export_type: 'service',
+              action_text: text,
+              page: index + 1,
+              ...(pinned !== null && { message_id: pinned }),
+            },
             media: null,
             poll: null,
             reactions: [],

@@ -48,6 +48,10 @@ describe('service lines', () => {
       action: null,
       text: 'Channel photo changed',
     });
+    // The HTML export's pin, in its words, with the pinned message quoted when it is known.
+    const pin = { export_type: 'service', action_text: 'Anna pinned this message', message_id: 15 };
+    expect(serviceOf(pin, null, '“Exam dates”')?.text).toBe('Anna pinned “Exam dates”');
+    expect(serviceOf(pin, null)?.text).toBe('Anna pinned this message');
     expect(serviceOf({ class: 'MessageService', action: 'clear_history' }, 'Anna')).toEqual({
       action: 'clear_history',
       text: 'History was cleared',

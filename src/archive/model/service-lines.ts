@@ -279,7 +279,11 @@ export function serviceOf(
 ): { action: string | null; text: string } | null {
   if (!raw) return null;
   const words = str(raw.action_text);
-  if (raw.export_type === 'service' && words) return { action: null, text: words };
+  if (raw.export_type === 'service' && words) {
+    // The HTML export's "Anna pinned this message", with the pinned message quoted when it is known.
+    const text = quoted ? words.replace(/\bpinned (this|a) message\b/i, `pinned ${quoted}`) : words;
+    return { action: null, text };
+  }
   const action = str(raw.action);
   if (raw.export_type !== 'service' && action === null) return null;
   const actor = str(raw.actor) ?? senderName;

@@ -115,7 +115,11 @@ function gist(m: Referenced | undefined): string | null {
 
 /** The id of the message a service message pins, when it names one. */
 function pinnedId(raw: Record<string, unknown> | null): number | null {
-  if (raw?.action !== 'pin_message') return null;
+  // The JSON export's and the platform's action, or the HTML export's words with the id beside them.
+  const pin =
+    raw?.action === 'pin_message' ||
+    (typeof raw?.action_text === 'string' && /pinned/i.test(raw.action_text));
+  if (!pin) return null;
   const id = Number(raw.message_id);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
