@@ -173,7 +173,18 @@ function FuelMap({ config }: { config: Config }) {
         const features = result.data.features;
         for (const s of features) byId.current.set(s.properties.id, s);
         setStations(features);
-        setStationsNotice(features.length === 0 ? emptyViewNotice() : null);
+        // A box holding more than the route's cap answers an arbitrary part of it, marked by a header.
+        const partial = result.response.headers.get('x-result-truncated') === 'true';
+        setStationsNotice(
+          features.length === 0
+            ? emptyViewNotice()
+            : partial
+              ? {
+                  kind: 'warning',
+                  text: `More stations are in view than are shown (${features.length.toLocaleString()}): zoom in to see every one and the cheapest.`,
+                }
+              : null,
+        );
         void mapRef.current?.showStations(features);
       },
       firstLoad.current ? 0 : 150,

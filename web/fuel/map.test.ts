@@ -4,6 +4,8 @@
  * alternatives, the stations along it and detour minutes streamed with anchors either side of each
  * station, and clear messages when routing or place search give nothing. Never touches the network.
  */
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { greatCircleKm } from '../../src/fuel/geo/sphere';
@@ -39,6 +41,25 @@ describe('the fuel map', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await res.text()).toContain('<meta name="map-style" content="./static/blank-style.json">');
+  });
+
+  it('says when the box holds more stations than the answer (X-Result-Truncated)', async () => {
+    const { page, errors, context } = await openPage(browser, { offsite });
+    // The server marks a capped answer with the header (20,000 stations); here every answer is marked.
+    await page.route('**/api/stations?*', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'x-result-truncated': 'true' } });
+    });
+    await page.goto(`${fuel.url}/`);
+    const list = page.getByTestId('stations-in-view').getByRole('button');
+    await list.first().waitFor();
+    const notice = page.locator('.notice.warning', { hasText: 'More stations are in view than are shown' });
+    await notice.waitFor();
+    const shown = /\((\d+) stations\)/.exec((await page.locator('#inview-title').textContent()) ?? '')?.[1];
+    expect(await notice.textContent()).toContain(`(${shown})`);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'fuel-truncated.png') });
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
   });
 
   it('shows the stations in view with popups and share links, finds places, switches to EV', async () => {
