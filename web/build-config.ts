@@ -72,6 +72,47 @@ const subtitlesAsPluginPage: InlineConfig = {
   },
 };
 
+type Position = number[];
+type Geometry = { type: string; coordinates: unknown };
+
+/**
+ * Natural Earth's shapes that cross the antimeridian (Fiji, Chukotka) are cut there for the sphere: a
+ * ring jumps from -180 to 180 degrees, which a flat map draws as a line across the whole world. Each ring
+ * and line is made continuous instead (a longitude may go past 180, as the map's own world copies do),
+ * except a ring around a pole (Antarctica), which must keep its two ends at -180 and 180.
+ */
+export function continuousAcrossTheAntimeridian(geometry: Geometry): void {
+  const unwrap = (points: Position[], ring: boolean): Position[] => {
+    let shift = 0;
+    const out = points.map((point, i) => {
+      const previous = points[i - 1];
+      if (previous) {
+        const step = (point[0] as number) - (previous[0] as number);
+        if (step > 180) shift -= 360;
+        else if (step < -180) shift += 360;
+      }
+      return [(point[0] as number) + shift, ...point.slice(1)];
+    });
+    // A ring that does not come back to its start once unwrapped goes around a pole.
+    return ring && shift !== 0 ? points : out;
+  };
+  const rings = (list: Position[][]) => list.map((ring) => unwrap(ring, true));
+  switch (geometry.type) {
+    case 'LineString':
+      geometry.coordinates = unwrap(geometry.coordinates as Position[], false);
+      break;
+    case 'MultiLineString':
+      geometry.coordinates = (geometry.coordinates as Position[][]).map((line) => unwrap(line, false));
+      break;
+    case 'Polygon':
+      geometry.coordinates = rings(geometry.coordinates as Position[][]);
+      break;
+    case 'MultiPolygon':
+      geometry.coordinates = (geometry.coordinates as Position[][][]).map(rings);
+      break;
+  }
+}
+
 /**
  * The fuel map's offline base map (`static/world.geojson`, drawn by `static/blank-style.json` when no tile
  * server answers): land, coastlines and country borders from Natural Earth's 1:50m data as the
@@ -104,6 +145,7 @@ function offlineWorld(): Plugin {
           },
         ],
       };
+      for (const f of world.features) continuousAcrossTheAntimeridian(f.geometry as Geometry);
       const source = JSON.stringify(world, (_key, value) =>
         typeof value === 'number' ? Math.round(value * 1e4) / 1e4 : value,
       );

@@ -263,10 +263,25 @@ describe('the fuel map', () => {
       // Natural Earth's land and borders, served by the page itself.
       const answer = await world;
       expect(answer.status()).toBe(200);
-      const kinds = ((await answer.json()) as { features: { properties: { kind: string } }[] }).features.map(
-        (f) => f.properties.kind,
-      );
-      expect(new Set(kinds)).toEqual(new Set(['land', 'border']));
+      type Shape = { properties: { kind: string }; geometry: { type: string; coordinates: unknown } };
+      const { features } = (await answer.json()) as { features: Shape[] };
+      expect(new Set(features.map((f) => f.properties.kind))).toEqual(new Set(['land', 'border']));
+      // No line across the world: a ring or border jumps from -180 to 180 degrees only around the South
+      // Pole (Fiji and Chukotka, cut at the antimeridian, had drawn a line at their latitudes).
+      const jumps: number[] = [];
+      const walk = (points: number[][]) => {
+        for (let i = 1; i < points.length; i++) {
+          const [a, b] = [points[i - 1] as number[], points[i] as number[]];
+          if (Math.abs((b[0] as number) - (a[0] as number)) > 180) jumps.push(b[1] as number);
+        }
+      };
+      for (const { geometry } of features) {
+        const c = geometry.coordinates as number[][][][];
+        if (geometry.type === 'MultiPolygon') for (const polygon of c) for (const ring of polygon) walk(ring);
+        else if (geometry.type === 'Polygon' || geometry.type === 'MultiLineString')
+          for (const line of c as unknown as number[][][]) walk(line);
+      }
+      expect(jumps.filter((lat) => lat > -60)).toEqual([]);
       // A popup opens only on a loaded map: the blank style took the failed one's place.
       await page.getByTestId('stations-in-view').getByRole('button').first().click();
       await page.locator('.maplibregl-popup').getByTestId('station-card').waitFor();
