@@ -431,6 +431,12 @@ function PollView(props: { poll: Poll }) {
   );
 }
 
+/** A text field of the message's raw data, or null. */
+function rawText(message: Message, key: string): string | null {
+  const value = message.raw_data?.[key];
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
 /**
  * Who a forwarded message came from: the name the desktop app's export wrote (`forwarded_from`, JSON and
  * HTML alike), else the platform's (`fwd_from`), else the original's id; null for a message that was not
@@ -465,6 +471,9 @@ function MessageItem(props: {
       </div>
     );
   const forwarded = forwardName(m);
+  // The desktop export's bot a message was sent through and a channel post's signature (raw data).
+  const viaBot = rawText(m, 'via_bot');
+  const signature = rawText(m, 'author');
   const topic = m.reply_to_top_id ? props.topics.find((t) => t.id === m.reply_to_top_id) : undefined;
   return (
     <article
@@ -477,6 +486,7 @@ function MessageItem(props: {
       <div class="bubble">
         <div class="meta">
           <strong>{m.sender_name ?? 'Unknown'}</strong>
+          {viaBot && <span class="muted small">via {viaBot}</span>}
           {topic && <span class="badge">{topic.title}</span>}
           {m.is_pinned && <span class="badge">📌 pinned</span>}
         </div>
@@ -525,6 +535,7 @@ function MessageItem(props: {
               edited
             </button>
           )}
+          {signature && <span class="signature">{signature}</span>}
           <time dateTime={m.date}>{formatTime(m.date)}</time>
         </div>
       </div>

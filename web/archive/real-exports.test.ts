@@ -127,6 +127,11 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
     await team.waitFor();
     await page.goto(`${viewer.url}/${await team.getAttribute('href')}?message=8`);
     await page.locator('.poll li.chosen').first().waitFor();
+    // A post's signature, as the export wrote it ("author"), beside its time.
+    await page.goto(`${viewer.url}/${await team.getAttribute('href')}?message=25`);
+    expect(await page.locator('[data-message="25"] .foot .signature').textContent()).toBe('Admin');
+    await page.goto(`${viewer.url}/${await team.getAttribute('href')}?message=8`);
+    await page.locator('.poll li.chosen').first().waitFor();
     // The option's hidden "(your vote)" had been placed from the document, far down the message list:
     // 1,538 px high, the top bar (search, Administration, Sign out) scrolled away.
     const heights = await page.evaluate(() => ({
