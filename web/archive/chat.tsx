@@ -316,6 +316,8 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
               noDownload={props.noDownload}
               transcription={transcription}
               topics={topics}
+              // A channel's post without an author is the channel's own.
+              author={chat?.type === 'channel' ? title : null}
               onVersions={setVersionsOf}
               onJump={(id) => (byId.has(id) ? setFocusId(id) : void loadAround(id))}
             />
@@ -460,10 +462,13 @@ function MessageItem(props: {
   noDownload: boolean;
   transcription: boolean;
   topics: Topic[];
+  /** Who a message without a sender is from (a channel's post: the channel), else "Unknown". */
+  author: string | null;
   onVersions: (m: Message) => void;
   onJump: (id: number) => void;
 }) {
   const m = props.message;
+  const sender = m.sender_name ?? (props.author || 'Unknown');
   if (m.service)
     return (
       <div class="service" data-message={m.id} tabIndex={-1}>
@@ -480,12 +485,12 @@ function MessageItem(props: {
       class={`message ${m.is_outgoing ? 'out' : 'in'} ${m.is_deleted ? 'deleted' : ''}`}
       data-message={m.id}
       tabIndex={-1}
-      aria-label={`${m.sender_name ?? 'Unknown'} at ${formatTime(m.date)}`}
+      aria-label={`${sender} at ${formatTime(m.date)}`}
     >
-      <Avatar url={m.sender_avatar_url} name={m.sender_name ?? '?'} size={32} />
+      <Avatar url={m.sender_avatar_url} name={m.sender_name ?? (props.author || '?')} size={32} />
       <div class="bubble">
         <div class="meta">
-          <strong>{m.sender_name ?? 'Unknown'}</strong>
+          <strong>{sender}</strong>
           {viaBot && <span class="muted small">via {viaBot}</span>}
           {topic && <span class="badge">{topic.title}</span>}
           {m.is_pinned && <span class="badge">📌 pinned</span>}

@@ -166,6 +166,8 @@ describe('the archive viewer', () => {
       .getByText('File: specyard-2.4.0.tar.gz not in the archive (larger than the download limit).')
       .waitFor();
     expect(await missing.textContent()).not.toContain('oversize');
+    // A channel's post without an author is the channel's.
+    expect(await page.locator('[data-message="300"] .meta strong').textContent()).toBe('Specyard News');
     await page.screenshot({ path: path.join(os.tmpdir(), 'archive-skip-reason.png') });
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
