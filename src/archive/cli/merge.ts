@@ -110,6 +110,7 @@ async function plan(source: ArchiveDatabase, target: ArchiveDatabase, values: Op
     if (chosen.length === 0) throw new MergeRefused(`no account "${wanted}" in the source archive`);
     accounts = chosen;
   }
+  await refuseMergedBefore(source, target, accounts);
   const orphans = await source.countOrphans(accounts.map((a) => a.id));
   const total = Object.values(orphans).reduce((a, b) => a + b, 0);
   if (total > 0 && values['add-missing-parents'] !== true) {
@@ -123,6 +124,31 @@ async function plan(source: ArchiveDatabase, target: ArchiveDatabase, values: Op
     );
   }
   return accounts.map((a) => a.id);
+}
+
+/**
+ * A source account whose every chat this archive already holds under the same ref was merged before (a
+ * merged chat keeps its ref when this archive never minted it; refs are random, so no other archive has
+ * them): merging it again would copy each of its messages a second time. Refused, naming the account.
+ */
+async function refuseMergedBefore(
+  source: ArchiveDatabase,
+  target: ArchiveDatabase,
+  accounts: { id: number; label: string | null }[],
+): Promise<void> {
+  const chats = await source.listAdminChats();
+  for (const account of accounts) {
+    const refs = chats.filter((c) => c.account_id === account.id).map((c) => c.ref);
+    if (refs.length === 0) continue;
+    let held = 0;
+    for (let i = 0; i < refs.length; i += 500)
+      held += (await target.existingChatRefs(refs.slice(i, i + 500))).length;
+    if (held === refs.length) {
+      throw new MergeRefused(
+        `this archive already holds every chat of source account ${account.id}${account.label ? ` (${account.label})` : ''} (${refs.length} chats, the same refs): it was merged before, and merging it again would copy its messages twice`,
+      );
+    }
+  }
 }
 
 /** The merge itself; `testHooks.afterTable` lets the suite fail it half-way. */

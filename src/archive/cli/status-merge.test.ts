@@ -2,6 +2,7 @@
  * `status`, `merge`, the health checks and `config` on both backends; merges always cross backends
  * (a PostgreSQL source into SQLite and the other way round).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,11 +12,13 @@ import type { CommandContext } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { login, MASTER, PASSWORD_ENV, startViewerOn } from '../http/test-viewer';
+import type { ArchiveSqlStore } from '../store/archive-store';
 import { FIXTURE_FILES } from '../store/fixture-files';
 import { FIXTURE } from '../store/fixtures';
 import { BACKUP_KEYS } from '../store/metadata-keys';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
+import { sql } from '../store/sql';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import { runMerge } from './merge';
@@ -177,6 +180,26 @@ describe('archive-cli status without a database', () => {
 
 const other = (backend: Backend): Backend => (backend === 'sqlite' ? 'postgresql' : 'sqlite');
 
+/**
+ * The fixture archive as another archive would be: its own random chat refs (both test archives are
+ * seeded with the fixture's, and a chat held under the same ref marks an account merged before).
+ */
+async function mintOwnRefs(db: ArchiveDatabase): Promise<void> {
+  const driver = (db as ArchiveSqlStore).driver;
+  for (const chat of await db.listAdminChats()) {
+    const ref = randomBytes(16).toString('base64url').slice(0, 22);
+    // One ref per chat ever: the old row steps aside, the chat takes the new ref, the old row goes.
+    await driver.run(sql`UPDATE chat_refs SET chat_id = 0 WHERE ref = ${chat.ref}`);
+    await driver.run(
+      sql`INSERT INTO chat_refs (ref, account_id, chat_id) VALUES (${ref}, ${chat.account_id}, ${chat.id})`,
+    );
+    await driver.run(
+      sql`UPDATE chats SET ref = ${ref} WHERE account_id = ${chat.account_id} AND id = ${chat.id}`,
+    );
+    await driver.run(sql`DELETE FROM chat_refs WHERE ref = ${chat.ref}`);
+  }
+}
+
 describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
   let target: TestStore;
   let source: TestStore;
@@ -199,6 +222,7 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
   beforeAll(async () => {
     target = await openTestStore(backend);
     source = await openTestStore(other(backend));
+    await mintOwnRefs(source.db);
     sourceUrl = source.config.backend === 'sqlite' ? source.config.path : source.config.url;
     sourceMedia = temp();
     mkdirSync(path.dirname(path.join(sourceMedia, FIXTURE_FILES.photo.path)), { recursive: true });
@@ -348,6 +372,7 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
   it('refuses orphaned source rows unless --add-missing-parents, which adds placeholders for them', async () => {
     // A source whose chat row of one chat, and one message holding a photo, were lost (foreign keys off).
     const orphaned = await openTestStore(other(backend));
+    await mintOwnRefs(orphaned.db);
     try {
       const driver = (
         orphaned.db as unknown as {
@@ -416,7 +441,22 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
     }
   });
 
+  it('refuses a source account merged before, naming it, and changes nothing', async () => {
+    const before = await counts(target.db);
+    const again = await cli(['merge', '--source', sourceUrl, '--source-media', sourceMedia], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'Merge refused: this archive already holds every chat of source account 1 (',
+    );
+    expect(again.stderr).toContain(
+      'it was merged before, and merging it again would copy its messages twice',
+    );
+    expect(await counts(target.db)).toEqual(before);
+  });
+
   it('merges one account chosen by label, and refuses an unknown one', async () => {
+    // Another archive holding the same accounts (its own refs): not the one merged above.
+    await mintOwnRefs(source.db);
     const c = ctx();
     expect(await runMerge(c, { source: sourceUrl, account: 'work', 'source-media': sourceMedia })).toBe(0);
     expect(c.out.join('\n')).toMatch(/^ {2}Account 2 \(work\) -> account \d+$/m);
