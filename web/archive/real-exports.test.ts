@@ -90,6 +90,11 @@ describe('real exports in the viewer', { timeout: 60_000 }, () => {
       await page.screenshot({
         path: path.join(os.tmpdir(), `archive-forward-${viewport ? 'phone' : 'desktop'}.png`),
       });
+      // The HTML export's bold, placed by the importer as the JSON export's is.
+      await page.goto(`${viewer.url}/${civilHref}?message=1032`);
+      const strong = page.locator('[data-message="1032"] p.text strong');
+      await strong.first().waitFor();
+      expect(await strong.first().textContent()).toContain('CIVIL ENGINEERING QUIZ');
       // The HTML export's pin quotes the message it pinned (1983), as a JSON export's pin does.
       await page.goto(`${viewer.url}/${civilHref}?message=1984`);
       const pin = page.locator('[data-message="1984"]');

@@ -70,7 +70,7 @@ function separatorDate(text: string): Date | null {
 }
 
 /** The visible text of an element: line breaks kept, tags dropped, entities decoded. */
-function htmlText(el: HTMLElement | null | undefined): string {
+export function htmlText(el: HTMLElement | null | undefined): string {
   if (!el) return '';
   return parse(el.innerHTML.replace(/<br\s*\/?>/gi, '\n'))
     .text.replace(/\r/g, '')
@@ -78,6 +78,60 @@ function htmlText(el: HTMLElement | null | undefined): string {
     .map((line) => line.trim())
     .join('\n')
     .trim();
+}
+
+/** The HTML export's formatting elements, as the platform names their entities. */
+const FORMATTING: Record<string, string> = {
+  strong: 'bold',
+  b: 'bold',
+  em: 'italic',
+  i: 'italic',
+  u: 'underline',
+  s: 'strikethrough',
+  strike: 'strikethrough',
+  del: 'strikethrough',
+  code: 'code',
+  pre: 'pre',
+  blockquote: 'blockquote',
+};
+
+/**
+ * The formatting of a message's text element, placed in `text` (its htmlText) as the JSON import places
+ * the export's pieces (desktop-message.ts): each formatting element and web link, in document order, found
+ * in the text from where it can start (after the previous element it is not inside, within the one it is).
+ * A link whose text is its address is a `url`, any other a `text_link` with its `url`; links that are not
+ * web addresses (hashtags, mentions, jumps) are left to the page.
+ */
+export function htmlEntities(el: HTMLElement | undefined, text: string): Record<string, unknown>[] {
+  if (!el || !text) return [];
+  const placed: { node: HTMLElement; at: number; end: number }[] = [];
+  const out: Record<string, unknown>[] = [];
+  for (const node of el.querySelectorAll(`${Object.keys(FORMATTING).join(', ')}, a`)) {
+    const tag = node.tagName.toLowerCase();
+    const href = tag === 'a' ? (node.getAttribute('href') ?? '') : null;
+    if (href !== null && !/^https?:\/\//i.test(href)) continue;
+    const piece = htmlText(node);
+    if (!piece) continue;
+    let from = 0;
+    for (const p of placed) from = isInside(node, p.node) ? Math.max(from, p.at) : Math.max(from, p.end);
+    const at = text.indexOf(piece, from);
+    if (at < 0) continue;
+    placed.push({ node, at, end: at + piece.length });
+    const type = href === null ? FORMATTING[tag] : piece === href ? 'url' : 'text_link';
+    out.push({
+      type,
+      text: piece,
+      offset: at,
+      length: piece.length,
+      ...(type === 'text_link' && { url: href }),
+    });
+  }
+  return out;
+}
+
+function isInside(node: HTMLElement, ancestor: HTMLElement): boolean {
+  for (let up = node.parentNode; up; up = up.parentNode) if (up === ancestor) return true;
+  return false;
 }
 
 /** The first direct child carrying every one of these classes. */
@@ -265,7 +319,10 @@ export function* readDesktopHtml(dir: string, chatId: number, first?: string): G
       const signature = child(body, 'signature');
       if (signature) raw.author = htmlText(signature);
       const { media, poll } = htmlMedia(content);
-      const text = htmlText(child(content, 'text'));
+      const textElement = child(content, 'text');
+      const text = htmlText(textElement);
+      const entities = htmlEntities(textElement, text);
+      if (entities.length > 0) raw.entities = entities;
       const message: ImportedMessage = {
         id,
         date,
