@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../common/logger';
-import { start } from './main';
+import { loadFuelConfig } from './config';
+import { start, unusedCountryEntries } from './main';
 
 /** The real scheduler, watched: which jobs it scheduled and whether its stop ran to the end. */
 const scheduler = vi.hoisted(() => ({ started: [] as string[], stopped: false }));
@@ -36,6 +37,16 @@ function statusOf(url: string): Promise<number | undefined> {
     request.once('error', reject);
   });
 }
+
+describe('APP_ENABLED_COUNTRIES at start', () => {
+  it('names the entries that enable nothing: no map settings and no feed', () => {
+    const unused = (value: string) => unusedCountryEntries(loadFuelConfig({ APP_ENABLED_COUNTRIES: value }));
+    expect(unused('ES,ZZ')).toEqual(['ZZ']);
+    // US has no map entry but its chargers' feed; AU_NSW is a feed key.
+    expect(unused('US,AU_NSW,PT')).toEqual([]);
+    expect(unused('ZZ,QQ')).toEqual(['ZZ', 'QQ']);
+  });
+});
 
 describe('the fuel server process', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-fuel-main-'));

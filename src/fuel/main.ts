@@ -9,6 +9,7 @@ import { listen } from '../common/serve';
 import { type FuelConfig, loadFuelConfig } from './config';
 import { createFuelApp } from './http/app';
 import { startScheduler } from './jobs/scheduler';
+import { keyCountry, scheduledKeys } from './scrapers/registry';
 import { describeLocation, openFuelStore } from './store/open';
 import type { FuelStore } from './store/store';
 
@@ -29,6 +30,20 @@ export interface StartOptions {
   scrapers?: boolean;
 }
 
+/**
+ * The entries of `APP_ENABLED_COUNTRIES` that enable nothing: no map entry (codes without map settings are
+ * dropped, as the seed says) and no scheduled feed of theirs. A typo such as `ZZ` is said at start.
+ */
+export function unusedCountryEntries(config: FuelConfig): string[] {
+  const listed = config.scrapers.enabledCountries ?? [];
+  const keys = scheduledKeys(config.scrapers);
+  return listed.filter(
+    (entry) =>
+      !config.map.enabledCountries.some((c) => c.code === entry) &&
+      !keys.some((key) => key === entry || keyCountry(key) === entry),
+  );
+}
+
 export async function start(env: Env = process.env, options: StartOptions = {}): Promise<RunningFuel> {
   const config = loadFuelConfig(env);
   const logger = options.logger ?? createLogger('fuel', config.logLevel);
@@ -37,6 +52,12 @@ export async function start(env: Env = process.env, options: StartOptions = {}):
     const app = createFuelApp({ config, store, logger });
     const server = await listen(app, config.port, config.host);
     logger.info({ url: server.url, database: describeLocation(config.database) }, 'fuel listening');
+    const unused = unusedCountryEntries(config);
+    if (unused.length > 0)
+      logger.warn(
+        { entries: unused },
+        'APP_ENABLED_COUNTRIES names entries with no map settings and no feed',
+      );
     const scheduler =
       options.scrapers === false
         ? { stop: async () => {} }
