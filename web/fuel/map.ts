@@ -163,6 +163,21 @@ export class StationMap {
         'circle-stroke-color': '#ffffff',
       },
     });
+    // Without glyphs (the offline base map has no fonts) a cluster cannot say its count: an inner ring
+    // tells it from a single station instead.
+    if (!this.hasGlyphs)
+      map.addLayer({
+        id: 'cluster-ring',
+        type: 'circle',
+        source: 'stations',
+        filter: ['has', 'point_count'],
+        paint: {
+          'circle-radius': ['step', ['get', 'point_count'], 8, 20, 11, 100, 15, 1000, 19],
+          'circle-color': 'rgba(0, 0, 0, 0)',
+          'circle-stroke-width': 2,
+          'circle-stroke-color': '#ffffff',
+        },
+      });
     if (this.hasGlyphs)
       map.addLayer({
         id: 'cluster-count',
