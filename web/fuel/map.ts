@@ -15,6 +15,7 @@ import {
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import type { LonLat, Route, Station } from './api';
+import { simplified } from './geometry';
 import { relativePrices } from './prices';
 
 setWorkerUrl(workerUrl);
@@ -126,12 +127,12 @@ export class StationMap {
       clusterProperties: { minRel: ['min', ['coalesce', ['get', 'rel'], 2]] },
     });
     map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    map.addSource('corridor', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
     map.addSource('route-stations', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
     map.addLayer({
       id: 'route-corridor',
       type: 'line',
-      source: 'routes',
-      filter: ['==', ['get', 'chosen'], true],
+      source: 'corridor',
       layout: { 'line-join': 'round', 'line-cap': 'round' },
       paint: { 'line-color': '#2563eb', 'line-opacity': 0.15, 'line-width': 10 },
     });
@@ -255,6 +256,24 @@ export class StationMap {
     features.sort((a, b) => Number(a.properties.chosen) - Number(b.properties.chosen));
     (this.map.getSource('routes') as GeoJSONSource).setData({ type: 'FeatureCollection', features } as never);
     const route = routes[chosen];
+    // The corridor is drawn along the route with its bends smaller than a quarter of its width left
+    // out: a band kilometres wide along a street's many short turns had drawn fans and spikes.
+    const band = route
+      ? [
+          {
+            type: 'Feature',
+            properties: {},
+            geometry: {
+              type: 'LineString',
+              coordinates: simplified(route.geometry.coordinates as LonLat[], (corridorKm * 1000) / 4),
+            },
+          },
+        ]
+      : [];
+    (this.map.getSource('corridor') as GeoJSONSource).setData({
+      type: 'FeatureCollection',
+      features: band,
+    } as never);
     if (route) {
       const lat = (((route.bbox[1] ?? 0) + (route.bbox[3] ?? 0)) / 2) * (Math.PI / 180);
       // The corridor's full width in pixels at each zoom (metres per pixel halve with each zoom step).
