@@ -17,6 +17,16 @@ describe('simplified', () => {
     expect(simplified(wiggly, 10).length).toBe(wiggly.length);
   });
 
+  it('keeps a leg that goes past an end and comes back along the same line', () => {
+    // North 10 km, then back south 5 km: the far end is kept.
+    const back: LonLat[] = [
+      [5.7, 45.0],
+      [5.7, 45.09],
+      [5.7, 45.045],
+    ];
+    expect(simplified(back, 500)).toEqual(back);
+  });
+
   it('keeps no segment shorter than the tolerance, and a line of two points as it is', () => {
     const hook: LonLat[] = [
       [5.7243, 45.1884],

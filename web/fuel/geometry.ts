@@ -19,15 +19,17 @@ export function simplified(points: LonLat[], toleranceM: number): LonLat[] {
     const [first, last] = stack.pop() as [number, number];
     const [ax, ay] = xy[first] as readonly [number, number];
     const [bx, by] = xy[last] as readonly [number, number];
-    const length = Math.hypot(bx - ax, by - ay);
+    const dx = bx - ax;
+    const dy = by - ay;
+    const squared = dx * dx + dy * dy;
     let farthest = -1;
     let distance = toleranceM;
     for (let i = first + 1; i < last; i++) {
       const [px, py] = xy[i] as readonly [number, number];
-      const d =
-        length === 0
-          ? Math.hypot(px - ax, py - ay)
-          : Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length;
+      // Distance to the segment, not to the line through it: a leg that goes past an end and comes back
+      // along the same line is kept.
+      const t = squared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / squared));
+      const d = Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
       if (d > distance) {
         distance = d;
         farthest = i;

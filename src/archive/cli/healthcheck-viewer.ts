@@ -34,8 +34,20 @@ export const healthcheckViewer: Command = {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       const cause = (error as { cause?: { code?: unknown } })?.cause?.code;
       const why = timedOut ? 'no answer within 5 seconds' : errorText(error);
-      ctx.io.err(`Unhealthy: ${why}${typeof cause === 'string' ? ` (${cause})` : ''} at ${url}`);
+      ctx.io.err(
+        `Unhealthy: ${why}${typeof cause === 'string' ? ` (${cause})` : ''} at ${shownAddress(url)}`,
+      );
       return 1;
     }
   },
 };
+
+/** The address without what it may carry besides (a user and password, a query with a token). */
+function shownAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return 'HEALTHCHECK_URL (not an address)';
+  }
+}

@@ -127,9 +127,10 @@ async function plan(source: ArchiveDatabase, target: ArchiveDatabase, values: Op
 }
 
 /**
- * A source account whose every chat this archive already holds under the same ref was merged before (a
- * merged chat keeps its ref when this archive never minted it; refs are random, so no other archive has
- * them): merging it again would copy each of its messages a second time. Refused, naming the account.
+ * A source account of which this archive holds any chat under the same ref was merged before (a merged
+ * chat keeps its ref when this archive never minted it; refs are random, so no other archive has them),
+ * or this archive is a copy of the source: merging it again would copy those chats' messages a second
+ * time, even when the source has gained chats since. Refused, naming the account.
  */
 async function refuseMergedBefore(
   source: ArchiveDatabase,
@@ -143,9 +144,9 @@ async function refuseMergedBefore(
     let held = 0;
     for (let i = 0; i < refs.length; i += 500)
       held += (await target.existingChatRefs(refs.slice(i, i + 500))).length;
-    if (held === refs.length) {
+    if (held > 0) {
       throw new MergeRefused(
-        `this archive already holds every chat of source account ${account.id}${account.label ? ` (${account.label})` : ''} (${refs.length} chats, the same refs): it was merged before, and merging it again would copy its messages twice`,
+        `this archive already holds ${held === refs.length ? 'every one' : `${held}`} of the ${refs.length} chats of source account ${account.id}${account.label ? ` (${account.label})` : ''} under the same refs: it was merged before, and merging it again would copy their messages twice`,
       );
     }
   }

@@ -184,9 +184,12 @@ const other = (backend: Backend): Backend => (backend === 'sqlite' ? 'postgresql
  * The fixture archive as another archive would be: its own random chat refs (both test archives are
  * seeded with the fixture's, and a chat held under the same ref marks an account merged before).
  */
-async function mintOwnRefs(db: ArchiveDatabase): Promise<void> {
+async function mintOwnRefs(
+  db: ArchiveDatabase,
+  which: (chat: { ref: string }) => boolean = () => true,
+): Promise<void> {
   const driver = (db as ArchiveSqlStore).driver;
-  for (const chat of await db.listAdminChats()) {
+  for (const chat of (await db.listAdminChats()).filter(which)) {
     const ref = randomBytes(16).toString('base64url').slice(0, 22);
     // One ref per chat ever: the old row steps aside, the chat takes the new ref, the old row goes.
     await driver.run(sql`UPDATE chat_refs SET chat_id = 0 WHERE ref = ${chat.ref}`);
@@ -445,11 +448,20 @@ describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
     const before = await counts(target.db);
     const again = await cli(['merge', '--source', sourceUrl, '--source-media', sourceMedia], env);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(
-      'Merge refused: this archive already holds every chat of source account 1 (',
+    expect(again.stderr).toMatch(
+      /Merge refused: this archive already holds every one of the (\d+) chats of source account 1 under the same refs/,
     );
     expect(again.stderr).toContain(
-      'it was merged before, and merging it again would copy its messages twice',
+      'it was merged before, and merging it again would copy their messages twice',
+    );
+    expect(await counts(target.db)).toEqual(before);
+    // The source has a chat the first merge did not see: the chats held would still be copied twice.
+    const chats = (await source.db.listAdminChats()).filter((c) => c.account_id === 1);
+    await mintOwnRefs(source.db, (chat) => chat.ref === chats[0]?.ref);
+    const grown = await cli(['merge', '--source', sourceUrl, '--source-media', sourceMedia], env);
+    expect(grown.code).toBe(1);
+    expect(grown.stderr).toContain(
+      `already holds ${chats.length - 1} of the ${chats.length} chats of source account 1`,
     );
     expect(await counts(target.db)).toEqual(before);
   });
@@ -515,6 +527,11 @@ describe('health checks and the configuration self-check', () => {
     const refused = await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: 'http://127.0.0.1:1/api/health' });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('at http://127.0.0.1:1/api/health');
+    const secret = await cli(['healthcheck-viewer'], {
+      HEALTHCHECK_URL: 'http://probe:hunter2@127.0.0.1:1/api/health?token=abc',
+    });
+    expect(secret.stderr).toContain('at http://127.0.0.1:1/api/health');
+    expect(secret.stderr).not.toMatch(/hunter2|token=abc/);
     // Without HEALTHCHECK_URL, the seed's address on the viewer's own port.
     answer = { status: 200, body: { status: 'ok' } };
     const port = new URL(url).port;

@@ -30,6 +30,18 @@ describe('formatting of an HTML export message', () => {
     expect(entities).toEqual([{ type: 'url', text: 'https://a.example/', offset: 0, length: 18 }]);
   });
 
+  it('places an element on its own words, not on the same words earlier in plain text', () => {
+    expect(placed('no means <strong>no</strong>').entities).toEqual([
+      { type: 'bold', text: 'no', offset: 9, length: 2 },
+    ]);
+    expect(placed('see docs: <a href="https://x.example/docs">docs</a><br>  <em>docs</em>').entities).toEqual(
+      [
+        { type: 'text_link', text: 'docs', offset: 10, length: 4, url: 'https://x.example/docs' },
+        { type: 'italic', text: 'docs', offset: 15, length: 4 },
+      ],
+    );
+  });
+
   it('has none for plain text', () => {
     expect(placed('just words &amp; more').entities).toEqual([]);
   });

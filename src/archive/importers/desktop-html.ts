@@ -95,28 +95,49 @@ const FORMATTING: Record<string, string> = {
   blockquote: 'blockquote',
 };
 
+/** A character no export text holds, marking where each formatting element begins (htmlEntities). */
+const MARK = '\uE000';
+
 /**
  * The formatting of a message's text element, placed in `text` (its htmlText) as the JSON import places
- * the export's pieces (desktop-message.ts): each formatting element and web link, in document order, found
- * in the text from where it can start (after the previous element it is not inside, within the one it is).
- * A link whose text is its address is a `url`, any other a `text_link` with its `url`; links that are not
- * web addresses (hashtags, mentions, jumps) are left to the page.
+ * the export's pieces (desktop-message.ts): each formatting element and web link, at the occurrence of
+ * its text that the element itself is (the same words earlier in plain text are not it). The element's
+ * place is found by marking where each element begins in the HTML and counting the occurrences of its
+ * text before the mark, so the whitespace the text's normalisation removes cannot shift it. A link whose
+ * text is its address is a `url`, any other a `text_link` with its `url`; links that are not web
+ * addresses (hashtags, mentions, jumps) are left to the page.
  */
 export function htmlEntities(el: HTMLElement | undefined, text: string): Record<string, unknown>[] {
   if (!el || !text) return [];
-  const placed: { node: HTMLElement; at: number; end: number }[] = [];
+  const html = el.innerHTML;
+  const nodes = parse(html).querySelectorAll(`${Object.keys(FORMATTING).join(', ')}, a`);
+  // The marked text: a mark after each element's opening tag, inserted from the last one back.
+  let marked = html;
+  for (const node of [...nodes].reverse()) {
+    const open = marked.indexOf('>', node.range[0]) + 1;
+    if (open > 0) marked = `${marked.slice(0, open)}${MARK}${marked.slice(open)}`;
+  }
+  const markedText = htmlText(parse(`<div>${marked}</div>`).firstChild as HTMLElement);
+  const marks: number[] = [];
+  let plain = '';
+  for (const ch of markedText) {
+    if (ch === MARK) marks.push(plain.length);
+    else plain += ch;
+  }
   const out: Record<string, unknown>[] = [];
-  for (const node of el.querySelectorAll(`${Object.keys(FORMATTING).join(', ')}, a`)) {
+  nodes.forEach((node, index) => {
     const tag = node.tagName.toLowerCase();
     const href = tag === 'a' ? (node.getAttribute('href') ?? '') : null;
-    if (href !== null && !/^https?:\/\//i.test(href)) continue;
+    if (href !== null && !/^https?:\/\//i.test(href)) return;
     const piece = htmlText(node);
-    if (!piece) continue;
-    let from = 0;
-    for (const p of placed) from = isInside(node, p.node) ? Math.max(from, p.at) : Math.max(from, p.end);
-    const at = text.indexOf(piece, from);
-    if (at < 0) continue;
-    placed.push({ node, at, end: at + piece.length });
+    const mark = marks[index];
+    if (!piece || mark === undefined) return;
+    // Which occurrence of its text the element is, counted in the marked text; the same one in `text`.
+    let before = 0;
+    for (let at = plain.indexOf(piece); at >= 0 && at < mark; at = plain.indexOf(piece, at + 1)) before++;
+    let at = text.indexOf(piece);
+    for (let n = 0; n < before && at >= 0; n++) at = text.indexOf(piece, at + 1);
+    if (at < 0) return;
     const type = href === null ? FORMATTING[tag] : piece === href ? 'url' : 'text_link';
     out.push({
       type,
@@ -125,13 +146,8 @@ export function htmlEntities(el: HTMLElement | undefined, text: string): Record<
       length: piece.length,
       ...(type === 'text_link' && { url: href }),
     });
-  }
+  });
   return out;
-}
-
-function isInside(node: HTMLElement, ancestor: HTMLElement): boolean {
-  for (let up = node.parentNode; up; up = up.parentNode) if (up === ancestor) return true;
-  return false;
 }
 
 /** The first direct child carrying every one of these classes. */

@@ -164,6 +164,10 @@ describe('station routes', () => {
       ['lat=40.4&lon=-3.7&radius_km=Infinity&fuel=B7', '/query/radius_km'],
       ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=Infinity', '/query/limit'],
       ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=1e999', '/query/limit'],
+      // Nor does a text that is no decimal number: a blank had read as 0, "0x28" as 40.
+      ['lat=%20&lon=-3.7&radius_km=5&fuel=B7', '/query/lat'],
+      ['lat=0x28&lon=-3.7&radius_km=5&fuel=B7', '/query/lat'],
+      ['lat=40.4&lon=-3.7&radius_km=5&fuel=B7&limit=0b11', '/query/limit'],
     ])('rejects %s', async (query, path) => {
       const res = await fetch(`${fuel.url}/api/stations/nearest?${query}`);
       expect(res.status).toBe(400);
