@@ -22,7 +22,8 @@ export const healthcheckViewer: Command = {
         : DEFAULT_HEALTHCHECK_URL,
     );
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const [address, init] = withoutCredentials(url);
+      const response = await fetch(address, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
       const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
       if (response.status === 200 && body?.status === 'ok') {
         ctx.io.out('Healthy: viewer answered status ok');
@@ -33,7 +34,10 @@ export const healthcheckViewer: Command = {
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       const cause = (error as { cause?: { code?: unknown } })?.cause?.code;
-      const why = timedOut ? 'no answer within 5 seconds' : errorText(error);
+      // Said without the address's user, password or query, whatever the error's own words held.
+      const why = timedOut
+        ? 'no answer within 5 seconds'
+        : errorText(error).replaceAll(url, shownAddress(url));
       ctx.io.err(
         `Unhealthy: ${why}${typeof cause === 'string' ? ` (${cause})` : ''} at ${shownAddress(url)}`,
       );
@@ -50,4 +54,22 @@ function shownAddress(url: string): string {
   } catch {
     return 'HEALTHCHECK_URL (not an address)';
   }
+}
+
+/**
+ * The request for an address that may carry a user and password (which fetch refuses in a URL): the
+ * address without them, and them as HTTP basic authorization.
+ */
+function withoutCredentials(url: string): [string, RequestInit] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [url, {}];
+  }
+  if (!parsed.username && !parsed.password) return [url, {}];
+  const pair = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return [parsed.href, { headers: { authorization: `Basic ${Buffer.from(pair).toString('base64')}` } }];
 }

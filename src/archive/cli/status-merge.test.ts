@@ -490,9 +490,11 @@ describe('health checks and the configuration self-check', () => {
     body: { status: 'ok', database: 'connected' },
   };
   let url = '';
+  let authorization: string | undefined;
 
   beforeAll(async () => {
-    server = createServer((_req, res) => {
+    server = createServer((req, res) => {
+      authorization = req.headers.authorization;
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer.body));
     });
@@ -532,6 +534,11 @@ describe('health checks and the configuration self-check', () => {
     });
     expect(secret.stderr).toContain('at http://127.0.0.1:1/api/health');
     expect(secret.stderr).not.toMatch(/hunter2|token=abc/);
+    // A user and password in the address go as basic authorization (fetch refuses them in a URL).
+    answer = { status: 200, body: { status: 'ok' } };
+    const withUser = url.replace('http://', 'http://probe:hunter2@');
+    expect((await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: withUser })).code).toBe(0);
+    expect(authorization).toBe(`Basic ${Buffer.from('probe:hunter2').toString('base64')}`);
     // Without HEALTHCHECK_URL, the seed's address on the viewer's own port.
     answer = { status: 200, body: { status: 'ok' } };
     const port = new URL(url).port;
