@@ -314,6 +314,10 @@ export async function mergeArchive(
       return result;
     });
   } catch (error) {
+    // Rolled back (a dry run, or a failure): the account ids the merge drew from PostgreSQL's sequence go
+    // back to it, so the next merge maps to the ids a dry run printed.
+    const afterExplicitId = target.capabilities.afterExplicitId('accounts');
+    if (afterExplicitId) await target.run(afterExplicitId);
     if (error instanceof DryRunDone) return error.result;
     throw error;
   }
