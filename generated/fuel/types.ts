@@ -295,7 +295,7 @@ export interface components {
          * @example B7
          * @enum {string}
          */
-        FuelCode: "B7" | "B7_PREMIUM" | "B10" | "B_AGRICULTURAL" | "B20" | "B100" | "HVO" | "E5" | "E5_PREMIUM" | "E5_98" | "E5_RENEWABLE" | "E10" | "E98_E10" | "E25" | "E85" | "E100" | "LPG" | "CNG" | "BIO_CNG" | "LNG" | "BIO_LNG" | "H2" | "NH3" | "M100" | "ADBLUE" | "EV";
+        FuelCode: "B7" | "B7_PREMIUM" | "B10" | "B_AGRICULTURAL" | "B20" | "B100" | "HVO" | "U91" | "E5" | "E5_PREMIUM" | "E5_98" | "E5_RENEWABLE" | "E10" | "E98_E10" | "E25" | "E85" | "E100" | "LPG" | "CNG" | "BIO_CNG" | "LNG" | "BIO_LNG" | "H2" | "NH3" | "M100" | "ADBLUE" | "EV";
         /**
          * @description A position as `[lon, lat]` (GeoJSON order), two finite numbers. Longitude is -180 to 180 and latitude -90 to 90. OpenAPI 3.0 cannot bound the two positions separately, so the schema bounds both items to -180..180 and the server checks that the latitude (second item) is within -90..90; a request with a latitude outside that range gets 400 `Invalid parameters`.
          * @example [

@@ -20,6 +20,7 @@ export const FUELS: { code: FuelCode; label: string }[] = [
   { code: 'B20', label: 'Diesel (B20)' },
   { code: 'B100', label: 'Biodiesel (B100)' },
   { code: 'HVO', label: 'Renewable diesel (HVO)' },
+  { code: 'U91', label: 'Unleaded 91' },
   { code: 'E5', label: 'Petrol 95 (E5)' },
   { code: 'E5_PREMIUM', label: 'Premium petrol 95' },
   { code: 'E5_98', label: 'Petrol 98 (E5)' },

@@ -27,6 +27,7 @@ const (
 	FUELCODE_B20 FuelCode = "B20"
 	FUELCODE_B100 FuelCode = "B100"
 	FUELCODE_HVO FuelCode = "HVO"
+	FUELCODE_U91 FuelCode = "U91"
 	FUELCODE_E5 FuelCode = "E5"
 	FUELCODE_E5_PREMIUM FuelCode = "E5_PREMIUM"
 	FUELCODE_E5_98 FuelCode = "E5_98"
@@ -57,6 +58,7 @@ var AllowedFuelCodeEnumValues = []FuelCode{
 	"B20",
 	"B100",
 	"HVO",
+	"U91",
 	"E5",
 	"E5_PREMIUM",
 	"E5_98",

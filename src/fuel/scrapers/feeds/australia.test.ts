@@ -16,7 +16,7 @@ describe('Australia', () => {
     it('reads items, entities and CDATA, with cents turned into dollars', () => {
       const stations = new Map<string, RawStation>();
       const prices: RawPrice[] = [];
-      mergeFuelWatch(fixture('au-fuelwatch-product-1.xml').toString('utf8'), 'E5', stations, prices);
+      mergeFuelWatch(fixture('au-fuelwatch-product-1.xml').toString('utf8'), 'U91', stations, prices);
       expect(stations.size).toBe(3);
       const heights = stations.get('wa--31.82730_115.86512');
       expect(heights).toMatchObject({
@@ -27,7 +27,7 @@ describe('Australia', () => {
       expect(stations.get('wa--30.75430_121.47010')?.name).toBe('Ampol Foodary Kalgoorlie – Boulder Rd');
       expect(prices).toContainEqual({
         externalId: 'wa--31.82730_115.86512',
-        fuel: 'E5',
+        fuel: 'U91',
         price: 1.789,
         currency: 'AUD',
       });
@@ -36,14 +36,20 @@ describe('Australia', () => {
     it('merges the products of one site and hands over a mistyped price for the band to drop', () => {
       const stations = new Map<string, RawStation>();
       const prices: RawPrice[] = [];
-      mergeFuelWatch(fixture('au-fuelwatch-product-1.xml').toString('utf8'), 'E5', stations, prices);
+      mergeFuelWatch(fixture('au-fuelwatch-product-1.xml').toString('utf8'), 'U91', stations, prices);
       mergeFuelWatch(fixture('au-fuelwatch-product-4.xml').toString('utf8'), 'B7', stations, prices);
       expect(stations.size).toBe(4);
       expect(prices.filter((p) => p.externalId === 'wa--31.82730_115.86512').map((p) => p.fuel)).toEqual([
-        'E5',
+        'U91',
         'B7',
       ]);
       expect(prices.find((p) => p.externalId === 'wa--15.77370_128.73850')?.price).toBe(19.55);
+    });
+
+    it('files unleaded 91 under U91 and premium 95 as the 95-octane petrol (E5)', () => {
+      expect(WA_PRODUCTS['1']).toBe('U91');
+      expect(WA_PRODUCTS['2']).toBe('E5');
+      expect(WA_PRODUCTS['6']).toBe('E5_98');
     });
 
     it('rejects a body that is not RSS', () => {
@@ -59,7 +65,8 @@ describe('Australia', () => {
       expect(stations.map((s) => s.externalId)).toEqual(['nsw_101', 'nsw_202']);
       expect(stations[0]).toMatchObject({ brand: '7-Eleven', city: 'Pyrmont' });
       expect(prices.map((p) => `${p.externalId}:${p.fuel}=${p.price}`)).toEqual([
-        'nsw_101:E5=1.899',
+        // Unleaded 91 under its own code, not as 95-octane E5.
+        'nsw_101:U91=1.899',
         'nsw_101:E10=1.879',
         'nsw_101:E5_98=2.149',
         'nsw_202:B7=1.999',

@@ -6,10 +6,13 @@ import type { FeedContext, FetchResult, RawPrice, RawStation, Scraper } from '..
 
 const AUSTRALIA: Bounds = { minLat: -44, maxLat: -10, minLon: 112, maxLon: 154 };
 
-/** Western Australia's products (one RSS feed each) → fuel codes. Unleaded 91 is E5, as in NSW. */
+/**
+ * Western Australia's products (one RSS feed each) → fuel codes. Unleaded 91 has a code of its own (U91);
+ * premium unleaded 95 is the 95-octane petrol (E5), as in NSW.
+ */
 export const WA_PRODUCTS: Record<string, FuelCode> = {
-  '1': 'E5',
-  '2': 'E5_PREMIUM',
+  '1': 'U91',
+  '2': 'E5',
   '4': 'B7',
   '5': 'LPG',
   '6': 'E5_98',
@@ -82,9 +85,9 @@ export function westernAustraliaScraper(url: string, timeoutMs = 20_000): Scrape
 
 /** New South Wales fuel codes → fuel codes. B20 and E85 keep codes of their own. */
 export const NSW_FUELS: Record<string, FuelCode> = {
-  U91: 'E5',
+  U91: 'U91',
   E10: 'E10',
-  P95: 'E5_PREMIUM',
+  P95: 'E5',
   P98: 'E5_98',
   DL: 'B7',
   PDL: 'B7_PREMIUM',

@@ -33,6 +33,7 @@ class FuelCode(str, Enum):
     B20 = 'B20'
     B100 = 'B100'
     HVO = 'HVO'
+    U91 = 'U91'
     E5 = 'E5'
     E5_PREMIUM = 'E5_PREMIUM'
     E5_98 = 'E5_98'

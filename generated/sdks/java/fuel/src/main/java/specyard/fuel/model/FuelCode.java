@@ -66,6 +66,11 @@ public enum FuelCode {
   HVO("HVO"),
   
   /**
+   * Regular unleaded petrol, 91 octane (Australia&#39;s ULP / Unleaded 91; priced apart from 95).
+   */
+  U91("U91"),
+  
+  /**
    * Petrol, 95 octane, up to 5 % ethanol.
    */
   E5("E5"),
