@@ -95,6 +95,8 @@ const FORMATTING: Record<string, string> = {
   blockquote: 'blockquote',
 };
 
+const FORMATTED = `${Object.keys(FORMATTING).join(', ')}, a`;
+
 /** A character no export text holds, marking where each formatting element begins (htmlEntities). */
 const MARK = '\uE000';
 
@@ -109,8 +111,10 @@ const MARK = '\uE000';
  */
 export function htmlEntities(el: HTMLElement | undefined, text: string): Record<string, unknown>[] {
   if (!el || !text) return [];
+  // Most messages carry no formatting: their text is not parsed again.
+  if (el.querySelector(FORMATTED) === null) return [];
   const html = el.innerHTML;
-  const nodes = parse(html).querySelectorAll(`${Object.keys(FORMATTING).join(', ')}, a`);
+  const nodes = parse(html).querySelectorAll(FORMATTED);
   // The marked text: a mark after each element's opening tag, inserted from the last one back.
   let marked = html;
   for (const node of [...nodes].reverse()) {
