@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { EXCLUDED, SLOW_TESTS } from './vitest.tiers.ts';
+import { EXCLUDED, reporters, SLOW_TESTS } from './vitest.tiers.ts';
 
 // The slow tier (`npm run test:ci`): the image, Dredd, the Prism mocks and Chromium (vitest.tiers.ts).
 export default defineConfig({
   test: {
+    ...reporters(),
     include: SLOW_TESTS,
     exclude: EXCLUDED,
     testTimeout: 20_000,

@@ -40,3 +40,16 @@ export const ISOLATED_TESTS = [
   // Spies on the route compiler of express-openapi-validator to count its calls.
   'src/common/http/app.test.ts',
 ];
+
+/**
+ * The terminal's reporter, and under `.ci/run` (SPECYARD_RESULTS, SPECYARD_STAGE) vitest's json report
+ * beside it, which `scripts/ci/tally.mjs` counts into the run's last line.
+ */
+export function reporters() {
+  const dir = process.env.SPECYARD_RESULTS;
+  if (!dir) return { reporters: ['default'] };
+  return {
+    reporters: ['default', 'json'],
+    outputFile: { json: `${dir}/${process.env.SPECYARD_STAGE ?? 'vitest'}.vitest.json` },
+  };
+}
