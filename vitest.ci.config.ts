@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { EXCLUDED, reporters, SLOW_TESTS } from './vitest.tiers.ts';
+import { EXCLUDED, HOOK_TIMEOUT_MS, reporters, SLOW_TESTS, TEST_TIMEOUT_MS } from './vitest.tiers.ts';
 
 // The slow tier (`npm run test:ci`): the image, Dredd, the Prism mocks and Chromium (vitest.tiers.ts).
 export default defineConfig({
@@ -7,8 +7,10 @@ export default defineConfig({
     ...reporters(),
     include: SLOW_TESTS,
     exclude: EXCLUDED,
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // As the fast tier (vitest.tiers.ts): waits are for events, the limits only stop a hang. A page's
+    // journey takes several seconds of Chromium on two cores, and the image build minutes.
+    testTimeout: 3 * TEST_TIMEOUT_MS,
+    hookTimeout: 3 * HOOK_TIMEOUT_MS,
     // One file at a time: the image build's installs beside Chromium starved a page's journey past its
     // timeout on two cores; alone each takes its own time (about three minutes in all).
     maxWorkers: 1,

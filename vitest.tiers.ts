@@ -53,3 +53,7 @@ export function reporters() {
     outputFile: { json: `${dir}/${process.env.SPECYARD_STAGE ?? 'vitest'}.vitest.json` },
   };
 }
+
+/** A test's and a hook's limit: a safety net against a hang, never a measure of speed (benchmarks are). */
+export const TEST_TIMEOUT_MS = 60_000;
+export const HOOK_TIMEOUT_MS = 120_000;

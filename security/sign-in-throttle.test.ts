@@ -78,4 +78,14 @@ describe('subtitles sign-in throttle', () => {
       expect((await signIn(server.url, '127.0.0.5', 'viewer', 'wrong')).status).toBe(401);
     expect((await signIn(server.url, '127.0.0.5', 'viewer', 'viewer password')).status).toBe(200);
   });
+
+  it('holds the limit for guesses sent all at once, as for guesses sent one by one', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => signIn(server.url, '127.0.0.6', 'admin', `burst-${i}`)),
+    );
+    const statuses = answers.map((a) => a.status);
+    // Each attempt is counted before its password is checked: only the user's limit of them are checked.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(57);
+  });
 });

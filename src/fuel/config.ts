@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { boolVar, ConfigError, type Env, intVar, portVar, scopedEnv, stringVar } from '../common/env';
 import { logLevelVar } from '../common/logger';
+import { withoutTrailingSlashes } from '../common/text';
 import { COUNTRY_SETTINGS } from './model/countries';
 import { FUEL_CODES, type FuelCode, isFuelCode } from './model/fuels';
 import type { LonLat } from './model/geometry';
@@ -108,7 +109,7 @@ function httpUrl(env: Env, names: string[]): string | undefined {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new ConfigError(`${name} must be an http or https URL, not "${raw}"`);
     }
-    return raw.replace(/\/+$/, '');
+    return withoutTrailingSlashes(raw);
   }
   return undefined;
 }

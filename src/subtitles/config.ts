@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { LevelWithSilent } from 'pino';
 import { boolVar, ConfigError, type Env, enumVar, intVar, portVar, stringVar } from '../common/env';
 import { logLevelVar } from '../common/logger';
+import { withoutTrailingSlashes } from '../common/text';
 
 export const VARIANTS = ['cpu', 'noavx', 'cuda12', 'cuda12-noavx', 'vulkan', 'vulkan-noavx', 'rocm'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -85,7 +86,7 @@ export function parseServerVersion(name: string, raw: string): ServerVersion {
 
 export function parseBasePath(name: string, raw: string | undefined): string {
   if (raw === undefined) return '';
-  const trimmed = raw.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes(raw);
   if (trimmed === '') return '';
   const withSlash = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(withSlash)) {
@@ -107,7 +108,7 @@ function httpUrl(name: string, raw: string | undefined): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${name} must be an http:// or https:// URL, not "${raw}"`);
   }
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
 }
 
 function optionalBool(env: Env, name: string): boolean | undefined {

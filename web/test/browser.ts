@@ -57,6 +57,8 @@ export async function openPage(
     options.offsite?.push(route.request().url());
     return route.abort();
   });
+  // A wait is for an element or an answer; its limit only stops a journey that hangs (two busy cores).
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

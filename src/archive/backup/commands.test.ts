@@ -218,10 +218,10 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
         events.push(event);
       },
     });
-    await expect.poll(async () => (await ids()).length, { timeout: 10_000 }).toBe(100);
+    await expect.poll(async () => (await ids()).length, { timeout: 45_000 }).toBe(100);
     expect(readFileSync(String(env.HEARTBEAT_FILE), 'utf8')).toMatch(/^\d{4}-/);
     platform.emit(PHONE, { kind: 'new_message', message: msg(101, { text: 'live' }) });
-    await expect.poll(async () => (await ids()).length, { timeout: 10_000 }).toBe(101);
+    await expect.poll(async () => (await ids()).length, { timeout: 45_000 }).toBe(101);
     await expect.poll(() => events.map((e) => e.type)).toEqual(['new_message']);
     expect(events[0]).toMatchObject({
       chat_id: CHAT,
@@ -287,10 +287,10 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
       signal: stop.signal,
     });
     const skipped = () => lines.filter((l) => l.includes('this tick is skipped')).length;
-    await expect.poll(skipped, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(skipped, { timeout: 45_000 }).toBeGreaterThanOrEqual(2);
     expect(runs).toBe(1);
     release();
-    await expect.poll(() => runs, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => runs, { timeout: 45_000 }).toBeGreaterThanOrEqual(2);
     stop.abort();
     expect(await done).toBe(0);
     expect(most).toBe(1);

@@ -32,8 +32,21 @@ import { drainBody, internalPushAllowed } from './internal-access';
 export const ACCESS_LEVELS = ['public', 'login', 'chat', 'master', 'internal'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
-/** The two login routes share the login rate limit (a limit, not an access level: both are public). */
-export const LOGIN_OPERATIONS = new Set(['login', 'loginWithToken']);
+/**
+ * The login limit, a hook of the two login operations (app.ts), which share it: a limit, not an access
+ * level (both are public). Counted per client before the password or token is looked at.
+ */
+export function loginLimit(d: ArchiveDeps): RequestHandler {
+  return (req, _res, next) => {
+    const decision = d.limiter.attempt(clientIp(req, d.config.auth.trustProxyHeaders));
+    if (decision.allowed) return next();
+    throw new ArchiveError(
+      'too-many-requests',
+      'Too many login attempts. Try again later.',
+      decision.retryAfter,
+    );
+  };
+}
 
 /** Every operation's `x-access` mark; throws naming the first operation without a valid one. */
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is walked generically.
@@ -96,24 +109,24 @@ export async function optionalPrincipal(
 
 /**
  * The guard of every documented operation, bound to the operation the front door matched (never to the
- * path as spelled): its level, the login limit of the login routes, and for `{chat_ref}` routes the chat,
- * found visible to the caller. A request the document has no operation for passes to the 404.
+ * path as spelled): its level, and for `{chat_ref}` routes the chat, found visible to the caller. Only a
+ * matched request reaches it; one without an operation would go no further.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
 export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
   const levels = accessLevels(doc);
   return async (req, res, next) => {
     const operation = matchedOperation(req);
-    if (!operation) return next();
+    if (!operation) throw new ArchiveError('not-found', 'Not Found');
     const { operationId } = operation;
     const access = levels.get(operationId) as Access;
     if (
       access !== 'internal' &&
       changesState(req.method) &&
-      readCookie(req, COOKIE) &&
       !sameOriginRequest(req.headers, d.config.corsOrigins)
     ) {
-      // A page of another origin (another port of this host included) acting with the viewer's cookie.
+      // A page of another origin (another port of this host included) acting with whatever the browser
+      // sends for it: the viewer's cookie, a single-sign-on proxy's own cookie, an address the proxy trusts.
       await drainBody(req);
       throw new ArchiveError('forbidden', CROSS_SITE_REFUSED);
     }
@@ -121,16 +134,6 @@ export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
       // Refused before its body is looked at; it is drained so the connection stays usable.
       await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');
-    }
-    if (LOGIN_OPERATIONS.has(operationId)) {
-      const decision = d.limiter.attempt(clientIp(req, d.config.auth.trustProxyHeaders));
-      if (!decision.allowed) {
-        throw new ArchiveError(
-          'too-many-requests',
-          'Too many login attempts. Try again later.',
-          decision.retryAfter,
-        );
-      }
     }
     if (access === 'public' || access === 'internal') return next();
     if (!d.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);

@@ -9,14 +9,14 @@ import { SessionManager } from '../domain/sessions';
 import { Thumbnailer } from '../domain/thumbnails';
 import { Live, type LiveOptions } from '../live/live';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
-import { accessGuards, authenticate } from './access';
+import { accessGuards, authenticate, loginLimit } from './access';
 import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
-import { errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
+import { badTargetHandler, errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
-import { internalPushAhead } from './internal-push';
+import { internalPushFastPath } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
-import { cors, securityHeaders } from './security';
+import { corsHeaders, corsPreflight, securityHeaders } from './security';
 import { transcriptionCallbackBody } from './transcription-callback';
 
 export interface ArchiveAppOptions {
@@ -80,24 +80,28 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     logger,
   };
   const handlers = archiveHandlers(deps);
+  const limitLogins = loginLimit(deps);
   const app = createServiceApp({
     service: 'archive',
     handlers,
     logger,
     errorMapper: errorMapper({ logger, isDatabaseDown: (e) => e instanceof DatabaseUnavailableError }),
-    notFound: notFoundHandler,
-    methodNotAllowed: methodNotAllowedHandler,
+    answers: {
+      badTarget: badTargetHandler,
+      notFound: notFoundHandler,
+      methodNotAllowed: methodNotAllowedHandler,
+      preflight: corsPreflight(config.corsOrigins),
+    },
     validateResponses: config.validateResponses,
-    before: [
-      securityHeaders,
-      cors(config.corsOrigins),
-      internalPushAhead(deps, handlers.pushInternalUpdate),
-      accessGuards(options.document ?? loadBundledDocument('archive'), deps),
-      exactJsonAnswers,
-      transcriptionCallbackBody(deps),
-      ...jsonBody('1mb'),
-      keepRawBody,
-    ],
+    headers: [securityHeaders, corsHeaders(config.corsOrigins)],
+    before: [accessGuards(options.document ?? loadBundledDocument('archive'), deps), exactJsonAnswers],
+    hooks: {
+      login: [limitLogins],
+      loginWithToken: [limitLogins],
+      pushInternalUpdate: [internalPushFastPath(handlers.pushInternalUpdate)],
+      receiveTranscriptionCallback: [transcriptionCallbackBody(deps)],
+    },
+    bodyReaders: [...jsonBody('1mb'), keepRawBody],
   });
   return { app, deps, live };
 }

@@ -104,6 +104,11 @@ export function errorMapper({ logger, isDatabaseDown }: ErrorMapperOptions): Err
   };
 }
 
+/** A request target that cannot be read (front-door.ts): a `#`, a backslash, a byte outside ASCII. */
+export const badTargetHandler: RequestHandler = (_req, res) => {
+  res.status(400).json({ detail: 'Invalid request target' });
+};
+
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: 'Not Found' });
 };

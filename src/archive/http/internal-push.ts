@@ -1,5 +1,6 @@
 /**
- * `POST /internal/push`, the backup's event path in SQLite mode, answered ahead of the router.
+ * `POST /internal/push`, the backup's event path in SQLite mode: a hook of that operation (app.ts), run
+ * after the access guard let the caller in and before the body parser.
  *
  * The backup posts every live event here, up to a thousand a second. Through the whole stack (two routers
  * of one layer per documented operation, the body parser, the request validator) each post cost the
@@ -14,11 +15,9 @@ import { Ajv } from 'ajv';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { operations } from '../../../generated/archive/types';
 import { loadBundledDocument } from '../../common/documents';
-import { matchedOperation } from '../../common/http/matched-operation';
 import type { Handlers } from '../../common/http/operations';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
-import { type ArchiveDeps, requestState } from './context';
-import { internalPushAllowed } from './internal-access';
+import { requestState } from './context';
 import { exactJson } from './json';
 
 /** The JSON body limit of every archive route (`jsonBody('1mb')` in app.ts). */
@@ -36,8 +35,8 @@ function compileEventSchema() {
 
 /** Whether the request is the ordinary post this handler answers (before its body is read). */
 function ordinaryPost(req: Request): boolean {
-  // The front door matched the operation in any spelling and rewrote the URL; a query takes the normal path.
-  if (matchedOperation(req)?.operationId !== 'pushInternalUpdate' || req.url.includes('?')) return false;
+  // The front door rewrote the URL to the document's spelling; a query takes the normal path.
+  if (req.url.includes('?')) return false;
   const type = req.headers['content-type']?.toLowerCase().replace(/\s+/g, '');
   if (type !== 'application/json' && type !== 'application/json;charset=utf-8') return false;
   const length = Number(req.headers['content-length']);
@@ -53,13 +52,10 @@ function readBody(req: Request): Promise<string> {
   });
 }
 
-export function internalPushAhead(
-  d: ArchiveDeps,
-  push: Handlers<operations>['pushInternalUpdate'],
-): RequestHandler {
+export function internalPushFastPath(push: Handlers<operations>['pushInternalUpdate']): RequestHandler {
   const validEvent = compileEventSchema();
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!ordinaryPost(req) || !internalPushAllowed(req, d.live.pushSecret)) return next();
+    if (!ordinaryPost(req)) return next();
     void (async () => {
       const text = await readBody(req);
       // As the body parser reads JSON (strict: an object or an array), and its error when it cannot.

@@ -31,35 +31,39 @@ export const securityHeaders: RequestHandler = (_req, res, next) => {
 
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
+/** Whether `origin` may read answers (and, with a list, send the session cookie). */
+const allows = (origins: '*' | string[], origin: string | undefined) =>
+  origins === '*' || (origin !== undefined && origins.includes(origin));
+
 /**
  * `CORS_ORIGINS`: `*` (the default) lets any origin read answers but never with credentials; a list of
- * origins lets exactly those send the session cookie. Preflight requests are answered here.
+ * origins lets exactly those send the session cookie. On every answer, the front door's own included.
  */
-export function cors(origins: '*' | string[]): RequestHandler {
+export function corsHeaders(origins: '*' | string[]): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
-    let allowed = false;
     if (origins === '*') {
       res.setHeader('Access-Control-Allow-Origin', '*');
-      allowed = true;
     } else {
       res.append('Vary', 'Origin');
-      if (origin && origins.includes(origin)) {
+      if (origin && allows(origins, origin)) {
         res.setHeader('Access-Control-Allow-Origin', origin);
         res.setHeader('Access-Control-Allow-Credentials', 'true');
-        allowed = true;
       }
-    }
-    if (req.method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
-      if (allowed) {
-        res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
-        const requested = req.headers['access-control-request-headers'];
-        if (requested) res.setHeader('Access-Control-Allow-Headers', requested);
-        res.setHeader('Access-Control-Max-Age', '600');
-      }
-      res.status(204).end();
-      return;
     }
     next();
+  };
+}
+
+/** The answer to a preflight on a path the document knows (the front door finds it; corsHeaders ran). */
+export function corsPreflight(origins: '*' | string[]): RequestHandler {
+  return (req, res) => {
+    if (allows(origins, req.headers.origin)) {
+      res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+      const requested = req.headers['access-control-request-headers'];
+      if (requested) res.setHeader('Access-Control-Allow-Headers', requested);
+      res.setHeader('Access-Control-Max-Age', '600');
+    }
+    res.status(204).end();
   };
 }

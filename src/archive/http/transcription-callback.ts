@@ -1,11 +1,10 @@
 /**
- * The body of the transcription callback operation (bound to the operation the front door matched, in
- * any spelling of its path), read before the JSON parser: over 256 KiB is refused
+ * The body of the transcription callback operation, read by a hook of that operation (app.ts) before the
+ * JSON parser: over 256 KiB is refused
  * with 413 before the rest is read, and the Standard Webhooks signature is checked over the exact bytes
  * received. The verified JSON then goes through the document's validation like any body.
  */
 import type { RequestHandler } from 'express';
-import { matchedOperation } from '../../common/http/matched-operation';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
 import { type ArchiveDeps, requestState } from './context';
@@ -19,7 +18,6 @@ function tooLarge(res: Parameters<RequestHandler>[1]): void {
 export const transcriptionCallbackBody =
   (d: ArchiveDeps): RequestHandler =>
   async (req, res, next) => {
-    if (matchedOperation(req)?.operationId !== 'receiveTranscriptionCallback') return next();
     const transcription = d.live.transcription;
     if (!transcription.callbackEnabled) {
       // The route does not exist: answer once the body is drained, so the connection stays usable.

@@ -250,9 +250,28 @@ export interface HtmlChatHint {
 export function htmlChatType(chatId: number, firstPage: string): ChatType {
   if (chatId > 0) return 'private';
   if (chatId > -1_000_000_000_000) return 'group';
-  return /Channel (?:&laquo;|«|").{0,300}?(?:&raquo;|»|") created|class="signature/.test(firstPage)
-    ? 'channel'
-    : 'supergroup';
+  return firstPage.includes('class="signature') || createsChannel(firstPage) ? 'channel' : 'supergroup';
+}
+
+const OPENING = ['&laquo;', '«', '"'];
+const CLOSING = ['&raquo; created', '» created', '" created'];
+
+/** The service line `Channel «Name» created` (the name within 300 characters of one line), in one pass. */
+function createsChannel(page: string): boolean {
+  for (let at = page.indexOf('Channel '); at >= 0; at = page.indexOf('Channel ', at + 1)) {
+    const rest = page.slice(at + 'Channel '.length, at + 'Channel '.length + 7 + 300 + 15);
+    const open = OPENING.find((quote) => rest.startsWith(quote));
+    if (!open) continue;
+    const name = rest.slice(open.length).split(/[\n\r\u2028\u2029]/)[0] ?? '';
+    if (
+      CLOSING.some((close) => {
+        const end = name.indexOf(close);
+        return end >= 0 && end <= 300;
+      })
+    )
+      return true;
+  }
+  return false;
 }
 
 export function* readDesktopHtml(dir: string, chatId: number, first?: string): Generator<ImportEvent> {

@@ -32,6 +32,10 @@ const errorMapper: ErrorRequestHandler = (error, _req, res, _next) => {
 const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: 'no such route' });
 };
+const badTarget: RequestHandler = (_req, res) => {
+  res.status(400).json({ error: 'unreadable target' });
+};
+const answers = { notFound, badTarget };
 
 describe('createServiceApp', () => {
   let server: RunningServer;
@@ -50,7 +54,7 @@ describe('createServiceApp', () => {
       handlers,
       logger: createLogger('fuel', 'info', { write: (line: string) => lines.push(JSON.parse(line)) }),
       errorMapper,
-      notFound,
+      answers,
       validateResponses: true,
     });
     server = await listen(app, 0);
@@ -134,7 +138,7 @@ describe('createServiceApp', () => {
         handlers,
         logger: silentLogger(),
         errorMapper,
-        notFound,
+        answers,
         validateResponses: false,
       });
     expect(build(partial)).toThrow(/missing listStations/);

@@ -3,9 +3,16 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../documents';
 import { recordRequest } from '../metrics';
+import type { OpenApiNode } from '../openapi';
 import type { Service } from '../services';
-import { matchedOperation, matchOperations, OperationTable, splitUrl } from './matched-operation';
-import { type MountableHandlers, mountOperations } from './operations';
+import { type FrontDoorAnswers, type FrontDoorOptions, frontDoor } from './front-door';
+import { matchedOperation, OperationTable } from './matched-operation';
+import {
+  type MountableHandlers,
+  type OperationHooks,
+  operationDispatcher,
+  runOperationHooks,
+} from './operations';
 
 export interface ServiceAppOptions {
   service: Service;
@@ -14,27 +21,31 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Turns any error (validation, domain, unexpected) into this API's documented answer. */
   errorMapper: ErrorRequestHandler;
-  /** The answer for a path the document does not know. */
-  notFound: RequestHandler;
-  /**
-   * The answer for a method the document does not give a path it knows (`Allow` is set already); without
-   * it such a request gets `notFound` (the subtitles host answers 404 there, as the media server does).
-   */
-  methodNotAllowed?: RequestHandler;
+  /** The front door's answers to what it does not hand on: 400, 404, 405, a CORS preflight. */
+  answers: FrontDoorAnswers;
   /** Responses are validated in tests and development, never silently dropped (VALIDATE_RESPONSES). */
   validateResponses: boolean;
-  /**
-   * The front door: finds the request's operation and rewrites the request to the document's spelling
-   * (default: `matchOperations`; the subtitles gate also strips its base path). Nothing before it decides.
-   */
-  frontDoor?: RequestHandler;
-  /** Middleware before validation, after the front door: security headers, authentication. */
+  /** How the front door matches (the media server's base path, its plugin segment, plugin state). */
+  matching?: Pick<FrontDoorOptions, 'basePath' | 'match' | 'served'>;
+  /** Headers of every answer, the front door's own included (security headers, CORS); they never answer. */
+  headers?: RequestHandler[];
+  /** Checks of every matched operation, before its hooks (authentication, access levels). */
   before?: RequestHandler[];
+  /** Work that belongs to one operation, run for it only before its body is read (limits, body readers). */
+  hooks?: OperationHooks;
+  /** What reads the body (default: JSON up to `jsonLimit`). */
+  bodyReaders?: RequestHandler[];
   allowUnknownQueryParameters?: boolean;
   /** Largest JSON body accepted. */
   jsonLimit?: string;
 }
 
+/**
+ * One pipeline for the three services. The front door answers every request it cannot match; what it hands
+ * on has exactly one operation, and everything after it works for that operation: the service's checks,
+ * the operation's hooks, the body, the validator (which must find the same operation) and the operation's
+ * own handler.
+ */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const doc = loadBundledDocument(options.service);
   const app = express();
@@ -42,45 +53,56 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('query parser', 'simple');
   app.use(requestLogger(options.logger, options.service));
   app.use(noSniff);
-  app.use(options.frontDoor ?? matchOperations(doc));
+  for (const middleware of options.headers ?? []) app.use(middleware);
+  app.use(frontDoor({ table: new OperationTable(doc), answers: options.answers, ...options.matching }));
+  // From here on every request has its operation.
   for (const middleware of options.before ?? []) app.use(middleware);
-  app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
-  app.use(
-    OpenApiValidator.middleware({
-      // The validator resolves and may annotate the document: give it its own copy.
-      apiSpec: structuredClone(doc) as never,
-      validateRequests: {
-        allowUnknownQueryParameters: options.allowUnknownQueryParameters ?? false,
-        // Query and path parameters are still coerced from text; JSON bodies must carry the
-        // documented types (`{"lat": "40"}` is a 400, not a number).
-        coerceTypes: false,
-      },
-      validateResponses: options.validateResponses ? { onError: undefined } : false,
-      // Each service authenticates in its own middleware, with its own documented answers.
-      validateSecurity: false,
-      ignoreUndocumented: true,
-      validateFormats: true,
-    }),
-  );
-  const router = express.Router();
-  mountOperations(router, doc, options.handlers);
-  app.use(router);
-  if (options.methodNotAllowed)
-    app.use(refuseOtherMethods(new OperationTable(doc), options.methodNotAllowed));
-  app.use(options.notFound);
+  app.use(runOperationHooks(doc, options.hooks ?? {}));
+  for (const reader of options.bodyReaders ?? [express.json({ limit: options.jsonLimit ?? '1mb' })]) {
+    app.use(reader);
+  }
+  app.use(validator(doc, options));
+  app.use(operationDispatcher(options.service, doc, options.handlers));
   app.use(options.errorMapper);
   return app;
 }
 
-/** A request no operation took, on a path the document knows under other methods: 405 with `Allow`. */
-function refuseOtherMethods(table: OperationTable, answer: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    const allowed = matchedOperation(req) ? [] : table.methodsAt(splitUrl(req.url).pathname);
-    if (allowed.length === 0) return next();
-    res.setHeader('Allow', allowed.join(', '));
-    answer(req, res, next);
-  };
+/**
+ * express-openapi-validator over the document, told no more than the front door's spelling; right after it
+ * looks the route up, the operation it found must be the front door's, or the request goes no further.
+ */
+function validator(doc: OpenApiNode, options: ServiceAppOptions): RequestHandler[] {
+  const steps = OpenApiValidator.middleware({
+    // The validator resolves and may annotate the document: give it its own copy.
+    apiSpec: structuredClone(doc) as never,
+    validateRequests: {
+      allowUnknownQueryParameters: options.allowUnknownQueryParameters ?? false,
+      // Query and path parameters are still coerced from text; JSON bodies must carry the
+      // documented types (`{"lat": "40"}` is a 400, not a number).
+      coerceTypes: false,
+    },
+    validateResponses: options.validateResponses ? { onError: undefined } : false,
+    // Each service authenticates in its own middleware, with its own documented answers.
+    validateSecurity: false,
+    ignoreUndocumented: true,
+    validateFormats: true,
+  }) as RequestHandler[];
+  const lookup = steps.findIndex((step) => step.name === 'metadataMiddleware');
+  if (lookup < 0) throw new Error('express-openapi-validator: no route lookup step to check');
+  steps.splice(lookup + 1, 0, sameOperation);
+  return steps;
 }
+
+const sameOperation: RequestHandler = (req, _res, next) => {
+  const front = matchedOperation(req)?.operationId;
+  const seen = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+  if (front !== undefined && seen === front) return next();
+  next(
+    new Error(
+      `the validator found ${seen ?? 'no operation'} where the front door matched ${front ?? 'none'}`,
+    ),
+  );
+};
 
 /** Every answer of the three services, errors and 404s included: the browser takes the declared type as it is. */
 const noSniff: RequestHandler = (_req, res, next) => {

@@ -1,14 +1,12 @@
 /**
- * The operation of the document a request is for, found once at the front door of every service and
- * the only thing security decisions look at (never the path as spelled).
+ * The operation of the document a request is for, found once at the front door of every service
+ * (front-door.ts) and the only thing security decisions look at (never the path as spelled).
  *
  * Routes match as Express and the media server match them: literal segments in any letter case, a
- * trailing slash ignored, literal segments before templated ones. The request is then rewritten to the
- * document's spelling, so the validator, the router and every check behind it see one spelling of one
- * operation; a path no operation has is left as it is for the service's 404.
+ * trailing slash ignored, literal segments before templated ones. The front door then rewrites the request
+ * to the document's spelling, so the validator and every check behind it see one spelling of one operation.
  */
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import { type HttpMethod, type OpenApiNode, walkOperations } from '../openapi';
 import { requestContext } from './context';
 
@@ -64,7 +62,7 @@ export class OperationTable {
       .map((op) => {
         const names: string[] = [];
         const source = op.path
-          .split(/(\{[^}]+\})/)
+          .split(/(\{[^{}]+\})/)
           .map((part) => {
             if (!part.startsWith('{')) return literal(part);
             names.push(part.slice(1, -1));
@@ -90,6 +88,11 @@ export class OperationTable {
       this.findExact(lower, pathname, options) ??
       (lower === 'head' ? this.findExact('get', pathname, options) : undefined)
     );
+  }
+
+  /** Every route's pattern, as the request path is matched with them (the regular-expression check). */
+  patterns(): RegExp[] {
+    return this.routes.map((route) => route.pattern);
   }
 
   /** The methods the document gives the path (HEAD with GET), upper case: what a 405 names in `Allow`. */
@@ -121,7 +124,7 @@ export class OperationTable {
         template: route.template,
         operation: route.operation,
         rawParams,
-        path: route.template.replace(/\{([^}]+)\}/g, (_whole, name: string) => rawParams[name] ?? ''),
+        path: route.template.replace(/\{([^{}]+)\}/g, (_whole, name: string) => rawParams[name] ?? ''),
       };
     }
     return undefined;
@@ -142,51 +145,16 @@ export function pathParam(operation: MatchedOperation, name: string): string | u
   return raw === undefined ? undefined : decoded(raw);
 }
 
-/** What the front door keeps in the request's context. */
-interface OperationContext {
-  /** The document's operation for this request (undefined: none; the service answers 404). */
+/** What the front door (front-door.ts) keeps in the request's context. */
+export interface OperationContext {
+  /** The document's operation for this request. */
   operation: MatchedOperation;
 }
 
-/** The operation the front door found for this request (undefined: none of the document's). */
+/**
+ * The operation the front door matched for this request. Every request that gets past the front door has
+ * one; undefined only before it, or on a connection that is no HTTP request of the document (a WebSocket).
+ */
 export function matchedOperation(req: IncomingMessage): MatchedOperation | undefined {
   return requestContext<OperationContext>(req).operation;
-}
-
-/** Splits `req.url` into its path and its query (with the `?`). */
-export function splitUrl(url: string): { pathname: string; query: string } {
-  const at = url.indexOf('?');
-  return at < 0 ? { pathname: url, query: '' } : { pathname: url.slice(0, at), query: url.slice(at) };
-}
-
-/**
- * Finds the request's operation, records it, and rewrites the request to the document's spelling
- * (`req.url` and `req.originalUrl`, which the validator matches on). Returns the operation, or undefined
- * when the document has none for it.
- */
-export function recordOperation(
-  table: OperationTable,
-  req: IncomingMessage & { originalUrl?: string },
-  pathname: string,
-  query: string,
-  options: MatchOptions = {},
-): MatchedOperation | undefined {
-  const found = table.find(req.method ?? 'GET', pathname, options);
-  if (!found) return undefined;
-  requestContext<OperationContext>(req).operation = found;
-  req.url = `${found.path}${query}`;
-  req.originalUrl = req.url;
-  return found;
-}
-
-/** The front door of the archive and fuel apps (the subtitles gate also strips its base path first). */
-export function matchOperations(doc: OpenApiNode): RequestHandler {
-  const table = new OperationTable(doc);
-  return (req, _res, next) => {
-    if (!requestContext<OperationContext>(req).operation) {
-      const { pathname, query } = splitUrl(req.url);
-      recordOperation(table, req, pathname, query);
-    }
-    next();
-  };
 }

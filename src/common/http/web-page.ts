@@ -47,8 +47,9 @@ export function withMeta(html: string, meta: Record<string, string>): string {
   let out = html;
   for (const [name, value] of Object.entries(meta)) {
     const tag = `<meta name="${name}" content="${escapeAttribute(value)}">`;
-    const existing = new RegExp(`<meta name="${name}"[^>]*>`);
-    out = existing.test(out) ? out.replace(existing, tag) : out.replace('</head>', `${tag}\n</head>`);
+    const at = out.indexOf(`<meta name="${name}"`);
+    const end = at < 0 ? -1 : out.indexOf('>', at);
+    out = end >= 0 ? out.slice(0, at) + tag + out.slice(end + 1) : out.replace('</head>', `${tag}\n</head>`);
   }
   return out;
 }

@@ -1,24 +1,14 @@
 /**
- * `GET /api/geocode`: places for a search text. A coordinate pair (`40.4168, -3.7038`, latitude first, as
- * the upstream documents) is its own answer; otherwise the geocoder is asked when one is configured, and
+ * `GET /api/geocode`: places for a search text. A point written as text (`40.4168, -3.7038`, latitude
+ * first as the upstream documents, or with hemisphere letters, degrees-minutes-seconds, decimal minutes:
+ * coordinate-text.ts) is its own answer; otherwise the geocoder is asked when one is configured, and
  * without one the stations' own towns and addresses are searched, so a setup with no geocoder still finds
  * places to route between.
  */
 import type { FuelConfig } from '../config';
 import type { FuelStore } from '../store/store';
 import { GEOCODE_LIMIT, type GeocodeResult, geocode } from '../upstreams/geocode';
-
-const NUMBER = String.raw`[-+]?\d{1,3}(?:\.\d+)?`;
-const PAIR = new RegExp(String.raw`^\s*(${NUMBER})\s*[,;\s]\s*(${NUMBER})\s*$`);
-
-/** The point a text names as `latitude, longitude`, or null. */
-export function coordinatesOf(text: string): [lon: number, lat: number] | null {
-  const match = PAIR.exec(text);
-  if (!match) return null;
-  const lat = Number(match[1]);
-  const lon = Number(match[2]);
-  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? [lon, lat] : null;
-}
+import { coordinatesOf } from './coordinate-text';
 
 export interface PlacesDeps {
   config: Pick<FuelConfig, 'geocoder'>;

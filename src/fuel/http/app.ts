@@ -9,7 +9,7 @@ import type { FuelStore } from '../store/store';
 import { ExchangeRates } from '../upstreams/exchange-rates';
 import { OsrmClient } from '../upstreams/osrm';
 import type { FuelContext } from './context';
-import { fuelErrorMapper, fuelMethodNotAllowed, fuelNotFound } from './errors';
+import { fuelBadTarget, fuelErrorMapper, fuelMethodNotAllowed, fuelNotFound } from './errors';
 import { exchangeRatesHandlers } from './handlers/exchange-rates';
 import { geocodingHandlers } from './handlers/geocoding';
 import { historyHandlers } from './handlers/history';
@@ -17,7 +17,7 @@ import { metaHandlers } from './handlers/meta';
 import { routingHandlers } from './handlers/routing';
 import { stationsHandlers } from './handlers/stations';
 import { webHandlers } from './handlers/web';
-import { rateLimits } from './rate-limit';
+import { routeRateLimits } from './rate-limit';
 
 export interface FuelAppOptions {
   config: FuelConfig;
@@ -62,10 +62,9 @@ export function createFuelApp(options: FuelAppOptions): Express {
     handlers: fuelHandlers(context),
     logger,
     errorMapper: fuelErrorMapper,
-    notFound: fuelNotFound,
-    methodNotAllowed: fuelMethodNotAllowed,
+    answers: { badTarget: fuelBadTarget, notFound: fuelNotFound, methodNotAllowed: fuelMethodNotAllowed },
     validateResponses: config.validateResponses,
-    before: [rateLimits(config.rateLimits, now)],
+    hooks: routeRateLimits(config.rateLimits, now),
     // As the original service: parameters a route does not know are ignored, not refused.
     allowUnknownQueryParameters: true,
   });

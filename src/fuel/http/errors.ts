@@ -86,6 +86,11 @@ export const fuelErrorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     .json(body);
 };
 
+/** A request target that cannot be read (front-door.ts): a `#`, a backslash, a byte outside ASCII. */
+export const fuelBadTarget: RequestHandler = (_req, res) => {
+  res.status(400).json({ error: 'Invalid request target' });
+};
+
 export const fuelNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: 'Not found' });
 };

@@ -109,6 +109,13 @@ describe('GET /api/geocode', () => {
         { name: q.trim(), city: null, state: null, country: null, coordinates: [-3.7038, 40.4168] },
       ]);
     }
+    // Degrees-minutes-seconds, decimal minutes and hemisphere letters, as the upstream's page reads them.
+    for (const q of [`40°25'00.5"N 3°42'13.7"W`, '40 25.0083, -3 42.2283', '40.4168N 3.7038W']) {
+      const [place] = (await readJson(await search(`q=${encodeURIComponent(q)}`))) as {
+        coordinates: [number, number];
+      }[];
+      expect(place?.coordinates.map((c) => c.toFixed(4))).toEqual(['-3.7038', '40.4168']);
+    }
     expect(fuel.photon.requests).toHaveLength(0);
     // Out of range, it is an ordinary search.
     await search(`q=${encodeURIComponent('95.1, 10')}`);

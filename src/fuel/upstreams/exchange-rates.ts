@@ -1,4 +1,5 @@
 /** Euro reference rates from the central bank's daily XML, kept in memory. */
+import { SaxesParser } from 'saxes';
 import type { components } from '../../../generated/fuel/types';
 import type { ExchangeRatesConfig } from '../config';
 import { UpstreamFailure } from '../model/errors';
@@ -18,26 +19,37 @@ export const FIXED_RATES: Readonly<Record<string, number>> = Object.freeze({
   TWD: 36,
 });
 
-/** `<Cube time='YYYY-MM-DD'>` with `<Cube currency='USD' rate='1.1592'/>` children. */
+/**
+ * `<Cube time='YYYY-MM-DD'>` with `<Cube currency='USD' rate='1.1592'/>` children, read by an XML parser in
+ * one pass (saxes). The daily file holds one dated cube; the 90-day and full history files hold one per
+ * day, newest first by the bank's habit. The newest date wins whatever the order.
+ */
 export function parseEcbXml(xml: string): { date: string; rates: Record<string, number> } {
-  // The daily file holds one dated cube; the 90-day and full history files hold one per day, newest
-  // first by the bank's habit. The newest date wins whatever the order.
-  let newest: { date: string; body: string } | undefined;
-  for (const [, date, body] of xml.matchAll(
-    /<Cube\s+time=['"](\d{4}-\d{2}-\d{2})['"]\s*>([\s\S]*?)<\/Cube>\s*(?=<Cube\s+time=|<\/Cube>)/g,
-  )) {
-    if (date && body !== undefined && (!newest || date > newest.date)) newest = { date, body };
-  }
-  const rates: Record<string, number> = { EUR: 1 };
-  for (const [, currency, rate] of (newest?.body ?? '').matchAll(
-    /<Cube\s+currency=['"]([A-Z]{3})['"]\s+rate=['"]([^'"]+)['"]/g,
-  )) {
-    const value = Number(rate);
-    if (currency && Number.isFinite(value) && value > 0) rates[currency] = value;
-  }
-  if (!newest || Object.keys(rates).length < 2) throw new Error('no reference rates in the feed');
+  const days = new Map<string, Record<string, number>>();
+  let day: Record<string, number> | undefined;
+  const parser = new SaxesParser();
+  parser.on('error', () => undefined);
+  parser.on('opentag', (tag) => {
+    if (tag.name !== 'Cube') return;
+    const { time, currency, rate } = tag.attributes as Record<string, string | undefined>;
+    if (time !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(time)) {
+      day = days.get(time) ?? {};
+      days.set(time, day);
+    } else if (day && currency && /^[A-Z]{3}$/.test(currency)) {
+      const value = Number(rate);
+      if (Number.isFinite(value) && value > 0) day[currency] = value;
+    }
+  });
+  parser.on('closetag', (tag) => {
+    if (tag.name === 'Cube' && (tag.attributes as Record<string, unknown>).time !== undefined)
+      day = undefined;
+  });
+  parser.write(xml).close();
+  const date = [...days.keys()].sort().at(-1);
+  const rates: Record<string, number> = { EUR: 1, ...(date ? days.get(date) : {}) };
+  if (!date || Object.keys(rates).length < 2) throw new Error('no reference rates in the feed');
   for (const [currency, value] of Object.entries(FIXED_RATES)) rates[currency] ??= value;
-  return { date: newest.date, rates };
+  return { date, rates };
 }
 
 export interface RatesAnswer {

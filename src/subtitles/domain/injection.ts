@@ -12,10 +12,35 @@ export type InjectionStatus = components['schemas']['InjectionStatus'];
 export type Served = InjectionStatus['ServedHtmlVerified'];
 
 const HEAD_END = /<\/head>/i;
-const ANY_SCRIPT_TAG = new RegExp(
-  `<script[^>]*${CLIENT_SCRIPT_NAME.replace('.', '\\.')}[^>]*>\\s*</script>\\s*`,
-  'gi',
-);
+
+/**
+ * The page without any `<script ...subtitles.js...></script>` (and the blanks after it), in one pass: a
+ * pattern for it (`<script[^>]*name[^>]*>`) costs time growing with the cube of the page on a page of
+ * unclosed tags.
+ */
+function withoutClientScripts(html: string): string {
+  const lower = html.toLowerCase();
+  const name = CLIENT_SCRIPT_NAME.toLowerCase();
+  let out = '';
+  let copied = 0;
+  for (let at = lower.indexOf('<script'); at >= 0; at = lower.indexOf('<script', at + 1)) {
+    const tagEnd = lower.indexOf('>', at);
+    if (tagEnd < 0) break;
+    if (!lower.slice(at, tagEnd).includes(name)) continue;
+    const close = skipBlanks(lower, tagEnd + 1);
+    if (!lower.startsWith('</script>', close)) continue;
+    out += html.slice(copied, at);
+    copied = skipBlanks(lower, close + '</script>'.length);
+    at = copied - 1;
+  }
+  return out + html.slice(copied);
+}
+
+function skipBlanks(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && /\s/.test(text[at] as string)) at++;
+  return at;
+}
 
 export const hasScriptTag = (html: string) => html.toLowerCase().includes(SCRIPT_TAG.toLowerCase());
 
@@ -33,7 +58,7 @@ export function computeInjection(html: string): Injection {
 
 /** The served-page transform: any copy of the plugin's tag removed, one canonical tag before `</head>`. */
 export function normalizeInjection(html: string): string {
-  const stripped = html.replace(ANY_SCRIPT_TAG, '');
+  const stripped = withoutClientScripts(html);
   return HEAD_END.test(stripped) ? stripped.replace(HEAD_END, `${SCRIPT_TAG}\n</head>`) : stripped;
 }
 

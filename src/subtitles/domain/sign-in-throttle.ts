@@ -1,61 +1,45 @@
 /**
- * Failed sign-ins, counted per client address: a client that keeps guessing is refused (429 with
- * `Retry-After`) before any password is checked, first for the user name it guesses, then for every
- * name. The media server this host imitates locks a user out after a few failures, for everyone, until an
- * administrator lets them back in; here the lock holds only for the client that failed, and only for a
- * while, so nobody can lock a user out by failing on purpose. A success clears the client's failures for
- * that user. Kept in memory: a restart forgets it.
+ * Sign-ins, counted per client address: a client that keeps guessing is refused (429 with `Retry-After`)
+ * before any password is checked, first for the user name it guesses, then for every name. Each attempt is
+ * counted before its password is checked and given back when it succeeds, so guesses sent all at once
+ * are held to the limit as guesses sent one by one are. The media server this host imitates locks a user
+ * out after a few failures, for everyone, until an administrator lets them back in; here the lock holds
+ * only for the client that failed, and only for a while, so nobody can lock a user out by failing on
+ * purpose. A success clears the client's failures for that user. Kept in memory: a restart forgets it.
  */
+import { SlidingWindowLimiter } from '../../common/sliding-window';
 import type { SignInLimits } from '../config';
 
 export class SignInThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly perClient: SlidingWindowLimiter;
+  private readonly perUser: SlidingWindowLimiter;
 
-  constructor(
-    private readonly limits: SignInLimits,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Seconds until this client may try this name again; 0 when it may try now. */
-  waitFor(client: string, name: string): number {
-    const at = this.now();
-    const waits = [
-      this.wait(clientKey(client), this.limits.perClient, at),
-      this.wait(userKey(client, name), this.limits.perUser, at),
-    ];
-    return Math.max(...waits);
+  constructor(limits: SignInLimits, now: () => number = Date.now) {
+    this.perClient = new SlidingWindowLimiter(limits.perClient, limits.windowMs, now);
+    this.perUser = new SlidingWindowLimiter(limits.perUser, limits.windowMs, now);
   }
 
-  failed(client: string, name: string): void {
-    const at = this.now();
-    for (const key of [clientKey(client), userKey(client, name)]) this.recent(key, at).push(at);
-    if (this.failures.size > 10_000) this.prune(at);
+  /**
+   * Seconds this client must wait before trying this name; 0 when it may try now, and the attempt is then
+   * counted as a failure until `succeeded` gives it back.
+   */
+  attempt(client: string, name: string): number {
+    const wait = Math.max(
+      this.perClient.waitFor(clientKey(client)),
+      this.perUser.waitFor(userKey(client, name)),
+    );
+    if (wait > 0) return wait;
+    this.perClient.record(clientKey(client));
+    this.perUser.record(userKey(client, name));
+    return 0;
   }
 
   succeeded(client: string, name: string): void {
-    this.failures.delete(userKey(client, name));
-  }
-
-  private wait(key: string, limit: number, at: number): number {
-    const times = this.recent(key, at);
-    if (times.length < limit) return 0;
-    const oldest = times[times.length - limit] ?? at;
-    return Math.max(1, Math.ceil((oldest + this.limits.windowMs - at) / 1000));
-  }
-
-  private recent(key: string, at: number): number[] {
-    const times = (this.failures.get(key) ?? []).filter((t) => t > at - this.limits.windowMs);
-    this.failures.set(key, times);
-    return times;
-  }
-
-  private prune(at: number): void {
-    for (const [key, times] of this.failures) {
-      if (!times.some((t) => t > at - this.limits.windowMs)) this.failures.delete(key);
-    }
+    this.perClient.release(clientKey(client));
+    this.perUser.forget(userKey(client, name));
   }
 }
 
-const clientKey = (client: string) => `c\u0000${client}`;
+const clientKey = (client: string) => client;
 // User names match without regard to case (as the sign-in does).
-const userKey = (client: string, name: string) => `u\u0000${client}\u0000${name.trim().toLowerCase()}`;
+const userKey = (client: string, name: string) => `${client}\u0000${name.trim().toLowerCase()}`;

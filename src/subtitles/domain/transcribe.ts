@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { withoutTrailingSlashes } from '../../common/text';
 
 export interface ProcessResult {
   code: number | null;
@@ -154,7 +155,7 @@ export interface RemoteSettings {
 
 /** `POST <url>/v1/audio/transcriptions` (multipart: file, model, language, response_format=srt). */
 export function remoteEndpoint(url: string): string {
-  return `${url.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/audio/transcriptions`;
+  return `${withoutTrailingSlashes(url).replace(/\/v1$/, '')}/v1/audio/transcriptions`;
 }
 
 export function remoteTranscriber(settings: RemoteSettings): Transcriber {

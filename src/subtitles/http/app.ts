@@ -4,8 +4,8 @@ import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
 import { SignInThrottle } from '../domain/sign-in-throttle';
-import { errorMapper, notFound } from './errors';
-import { gate } from './gate';
+import { badTarget, errorMapper, notFound } from './errors';
+import { gate, gateMatching } from './gate';
 import { queueHandlers } from './handlers/queue';
 import { setupHandlers } from './handlers/setup';
 import { systemHandlers } from './handlers/system';
@@ -27,20 +27,22 @@ export function subtitlesHandlers(services: Services) {
 export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Logger): Express {
   const services: Services = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
   const { config, store, settings } = services;
+  const gateSettings = {
+    basePath: config.basePath,
+    pluginName: config.pluginName,
+    pluginEnabled: config.pluginEnabled,
+    store,
+    legacyAuthorization: () => settings.legacy.enabled,
+  };
   const app = createServiceApp({
     service: 'subtitles',
     handlers: subtitlesHandlers(services),
     logger,
     errorMapper,
-    notFound,
+    answers: { badTarget, notFound },
     validateResponses: config.validateResponses,
-    frontDoor: gate({
-      basePath: config.basePath,
-      pluginName: config.pluginName,
-      pluginEnabled: config.pluginEnabled,
-      store,
-      legacyAuthorization: () => settings.legacy.enabled,
-    }),
+    matching: gateMatching(gateSettings),
+    before: [gate(gateSettings)],
     jsonLimit: '64kb',
   });
   return app;

@@ -32,6 +32,11 @@ export const notFound: RequestHandler = (_req, res) => {
   res.status(404).end();
 };
 
+/** A request target that cannot be read (front-door.ts): 400 with no body, as the media server's host answers. */
+export const badTarget: RequestHandler = (_req, res) => {
+  res.status(400).end();
+};
+
 export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) {
     res.end();

@@ -7,13 +7,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { loadBundledDocument } from '../../common/documents';
 import { requestContext } from '../../common/http/context';
-import {
-  decoded,
-  type MatchedOperation,
-  OperationTable,
-  recordOperation,
-  splitUrl,
-} from '../../common/http/matched-operation';
+import type { FrontDoorOptions } from '../../common/http/front-door';
+import { decoded, type MatchedOperation, matchedOperation } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
 import { type Principal, resolveToken } from '../domain/accounts';
 import { findToken } from '../domain/credentials';
@@ -80,28 +75,40 @@ const pluginOpen = (found: MatchedOperation, settings: GateSettings) =>
 export const principalOf = (res: Pick<Response, 'req'>): Principal | undefined =>
   requestContext<{ principal: Principal }>(res.req).principal;
 
+/**
+ * The media server's front door: its base path, its routes matched in any letter case, the plugin's routes
+ * only under the plugin's own segment and while it is loaded; anything else answers 404.
+ */
+export function gateMatching(
+  settings: GateSettings,
+): Pick<FrontDoorOptions, 'basePath' | 'match' | 'served'> {
+  return {
+    basePath: settings.basePath,
+    match: { literalParams: { plugin: settings.pluginName } },
+    served: (found) => pluginOpen(found, settings),
+  };
+}
+
+/**
+ * The credentials, against the matched operation's `x-access` (401 empty, 403 for a non-admin user). An
+ * `ApiKey` in the query is consumed here, like the credential headers: the validator never sees it.
+ */
 export function gate(
   settings: GateSettings,
   document: unknown = loadBundledDocument('subtitles'),
 ): RequestHandler {
-  const table = new OperationTable(document);
   const levels = accessLevels(document);
-  const basePath = settings.basePath.toLowerCase();
-  const literalParams = { plugin: settings.pluginName };
   return async (req, res, next) => {
-    const { pathname, query } = splitUrl(req.url);
-    if (basePath && !pathname.toLowerCase().startsWith(`${basePath}/`)) {
+    const found = matchedOperation(req);
+    if (!found) {
       res.status(404).end();
       return;
     }
     const apiKey = apiKeyQuery(req);
-    // The rest of the app (validator included) sees paths as the document writes them, and no ApiKey.
-    const found = recordOperation(table, req, pathname.slice(basePath.length), withoutApiKey(query), {
-      literalParams,
-    });
-    if (!found || !pluginOpen(found, settings)) {
-      res.status(404).end();
-      return;
+    const at = req.url.indexOf('?');
+    if (at >= 0) {
+      req.url = `${req.url.slice(0, at)}${withoutApiKey(req.url.slice(at))}`;
+      req.originalUrl = req.url;
     }
     const access = levels.get(found.operationId) as Access;
     if (access !== 'public') {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { FuelCode } from '../../model/fuels';
 import { getJson, getText } from '../http';
 import { type Bounds, clean, looseNumber, orNull, parseRssItems, placeInBounds } from '../parse';
@@ -107,8 +108,18 @@ interface NswAnswer {
   prices?: { stationcode?: number | string; fueltype?: string; price?: number | string }[];
 }
 
-/** `2 Harris St, Pyrmont NSW 2009` → `Pyrmont`. */
-const nswTown = (address: string) => address.match(/,\s*([^,]+?)\s+(?:NSW|ACT|TAS)\s+\d{4}\s*$/)?.[1] ?? '';
+/** `2 Harris St, Pyrmont NSW 2009` → `Pyrmont`: the words after the last comma, before state and postcode. */
+function nswTown(address: string): string {
+  const comma = address.lastIndexOf(',');
+  if (comma < 0) return '';
+  const words = address
+    .slice(comma + 1)
+    .trim()
+    .split(/\s+/);
+  const [state, postcode] = words.slice(-2);
+  const known = state === 'NSW' || state === 'ACT' || state === 'TAS';
+  return words.length >= 3 && known && /^\d{4}$/.test(postcode ?? '') ? words.slice(0, -2).join(' ') : '';
+}
 
 export function parseNsw(answer: NswAnswer): FetchResult {
   if (!Array.isArray(answer.stations) || !Array.isArray(answer.prices)) {
@@ -158,7 +169,7 @@ export function newSouthWalesScraper(
   baseUrl: string,
   options: { apiKey: string | undefined; apiSecret: string | undefined; timeoutMs?: number },
 ): Scraper {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   return {
     key: 'AU_NSW',

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { FuelCode } from '../../model/fuels';
 import { getJson, mapLimited } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, placeInBounds } from '../parse';
@@ -69,7 +70,7 @@ export interface AustriaOptions {
 export const GRID_GIVE_UP_AFTER = 4;
 
 export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): Scraper {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const points = gridPoints(AUSTRIA, options.gridStepKm ?? 15);
   return {

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { FuelCode } from '../../model/fuels';
 import { FeedHttpError, getJson, request } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
@@ -67,7 +68,10 @@ interface DanishRow {
 }
 
 /** `Viborgvej 130, 8210 Aarhus V` → `Aarhus V`: the town follows the four-digit postcode. */
-export const danishTown = (address: string) => address.match(/\b\d{4}\s+(.+)$/)?.[1]?.trim() ?? '';
+export function danishTown(address: string): string {
+  const postcode = /(?:^|\W)\d{4}\s/.exec(address);
+  return postcode ? address.slice(postcode.index + postcode[0].length).trim() : '';
+}
 
 export function parseDenmark(answer: unknown): FetchResult {
   if (!Array.isArray(answer)) throw new Error('Danish fuel feed: expected a JSON array of stations');
@@ -117,7 +121,7 @@ export interface DenmarkOptions {
 }
 
 export function denmarkScraper(baseUrl: string, options: DenmarkOptions): Scraper {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   /** The retired app feed the Danish source used to fall back on: it no longer answers usable data. */
   const fallback = async (ctx: FeedContext, reason: string): Promise<never> => {

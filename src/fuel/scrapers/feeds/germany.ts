@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { FuelCode } from '../../model/fuels';
 import { FeedHttpError, getJson } from '../http';
 import { type Bounds, clean, gridPoints, looseNumber, orNull, placeInBounds } from '../parse';
@@ -85,7 +86,7 @@ export interface GermanyOptions {
 }
 
 export function germanyScraper(baseUrl: string, options: GermanyOptions): Scraper {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const points = gridPoints(GERMANY, options.gridStepKm ?? 35);
   return {

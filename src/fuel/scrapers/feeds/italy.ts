@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { FuelCode } from '../../model/fuels';
 import { decodeText, getBytes } from '../http';
 import { type Bounds, clean, looseNumber, placeInBounds } from '../parse';
@@ -194,7 +195,7 @@ function communicatedAt(text: string): number | null {
 }
 
 export function italyScraper(baseUrl: string, timeoutMs = 60_000): Scraper {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   return {
     key: 'IT',
     source: 'mimit',

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import type { OcmSettings } from '../config';
 import { FeedHttpError, parseJson, request, retryAfterMs } from '../http';
 import { clean, isValidLatLon, looseNumber, maxPowerKw, orNull } from '../parse';
@@ -95,7 +96,7 @@ export interface OcmOptions {
 
 export function ocmScraper(country: string, options: OcmOptions): Scraper {
   const { settings, gate } = options;
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 60_000;
 
   /** One answer, retried on 429 inside the gate slot; returns the points and the active time spent. */

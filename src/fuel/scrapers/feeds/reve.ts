@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../../common/text';
 import { FeedHttpError, parseJson, request } from '../http';
 import { type Bounds, clean, looseNumber, maxPowerKw, placeInBounds } from '../parse';
 import type { AfterRunContext, FeedContext, FetchResult, RawStation, Scraper } from '../types';
@@ -82,7 +83,7 @@ export interface ReveOptions {
  * (hours since 1970 × pages per run) mod total pages. Saved locations accumulate across runs.
  */
 export function reveScraper(options: ReveOptions): Scraper {
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const allowance = options.allowance ?? new HourlyAllowance();
   let totalPages: number | null = null;

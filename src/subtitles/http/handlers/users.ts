@@ -29,7 +29,7 @@ export function usersHandlers(services: Services) {
       const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
       const address = clientIp(req, { trustProxyHeaders: false });
       const name = req.body.Username;
-      const wait = signIns.waitFor(address, name);
+      const wait = signIns.attempt(address, name);
       if (wait > 0) {
         req.log.warn({ retryAfter: wait }, 'sign-in refused: too many failures from this client');
         res.setHeader('Retry-After', String(wait));
@@ -38,7 +38,6 @@ export function usersHandlers(services: Services) {
       }
       const signedIn = await signIn(store, { name, password: req.body.Pw }, client);
       if (!signedIn) {
-        signIns.failed(address, name);
         res.status(401).end();
         return;
       }
