@@ -38,7 +38,8 @@ describe('fuel migrate', () => {
       expect(lines[4]).toMatch(/^fuel: applied migration 005_stations_version to postgres:\/\//);
       expect(lines[5]).toMatch(/^fuel: applied migration 006_feature_head to postgres:\/\//);
       expect(lines[6]).toMatch(/^fuel: applied migration 007_scrape_runs to /);
-      expect(lines[7]).toMatch(/is up to date$/);
+      expect(lines[7]).toMatch(/^fuel: applied migration 008_scrape_runs_finished to /);
+      expect(lines[8]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -105,7 +105,7 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
     // Both replicas stop cleanly on SIGTERM.
     expect(await stop(second)).toBe(0);
     expect(await stop(first)).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   /** Forgets the runs the tests before recorded, so that a replica's first tick runs its key. */
   async function forgetRuns(): Promise<void> {
@@ -134,7 +134,30 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
     } finally {
       await lock.close();
     }
-  }, 60_000);
+  }, 120_000);
+
+  it('a replica killed mid-scrape holds nothing: restarted, it scrapes the key at once', async () => {
+    await forgetRuns();
+    const doomed = replica(db.url);
+    running.push(doomed);
+    expect(await doomed.next((m) => 'started' in m)).toEqual({ started: 'ES' });
+    const exited = new Promise((resolve) => doomed.child.once('exit', resolve));
+    doomed.child.kill('SIGKILL');
+    await exited;
+    // The same replica started again, alone: its first tick runs ES (the killed run never finished).
+    const restarted = replica(db.url);
+    running.push(restarted);
+    expect(await restarted.next((m) => 'started' in m)).toEqual({ started: 'ES' });
+    expect(restarted.lines.filter((line) => line.includes('skipping'))).toEqual([]);
+    // A finished run counts: a replica that starts after it skips its tick.
+    restarted.child.send('finish');
+    await restarted.next((m) => typeof m.line === 'string' && m.line.startsWith('[scraper] ES: OK'));
+    const later = replica(db.url);
+    running.push(later);
+    await later.next((m) => typeof m.line === 'string' && m.line.includes('by another replica — skipping'));
+    expect(await stop(later)).toBe(0);
+    expect(await stop(restarted)).toBe(0);
+  }, 120_000);
 
   it('two replicas scrape a key once per interval between them, not once each', async () => {
     await forgetRuns();
@@ -164,5 +187,5 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
     for (let i = 1; i < sorted.length; i++) {
       expect((sorted[i] as number) - (sorted[i - 1] as number)).toBeGreaterThan(0.8 * intervalMs);
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -4,9 +4,11 @@
  * session advisory lock (`hashtext('specyard.fuel.scrape')`, `hashtext(key)`) on a connection of its own
  * for the whole run; a replica whose tick finds it held skips that tick, the command line waits for it.
  * PostgreSQL drops the lock with the connection, so a killed process never leaves a key locked. Under the
- * lock each run records when it started (`scrape_runs`, migration 007), and a scheduler's tick that comes
- * less than the key's interval after another run started skips it: replicas whose timers differ by a few
- * seconds would otherwise each run the key once per interval, one after the other.
+ * lock each run records when it started and when it finished (`scrape_runs`, migrations 007 and 008), and a
+ * scheduler's tick that comes less than the key's interval after the start of a finished run skips it:
+ * replicas whose timers differ by a few seconds would otherwise each run the key once per interval, one
+ * after the other. A run whose process died never finishes, so it holds nothing: the next tick of any
+ * replica, the restarted one included, runs the key.
  *
  * SQLite is one process's file (replicas need PostgreSQL); there the lock is a no-op.
  */
@@ -20,7 +22,7 @@ export type Locked<T> =
   | { ran: true; value: T }
   /** Another process holds the key's lock. */
   | { ran: false; reason: 'held' }
-  /** The key's last run, by any process, started less than `notWithinMs` ago. */
+  /** The key's last finished run, by any process, started less than `notWithinMs` ago. */
   | { ran: false; reason: 'recent'; startedAgoMs: number };
 
 export interface KeyLock {
@@ -62,18 +64,23 @@ export function openKeyLock(location: DatabaseLocation | undefined): KeyLock {
         }
         try {
           const last = await client.query<{ ago: number }>(
-            'SELECT (extract(epoch FROM now() - started_at) * 1000)::float8 AS ago FROM scrape_runs WHERE key = $1',
+            `SELECT (extract(epoch FROM now() - started_at) * 1000)::float8 AS ago FROM scrape_runs
+             WHERE key = $1 AND finished_at IS NOT NULL`,
             [key],
           );
           const ago = last.rows[0]?.ago;
           if (options.notWithinMs !== undefined && ago !== undefined && ago < options.notWithinMs)
             return { ran: false, reason: 'recent', startedAgoMs: ago };
           await client.query(
-            `INSERT INTO scrape_runs (key, started_at) VALUES ($1, now())
-             ON CONFLICT (key) DO UPDATE SET started_at = excluded.started_at`,
+            `INSERT INTO scrape_runs (key, started_at, finished_at) VALUES ($1, now(), NULL)
+             ON CONFLICT (key) DO UPDATE SET started_at = excluded.started_at, finished_at = NULL`,
             [key],
           );
-          return { ran: true, value: await task() };
+          try {
+            return { ran: true, value: await task() };
+          } finally {
+            await client.query('UPDATE scrape_runs SET finished_at = now() WHERE key = $1', [key]);
+          }
         } finally {
           await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', args(key)).catch(() => {
             // A broken connection released the lock with it; never reuse that client.
