@@ -26,6 +26,24 @@ function exchange(url: string, raw: string, answers = 1): Promise<string> {
   });
 }
 
+/** Writes `raw` and waits for the server to close the connection (or 3 s without it doing so). */
+function closedAfter(url: string, raw: string): Promise<{ closed: boolean; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(raw));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve({ closed: true, text }));
+    socket.on('error', reject);
+    socket.setTimeout(3000, () => {
+      socket.destroy();
+      resolve({ closed: false, text });
+    });
+  });
+}
+
 describe('an upgrade to another protocol', () => {
   let viewer: TestViewer;
   beforeAll(async () => {
@@ -54,6 +72,24 @@ describe('an upgrade to another protocol', () => {
       2,
     );
     expect(answer.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+  });
+
+  it('answers every request that asks for it on one connection', async () => {
+    const ask =
+      'GET /api/auth/check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n';
+    const answer = await exchange(viewer.url, ask.repeat(3), 3);
+    expect(answer.match(/HTTP\/1\.1 200 /g)).toHaveLength(3);
+  });
+
+  it("keeps the request's version and its `close`: the server closes after the answer", async () => {
+    for (const head of [
+      'GET /api/auth/check HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n',
+      'GET /api/auth/check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, close\r\nUpgrade: h2c\r\n\r\n',
+    ]) {
+      const { closed, text } = await closedAfter(viewer.url, head);
+      expect(text, head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(closed, head).toBe(true);
+    }
   });
 
   it('leaves the WebSocket upgrade of /ws/updates as it was', async () => {
