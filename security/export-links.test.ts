@@ -1,9 +1,19 @@
 /**
  * Medium 2: `archive-cli import` and symbolic links. A crafted export links a file outside it (a secret
- * and the first-run logins) into its media and pages; the import copies none of them, says how many it
- * skipped and why, and still takes a link whose target stays inside the export.
+ * and the first-run logins) into its media and pages, by symbolic and by hard link; the import copies none
+ * of them, says how many it skipped and why, and still takes a link whose target stays inside the export.
+ * What it copies is readable by the archive's owner only.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../src/archive/cli/test-cli';
@@ -50,6 +60,8 @@ describe('archive-cli import with links out of the export', () => {
     symlinkSync(path.join(outside, 'first-run-demo.json'), path.join(dir, 'files', 'demo.json'));
     symlinkSync('../../elsewhere/secret.txt', path.join(dir, 'files', 'relative.txt'));
     symlinkSync('real.txt', path.join(dir, 'files', 'alias.txt'));
+    // A hard link is the same file under another name, which may be anywhere on the disk.
+    linkSync(path.join(outside, 'secret.txt'), path.join(dir, 'files', 'hard.txt'));
     const file = (id: number, name: string) => ({
       id,
       type: 'message',
@@ -71,18 +83,23 @@ describe('archive-cli import with links out of the export', () => {
           file(2, 'demo.json'),
           file(3, 'relative.txt'),
           file(4, 'alias.txt'),
+          file(5, 'hard.txt'),
         ],
       }),
     );
     const result = await cli(['import', '-p', dir], env());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(
-      'Media files skipped: 3 (symbolic links leading out of the export folder)',
+      'Media files skipped: 4 (symbolic links leading out of the export folder, files with several hard links)',
     );
     expect(result.stdout).toContain('Media files: 1');
     const copied = filesUnder(backups).filter((f) => statSync(f).isFile());
     expect(copied).toHaveLength(1);
-    for (const f of copied) expect(readFileSync(f, 'utf8')).toBe('an ordinary attachment');
+    for (const f of copied) {
+      expect(readFileSync(f, 'utf8')).toBe('an ordinary attachment');
+      // The export's file was 0644; the archive's copy is its owner's alone.
+      expect(statSync(f).mode & 0o777).toBe(0o600);
+    }
   });
 
   it('an HTML export: a page that links out of the export is not read', async () => {

@@ -67,7 +67,9 @@ export const importCommand: Command = {
         if (archived > 0) lines.push(`  Already archived: ${archived}`);
         const outside = sum((c) => c.mediaOutside);
         if (outside > 0)
-          lines.push(`  Media files skipped: ${outside} (symbolic links leading out of the export folder)`);
+          lines.push(
+            `  Media files skipped: ${outside} (symbolic links leading out of the export folder, files with several hard links)`,
+          );
         const skipped = sum((c) => c.skipped);
         if (skipped > 0) lines.push(`  Entries without a date skipped: ${skipped}`);
         for (const c of report.chats) {
@@ -75,7 +77,7 @@ export const importCommand: Command = {
             c.mediaMissing > c.mediaOutside
               ? `${c.mediaMissing - c.mediaOutside} media not in the export`
               : '',
-            c.mediaOutside > 0 ? `${c.mediaOutside} links out of the export skipped` : '',
+            c.mediaOutside > 0 ? `${c.mediaOutside} links that may lead out of the export skipped` : '',
             c.duplicates > 0 ? `${c.duplicates} duplicate ids skipped` : '',
             c.alreadyArchived > 0 ? `${c.alreadyArchived} already archived` : '',
           ].filter(Boolean);

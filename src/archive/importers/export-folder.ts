@@ -1,12 +1,14 @@
 /**
  * Files of an export folder, by their real paths: a symbolic link (tar and many zip tools keep them) is
  * followed only while its target stays inside the export folder, so a crafted export cannot bring a file
- * from elsewhere on the machine into the archive. The JSON and the HTML importer read every file through it.
+ * from elsewhere on the machine into the archive. A file with more than one hard link is refused the same
+ * way: its other name may be anywhere on the same disk, and nothing tells where. The JSON and the HTML
+ * importer read every file through it.
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where an export entry's file is: a regular file inside the export, absent, or a link leading out of it. */
+/** Where an export entry's file is: a regular file inside the export, absent, or a link that may lead out. */
 export type ExportFile = { kind: 'file'; path: string } | { kind: 'missing' } | { kind: 'outside' };
 
 /** The file an export entry points at (a path relative to the export folder). */
@@ -25,5 +27,7 @@ export function exportFile(dir: string, relative: string | null): ExportFile {
       : { kind: 'missing' };
   }
   if (!real.startsWith(root + path.sep)) return { kind: 'outside' };
-  return statSync(real).isFile() ? { kind: 'file', path: real } : { kind: 'missing' };
+  const stats = statSync(real);
+  if (!stats.isFile()) return { kind: 'missing' };
+  return stats.nlink > 1 ? { kind: 'outside' } : { kind: 'file', path: real };
 }

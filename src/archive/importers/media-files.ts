@@ -4,7 +4,7 @@
  * `media/_shared/<2 hex>/<sha256>`.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createReadStream, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { extensionFor, mediaFilePath, sharedFilePath } from '../model/media-layout';
 
@@ -36,6 +36,8 @@ export class MediaCopier {
     const target = path.join(this.root, relative);
     mkdirSync(path.dirname(target), { recursive: true });
     copyFileSync(source, target);
+    // The copy takes the source's mode (an export's 0644); the archive's files are its owner's alone.
+    chmodSync(target, 0o600);
     this.copied.push(target);
   }
 
