@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   FIXTURE,
-  login,
   MASTER,
   PASSWORD_ENV,
   startTestViewer,
@@ -31,7 +30,6 @@ describe('push endpoints resolving to private addresses', () => {
   let trap: Server;
   let port: number;
   let connections = 0;
-  let master: string;
 
   beforeAll(async () => {
     trap = createServer((socket) => {
@@ -44,7 +42,6 @@ describe('push endpoints resolving to private addresses', () => {
       { ...PASSWORD_ENV, PUSH_NOTIFICATIONS: 'full' },
       { live: { pushResolve: resolver, pushBackoffMs: () => 5 } },
     );
-    master = await login(viewer.url, MASTER.username, MASTER.password);
   });
   afterAll(async () => {
     await viewer.close();
@@ -63,12 +60,24 @@ describe('push endpoints resolving to private addresses', () => {
     ],
   ])('sends nothing to a name resolving to %j, and drops the subscription', async (addresses) => {
     answer = addresses;
+    // Subscribing refuses any port but 443; the send path's own check is tested here, on the trap's port,
+    // so the subscription is stored as if it had come in before that rule.
     const endpoint = `https://push.example.org:${port}/sub/${Math.random().toString(36).slice(2)}`;
-    const sub = await call(viewer.url, '/api/push/subscribe', {
-      cookie: master,
-      body: { endpoint, expirationTime: null, keys: browserKeys().keys },
+    const { keys } = browserKeys();
+    await viewer.db.savePushSubscription({
+      endpoint,
+      p256dh: keys.p256dh,
+      auth: keys.auth,
+      username: MASTER.username,
+      sessionId: null,
+      accountId: null,
+      chatId: null,
+      chatRef: null,
+      allowedAccounts: null,
+      allowedChatRefs: null,
+      noDownload: false,
+      userAgent: null,
     });
-    expect(sub.status).toBe(200);
     await call(viewer.url, '/internal/push', {
       body: {
         type: 'new_message',
@@ -102,8 +111,19 @@ describe('push endpoints resolving to private addresses', () => {
     'https://169.254.169.254/latest',
     'https://localhost/push',
     'https://push.localhost/push',
+    'https://[fec0::1]/push',
+    'https://LOCALHOST./push',
+    'https://a.localhost./push',
+    'https://printer.local./push',
+    'https://push.example.org:8443/push',
+    'https://push.example.org:1/push',
   ])('refuses the endpoint %s when subscribing', (endpoint) => {
     expect(validEndpoint(endpoint)).toBe(false);
+  });
+
+  it('takes a public push service on the https port, its port written or not', () => {
+    expect(validEndpoint('https://fcm.googleapis.com/fcm/send/abc')).toBe(true);
+    expect(validEndpoint('https://updates.push.services.mozilla.com:443/wpush/v2/abc')).toBe(true);
   });
 
   it('tells public addresses from the rest', async () => {
@@ -122,8 +142,9 @@ describe('push endpoints resolving to private addresses', () => {
         'fd00::1',
         '100.64.0.1',
         '0.0.0.0',
+        'fec0::1',
       ].map(isPublicAddress),
-    ).toEqual([false, false, false, false, false, false, false, false]);
+    ).toEqual([false, false, false, false, false, false, false, false, false]);
     // The system resolver: localhost is loopback, so the lookup refuses it.
     const refused = await new Promise<Error | null>((resolve) =>
       publicOnly()('localhost', {}, (error) => resolve(error as Error | null)),

@@ -33,6 +33,8 @@ for (const [network, prefix] of [
   ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local, deprecated but still routed inside some networks.
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');

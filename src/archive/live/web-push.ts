@@ -55,9 +55,13 @@ interface Job {
   attempt: number;
 }
 
-/** Names that never lead to the public internet; an IP literal must be a public address. */
+/**
+ * Names that never lead to the public internet; an IP literal must be a public address. A name's final
+ * dot (`localhost.`, the same name written absolute) is read away first.
+ */
 function privateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  let h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  while (h.endsWith('.')) h = h.slice(0, -1);
   if (isIP(h) !== 0) return !isPublicAddress(h);
   if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal'))
     return true;
@@ -65,8 +69,9 @@ function privateHost(host: string): boolean {
 }
 
 /**
- * An https URL on a public host (tests may allow http on loopback). Checked when a subscription is
- * saved; the address a name resolves to is checked again at every send (postToEndpoint).
+ * An https URL on a public host and the https port (browsers' push services all listen on 443; tests may
+ * allow http on loopback). Checked when a subscription is saved; the address a name resolves to is
+ * checked again at every send (postToEndpoint).
  */
 export function validEndpoint(endpoint: string, allowPrivate = false): boolean {
   let url: URL;
@@ -77,7 +82,7 @@ export function validEndpoint(endpoint: string, allowPrivate = false): boolean {
   }
   if (url.username || url.password) return false;
   if (allowPrivate) return url.protocol === 'https:' || url.protocol === 'http:';
-  return url.protocol === 'https:' && !privateHost(url.hostname);
+  return url.protocol === 'https:' && url.port === '' && !privateHost(url.hostname);
 }
 
 /**

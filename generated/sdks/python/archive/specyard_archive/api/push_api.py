@@ -801,7 +801,7 @@ class PushApi:
     ) -> PushSubscribeResult:
         """Register a Web Push subscription
 
-        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host, and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
+        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host and the https port (a loopback, private, link-local or site-local address, a name such as `localhost` or `*.local` with or without its final dot, another port: our choice, as browsers' push services all listen on 443), and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
 
         :param push_subscribe_request: (required)
         :type push_subscribe_request: PushSubscribeRequest
@@ -874,7 +874,7 @@ class PushApi:
     ) -> ApiResponse[PushSubscribeResult]:
         """Register a Web Push subscription
 
-        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host, and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
+        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host and the https port (a loopback, private, link-local or site-local address, a name such as `localhost` or `*.local` with or without its final dot, another port: our choice, as browsers' push services all listen on 443), and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
 
         :param push_subscribe_request: (required)
         :type push_subscribe_request: PushSubscribeRequest
@@ -947,7 +947,7 @@ class PushApi:
     ) -> RESTResponseType:
         """Register a Web Push subscription
 
-        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host, and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
+        Stores the browser's push subscription for the caller, for every chat the caller can see or, with `chat_ref`, for that chat only. The subscription keeps the caller's grants as they are now; it is deleted at logout and when the master changes or deletes the account or token behind the session. Posting the same endpoint again replaces the earlier subscription. Needs any login. Answers 400 unless `PUSH_NOTIFICATIONS=full` (and Web Push started), 400 'Invalid subscription endpoint' for an endpoint that is not an https URL on a public host and the https port (a loopback, private, link-local or site-local address, a name such as `localhost` or `*.local` with or without its final dot, another port: our choice, as browsers' push services all listen on 443), and 400 when the body carries `chat_id` (the old field) instead of `chat_ref`.
 
         :param push_subscribe_request: (required)
         :type push_subscribe_request: PushSubscribeRequest
