@@ -69,6 +69,12 @@ export interface ArchiveConfig {
   auth: AuthConfig;
   /** `*`, or the exact origins allowed with credentials. */
   corsOrigins: '*' | string[];
+  /**
+   * Host names the viewer answers to besides loopback names and IP addresses (`ALLOWED_HOSTS`,
+   * `VIEWER_HOST` and the hosts of `CORS_ORIGINS`): what an anonymous viewer and `/internal/push` without a
+   * secret accept in `Host` (http/hosts.ts).
+   */
+  allowedHosts: string[];
   /** The operator's filter of shown chats (marked ids); null shows every chat. */
   displayChatIds: number[] | null;
   accountLabels: Record<number, string>;
@@ -185,6 +191,17 @@ export function loadConfig(processEnv: Env = process.env): ArchiveConfig {
       trustProxyHeaders: boolVar(env, 'TRUST_PROXY_HEADERS', false),
     },
     corsOrigins: corsOrigins.length === 0 || corsOrigins.includes('*') ? '*' : corsOrigins,
+    allowedHosts: [
+      ...listOf(env.ALLOWED_HOSTS),
+      ...(env.VIEWER_HOST ? [env.VIEWER_HOST] : []),
+      ...corsOrigins.flatMap((origin) => {
+        try {
+          return [new URL(origin).host];
+        } catch {
+          return [];
+        }
+      }),
+    ],
     displayChatIds: chatIdList(env, 'DISPLAY_CHAT_IDS'),
     accountLabels: accountLabels(env),
     timezone,

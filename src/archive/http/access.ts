@@ -93,7 +93,9 @@ export async function authenticate(d: ArchiveDeps, req: IncomingMessage): Promis
       };
     }
   }
-  return d.modes.anonymous ? ANONYMOUS : null;
+  // The anonymous login only for the viewer's own names: a page of another site whose name resolves to the
+  // viewer's address (DNS rebinding) gets nobody.
+  return d.modes.anonymous && d.ownHost(req) ? ANONYMOUS : null;
 }
 
 /** The caller of a public route, when there is one (memoised per request). */
@@ -130,7 +132,7 @@ export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
       await drainBody(req);
       throw new ArchiveError('forbidden', CROSS_SITE_REFUSED);
     }
-    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret)) {
+    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret, d.ownHost)) {
       // Refused before its body is looked at; it is drained so the connection stays usable.
       await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');

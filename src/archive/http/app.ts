@@ -14,6 +14,7 @@ import { TtlCache } from './cache';
 import { type ArchiveDeps, requestState } from './context';
 import { badTargetHandler, errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
+import { viewerHosts } from './hosts';
 import { internalPushFastPath } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
 import { corsHeaders, corsPreflight, securityHeaders } from './security';
@@ -72,6 +73,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     sessions,
     live,
     limiter: loginLimiter(now),
+    ownHost: viewerHosts(config.allowedHosts),
     chatStats: new TtlCache(60_000, now),
     passwordIterations: options.passwordIterations ?? PASSWORD_ITERATIONS,
     thumbnails: new Thumbnailer(),

@@ -17,6 +17,7 @@ import type { VerifiedDelivery } from '../live/transcription';
 import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
+import type { HostRule } from './hosts';
 
 /** Everything a handler may reach: built once by createArchiveApp and given to each handlers module. */
 export interface ArchiveDeps {
@@ -27,6 +28,8 @@ export interface ArchiveDeps {
   /** WebSocket hub, event publisher, Web Push and transcripts. */
   live: Live;
   limiter: SlidingWindowLimiter;
+  /** Whether a request names one of the viewer's own hosts (hosts.ts). */
+  ownHost: HostRule;
   /** Per-chat statistics, kept 60 seconds (seed). */
   chatStats: TtlCache<ChatStats>;
   passwordIterations: number;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Request } from 'express';
 import { constantTimeEqual } from '../domain/secrets';
+import type { HostRule } from './hosts';
 
 const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.');
 
@@ -18,12 +19,13 @@ function isPrivate(ip: string): boolean {
 
 /**
  * `/internal/push`: only loopback and private peers (the socket peer, never a forwarded address); with a
- * secret every caller sends it as a bearer token, without one only loopback gets in.
+ * secret every caller sends it as a bearer token, without one only loopback gets in, and only for one of
+ * the viewer's own names (a browser on this machine sent there by DNS rebinding names the attacker's).
  */
-export function internalPushAllowed(req: Request, secret: string | null): boolean {
+export function internalPushAllowed(req: Request, secret: string | null, ownHost: HostRule): boolean {
   const raw = req.socket.remoteAddress ?? '';
   const peer = raw.startsWith('::ffff:') ? raw.slice(7) : raw;
-  if (!secret) return isLoopback(peer);
+  if (!secret) return isLoopback(peer) && ownHost(req);
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   return isPrivate(peer) && bearer !== undefined && constantTimeEqual(bearer, secret);
 }
