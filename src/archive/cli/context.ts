@@ -1,9 +1,11 @@
 /** What the commands share: the log level, the database, and where media files live. */
+
 import { existsSync } from 'node:fs';
 import { type Env, scopedEnv } from '../../common/env';
 import { type Logger, logLevelVar } from '../../common/logger';
 import { loadDatabaseConfig } from '../config';
 import { archiveFolders, type DatabaseConfig } from '../store/config';
+import { storageProblem } from '../store/errors';
 import { NO_SCHEMA } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
@@ -33,7 +35,15 @@ export async function openDatabase(
   // DB_ECHO=true logs every statement (at INFO) whatever LOG_LEVEL says.
   const sqlLogger =
     config.echo && !logger.isLevelEnabled('info') ? logger.child({}, { level: 'info' }) : logger;
-  const db = await openArchiveStore(config, sqlLogger, { readonly: options.readonly ?? false });
+  const db = await openArchiveStore(config, sqlLogger, { readonly: options.readonly ?? false }).catch(
+    (error: unknown) => {
+      const where = config.backend === 'sqlite' ? `the database at ${config.path}` : 'the database';
+      const problem = storageProblem(error, where);
+      // The same error (a command may answer its kind in words of its own), saying what to do.
+      if (problem && error instanceof Error) error.message = problem;
+      throw error;
+    },
+  );
   if (needsSchema && (await db.schemaRevision()) === 0) {
     await db.close();
     throw new Error(NO_SCHEMA);

@@ -3,12 +3,15 @@
 // exits 1, and the same import with --merge finishes the job.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger';
 import { ROOT } from '../../common/services';
+import { driverOf } from '../store/archive-store';
+import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
+import { raw, sql } from '../store/sql';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../store/test-databases';
 import { cli, databaseEnv, tempDir } from './test-cli';
 
@@ -110,12 +113,14 @@ describe.each(TEST_BACKENDS)('archive-cli import stopped by SIGTERM on %s', (bac
     child.kill('SIGTERM');
     expect(await exited, stderr).toBe(1);
     expect(stderr).toContain(
-      'Import failed: interrupted by a stop signal after 1 chat; the chat in progress was rolled back. ' +
-        'Run the same import with --merge to finish it',
+      'Import failed: interrupted by a stop signal after 1 chat (kept: Chat 4001); the chat in progress was ' +
+        'rolled back. Run the same import with --merge to finish it',
     );
     expect(stdout).not.toContain('Import complete');
     expect(await counts()).toEqual({ small: SMALL.messages, large: 0 });
     expect(mediaFiles(media)).toEqual([]);
+    // The cached figures count the chat that was kept.
+    expect((await cli(['stats'], env())).stdout).toContain(`Total messages: ${SMALL.messages}`);
 
     const finish = await cli(['import', '-p', exportDir, '--merge'], env());
     expect(finish.code, finish.stderr).toBe(0);
@@ -123,4 +128,60 @@ describe.each(TEST_BACKENDS)('archive-cli import stopped by SIGTERM on %s', (bac
     expect(await counts()).toEqual({ small: SMALL.messages, large: LARGE.messages });
     expect(mediaFiles(media)).toHaveLength(1);
   }, 300_000);
+});
+
+describe('an import on a full disk (SQLite)', () => {
+  it('keeps the chats done, names them, and says the disk is full and how to finish', async () => {
+    const database = await createTestDatabase('sqlite');
+    const exportDir = await accountExport();
+    const media = tempDir('specyard-archive-full-media-');
+    const db = await openArchiveStore(database.config, silentLogger());
+    try {
+      await migrateOpenStore(db);
+      // The database may grow a little past its size now, not by the large chat's 40,000 messages: SQLite
+      // answers SQLITE_FULL, as it does when the disk itself is full.
+      const driver = driverOf(db);
+      const pages = Number((await driver.get(sql`PRAGMA page_count`))?.page_count);
+      await driver.get(sql`PRAGMA max_page_count = ${raw(String(pages + 200))}`);
+      const { importExport } = await import('../importers/run-import');
+      const stopped = importExport(db, {
+        dir: exportDir,
+        chatId: null,
+        dryRun: false,
+        skipMedia: false,
+        merge: false,
+        mediaRoot: media,
+        logger: silentLogger(),
+      });
+      await expect(stopped).rejects.toThrow(
+        'the disk is full (the archive; SQLITE_FULL) after 1 chat (kept: Chat 4001); the chat in progress ' +
+          'was rolled back. Run the same import with --merge to finish it',
+      );
+      expect(await db.countTableRows('messages')).toBe(SMALL.messages);
+    } finally {
+      await db.close();
+      await database.drop();
+      rmSync(exportDir, { recursive: true, force: true });
+      rmSync(media, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe('archive-cli import into a database it cannot create', () => {
+  it('names the database and says why', async () => {
+    const dir = tempDir('specyard-archive-nowhere-');
+    const blocker = path.join(dir, 'not-a-folder');
+    writeFileSync(blocker, '');
+    try {
+      const result = await cli(['import', '-p', dir], { DATABASE_PATH: path.join(blocker, 'archive.db') });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^Import failed: cannot write the database at ${blocker}/archive.db: it or its folder is read-only or missing \\(\\w+\\)`,
+        ),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

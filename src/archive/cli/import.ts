@@ -1,6 +1,7 @@
 /** `import -p PATH [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
 
 import { type Command, errorText, UsageError } from '../../common/cli/command';
+import { ImportStopped } from '../importers/types';
 import { stopSignal } from './backup-commands';
 import { mediaRoot, openDatabase } from './context';
 
@@ -47,6 +48,11 @@ export const importCommand: Command = {
           mediaRoot: mediaRoot(ctx.env),
           logger: ctx.logger,
           signal: stop.signal,
+        }).catch(async (error: unknown) => {
+          // Stopped part-way: the cached figures `stats` prints count the chats that were kept.
+          if (error instanceof ImportStopped && error.chatsDone > 0)
+            await db.refreshArchiveFigures(new Date());
+          throw error;
         });
         const sum = (f: (c: (typeof report.chats)[number]) => number) =>
           report.chats.reduce((n, c) => n + f(c), 0);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
-import { MediaCopier } from '../importers/media-files';
+import { MediaCopier, recoverCopies } from '../importers/media-files';
 import { chatFolder } from '../model/media-layout';
 import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
 import { listMigrations } from '../store/migrate';
@@ -175,6 +175,7 @@ export async function runMerge(
       }
       source = await openArchiveStore(from, ctx.logger, { readonly: true });
       target = await openDatabase(ctx.env, ctx.logger);
+      if (!dryRun) await recoverCopies(target, { mediaRoot: copier.root, logger: ctx.logger });
       const accounts = await plan(source, target, values);
       sourceMedia =
         typeof values['source-media'] === 'string' ? values['source-media'] : defaultSourceMedia(from);

@@ -18,11 +18,11 @@ import { FIXTURE } from '../store/fixtures';
 import { BACKUP_KEYS } from '../store/metadata-keys';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
-import { sql } from '../store/sql';
+import type { sql } from '../store/sql';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
 import { runMerge } from './merge';
-import { cli, databaseEnv, tempDir } from './test-cli';
+import { cli, databaseEnv, mintOwnRefs, tempDir } from './test-cli';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -179,29 +179,6 @@ describe('archive-cli status without a database', () => {
 });
 
 const other = (backend: Backend): Backend => (backend === 'sqlite' ? 'postgresql' : 'sqlite');
-
-/**
- * The fixture archive as another archive would be: its own random chat refs (both test archives are
- * seeded with the fixture's, and a chat held under the same ref marks an account merged before).
- */
-async function mintOwnRefs(
-  db: ArchiveDatabase,
-  which: (chat: { ref: string }) => boolean = () => true,
-): Promise<void> {
-  const driver = (db as ArchiveSqlStore).driver;
-  for (const chat of (await db.listAdminChats()).filter(which)) {
-    const ref = randomBytes(16).toString('base64url').slice(0, 22);
-    // One ref per chat ever: the old row steps aside, the chat takes the new ref, the old row goes.
-    await driver.run(sql`UPDATE chat_refs SET chat_id = 0 WHERE ref = ${chat.ref}`);
-    await driver.run(
-      sql`INSERT INTO chat_refs (ref, account_id, chat_id) VALUES (${ref}, ${chat.account_id}, ${chat.id})`,
-    );
-    await driver.run(
-      sql`UPDATE chats SET ref = ${ref} WHERE account_id = ${chat.account_id} AND id = ${chat.id}`,
-    );
-    await driver.run(sql`DELETE FROM chat_refs WHERE ref = ${chat.ref}`);
-  }
-}
 
 describe.each(TEST_BACKENDS)('archive-cli merge into %s', (backend) => {
   let target: TestStore;

@@ -8,6 +8,7 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from
 import path from 'node:path';
 import type { Logger } from '../../common/logger';
 import { JsonText } from '../model/int64';
+import { storageProblem } from '../store/errors';
 import { NO_SCHEMA } from '../store/migrate';
 import {
   type ArchiveDatabase,
@@ -19,10 +20,10 @@ import {
 import { isExportPage, readDesktopHtml } from './desktop-html';
 import { readDesktopJsonFile } from './desktop-json-thread';
 import { type ExportFile, exportFile } from './export-folder';
-import { chatMediaPath, MediaCopier, sha256File } from './media-files';
+import { chatMediaPath, MediaCopier, recoverCopies, sha256File } from './media-files';
 import { SeenIds } from './seen-ids';
 import type { ImportEvent, ImportedChat, ImportedMessage } from './types';
-import { ImportError, ImportInterrupted } from './types';
+import { ImportError, ImportInterrupted, ImportStopped } from './types';
 
 export interface ImportOptions {
   dir: string;
@@ -284,14 +285,16 @@ export async function importExport(db: ArchiveDatabase, given: ImportOptions): P
   if (!options.dryRun && (await db.schemaRevision()) === 0) {
     throw new ImportError(NO_SCHEMA);
   }
+  if (!options.dryRun) await recoverCopies(db, options);
   const events =
     format === 'json'
       ? readDesktopJsonFile(path.join(source.dir, source.file))
       : asAsync(readDesktopHtml(source.dir, options.chatId as number, source.file));
   const iterator = events[Symbol.asyncIterator]();
   const report: ImportReport = { format, chats: [] };
+  const kept = () => (options.dryRun ? [] : report.chats.map((c) => c.chat.title ?? String(c.chat.id)));
   const next = async () => {
-    if (options.signal?.aborted) throw new ImportInterrupted(report.chats.length);
+    if (options.signal?.aborted) throw new ImportInterrupted(kept());
     const item = await iterator.next();
     return item.done ? null : item.value;
   };
@@ -373,6 +376,13 @@ export async function importExport(db: ArchiveDatabase, given: ImportOptions): P
       );
       report.chats.push(chat.report);
     }
+  } catch (error) {
+    if (error instanceof ImportError || options.dryRun) throw error;
+    // Any other failure (a full disk, a database gone): the chats done are kept, and saying so tells
+    // how to finish.
+    const why =
+      storageProblem(error, 'the archive') ?? (error instanceof Error ? error.message : String(error));
+    throw new ImportStopped(why, kept(), error);
   } finally {
     await iterator.return?.(undefined);
   }

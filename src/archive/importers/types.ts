@@ -63,13 +63,34 @@ export class ImportError extends Error {
   override name = 'ImportError';
 }
 
-/** A stop signal (SIGTERM, SIGINT) came: the chats done are kept, the chat in progress rolled back. */
-export class ImportInterrupted extends ImportError {
-  override name = 'ImportInterrupted';
-  constructor(readonly chatsDone: number) {
+/**
+ * An import that stopped part-way (a stop signal, a full disk, a database that went away): the chats done
+ * are kept, the chat in progress was rolled back, and the same import with --merge finishes the job.
+ */
+export class ImportStopped extends ImportError {
+  override name = 'ImportStopped';
+  constructor(
+    why: string,
+    /** The titles of the chats imported and kept before it stopped. */
+    readonly kept: readonly string[],
+    override readonly cause?: unknown,
+  ) {
+    const chats = `${kept.length} chat${kept.length === 1 ? '' : 's'}`;
     super(
-      `interrupted by a stop signal after ${chatsDone} chat${chatsDone === 1 ? '' : 's'}; the chat in progress ` +
+      `${why} after ${chats}${kept.length > 0 ? ` (kept: ${kept.join(', ')})` : ''}; the chat in progress ` +
         'was rolled back. Run the same import with --merge to finish it',
     );
+  }
+
+  get chatsDone(): number {
+    return this.kept.length;
+  }
+}
+
+/** A stop signal (SIGTERM, SIGINT) came. */
+export class ImportInterrupted extends ImportStopped {
+  override name = 'ImportInterrupted';
+  constructor(kept: readonly string[]) {
+    super('interrupted by a stop signal', kept);
   }
 }

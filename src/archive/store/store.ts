@@ -142,6 +142,8 @@ export interface ArchiveStore {
   countMediaByType(chat: ChatKey): Promise<Record<string, number>>;
   /** The newest sighting of the chat's photo, or the sighting of `photoId`; null when there is none. */
   findChatAvatar(chat: ChatKey, photoId?: string): Promise<StoredChatAvatar | null>;
+  /** Which of these media paths (relative to the media folder) a row still names. */
+  filePathsInUse(paths: readonly string[]): Promise<Set<string>>;
   /** The sender of a message: undefined when the message does not exist, null when it has no sender. */
   findMessageSender(chat: ChatKey, messageId: number): Promise<number | null | undefined>;
   /** The window's messages oldest first, read in batches of `batchSize` (bounded memory). */

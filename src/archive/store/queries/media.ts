@@ -93,3 +93,15 @@ export async function findMessageSender(
     WHERE account_id = ${chat.accountId} AND chat_id = ${chat.chatId} AND id = ${messageId}`);
   return row ? num(row.sender_id) : undefined;
 }
+
+/** Which of these media paths (relative to the media folder) a media or avatar row still names. */
+export async function filePathsInUse(db: Db, paths: readonly string[]): Promise<Set<string>> {
+  const used = new Set<string>();
+  for (let at = 0; at < paths.length; at += 500) {
+    const some = list(paths.slice(at, at + 500));
+    const rows = await db.all(sql`SELECT file_path FROM media WHERE file_path IN ${some}
+      UNION SELECT file_path FROM avatar_history WHERE file_path IN ${some}`);
+    for (const row of rows) used.add(String(row.file_path));
+  }
+  return used;
+}

@@ -297,6 +297,10 @@ export async function mergeArchive(
 ): Promise<MergeResult> {
   const wanted = new Set(plan.accounts);
   const accounts = (await listSourceAccounts(source)).filter((a) => wanted.has(a.id));
+  // PostgreSQL's sequence moves outside the transaction: a merge that died (kill -9) after drawing ids had
+  // no chance to give them back, so every merge starts from the ids in use.
+  const afterExplicitId = target.capabilities.afterExplicitId('accounts');
+  if (afterExplicitId) await target.run(afterExplicitId);
   try {
     return await target.transaction(async (tx) => {
       const result: MergeResult = { accounts: [], rows: { users: await copyMissingUsers(source, tx) } };
@@ -316,7 +320,6 @@ export async function mergeArchive(
   } catch (error) {
     // Rolled back (a dry run, or a failure): the account ids the merge drew from PostgreSQL's sequence go
     // back to it, so the next merge maps to the ids a dry run printed.
-    const afterExplicitId = target.capabilities.afterExplicitId('accounts');
     if (afterExplicitId) await target.run(afterExplicitId);
     if (error instanceof DryRunDone) return error.result;
     throw error;
