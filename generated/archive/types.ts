@@ -3508,9 +3508,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetail"];
             };
         };
-        /** @description The service cannot answer: no login mode is configured (no password, proxy identity or anonymous mode), so every protected route answers `Viewer authentication is not configured`; or the database is unreachable (`Database temporarily unavailable`). */
+        /** @description The service cannot answer: no login mode is configured (no password, proxy identity or anonymous mode), so every protected route answers `Viewer authentication is not configured`; or the database is unreachable (`Database temporarily unavailable`), with `Retry-After` (our choice, so a load balancer can tell an outage from a bug). */
         ServiceUnavailable: {
             headers: {
+                /**
+                 * @description With `Database temporarily unavailable`, whole seconds to wait before trying again.
+                 * @example 5
+                 */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

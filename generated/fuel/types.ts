@@ -1017,6 +1017,28 @@ export interface components {
                 };
             };
         };
+        /** @description `Database temporarily unavailable`: the database cannot be reached now (its connection refused or cut, the server restarting, too many connections, a lock held past its timeout); try again after `Retry-After`. Our choice: the seed answers every database failure with 500, which a load balancer cannot tell from a bug; a query that fails for another reason still answers 500. */
+        DatabaseUnavailable: {
+            headers: {
+                /**
+                 * @description Whole seconds to wait before trying again.
+                 * @example 5
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Database temporarily unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error?: "Database temporarily unavailable";
+                };
+            };
+        };
         /** @description `Invalid parameters`: a query parameter is missing, has the wrong type or is out of range; `details` lists each problem. */
         InvalidParameters: {
             headers: {
@@ -1364,6 +1386,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getDailyPriceStats: {
@@ -1426,6 +1449,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidParameters"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listStations: {
@@ -1539,6 +1563,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidParameters"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     listNearestStations: {
@@ -1667,6 +1692,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidParameters"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getStationPriceHistory: {
@@ -1735,6 +1761,7 @@ export interface operations {
             400: components["responses"]["InvalidParameters"];
             404: components["responses"]["StationNotFound"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     geocode: {
@@ -2086,6 +2113,7 @@ export interface operations {
             400: components["responses"]["InvalidRequestBody"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     streamRouteDetours: {

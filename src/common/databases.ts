@@ -77,3 +77,35 @@ export function createPgPool(url: string, options: PgPoolOptions = {}): pg.Pool 
   pool.on('error', (error) => options.onIdleError?.(error));
   return pool;
 }
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+/** PostgreSQL's codes for a server going away or not taking connections now, and SQLite's lock timeout. */
+const NOT_NOW = new Set(['57P01', '57P02', '57P03', '53300', 'SQLITE_BUSY']);
+
+/**
+ * Whether an error means the database cannot be reached now, an outage that passes (its connection refused
+ * or cut, the server shutting down or starting, too many connections, a lock held past the busy timeout),
+ * as against a query that fails, which a retry would not mend. Services answer the first 503 with
+ * `Retry-After`, so a load balancer can tell it from a bug. Follows the error's causes.
+ */
+export function isDatabaseOutage(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined; e; ) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNREACHABLE.has(code) || NOT_NOW.has(code) || code.startsWith('08')) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|timeout exceeded when trying to connect/i.test(message)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** Seconds a client is told to wait after an outage answer (`Retry-After`). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;

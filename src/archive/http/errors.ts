@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../common/databases';
 import { classifyError, type ValidationDetail } from '../../common/http/errors';
 import { ArchiveError, type ArchiveErrorKind, DATABASE_UNAVAILABLE } from '../domain/errors';
 
@@ -67,6 +68,7 @@ export function errorMapper({ logger, isDatabaseDown }: ErrorMapperOptions): Err
     }
     if (isDatabaseDown(error)) {
       (req.log ?? logger).warn({ err: error }, 'database unreachable');
+      if (!res.headersSent) res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       send(503, DATABASE_UNAVAILABLE);
       return;
     }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDatabaseOutage, OUTAGE_RETRY_AFTER_SECONDS } from '../../common/databases';
 import { classifyError, type ValidationDetail } from '../../common/http/errors';
 import { BBOX_MESSAGE } from '../domain/coordinates';
 import {
@@ -31,6 +32,13 @@ function answer(err: unknown): { status: number; body: ErrorBody; headers?: Reco
       status: 429,
       body: { error: 'Too many requests' },
       headers: { 'Retry-After': String(err.retryAfterSeconds) },
+    };
+  }
+  if (isDatabaseOutage(err)) {
+    return {
+      status: 503,
+      body: { error: 'Database temporarily unavailable' },
+      headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
     };
   }
   if (err instanceof DatabaseFailure) return { status: 500, body: { error: INTERNAL } };
@@ -68,6 +76,8 @@ export const fuelErrorMapper: ErrorRequestHandler = (err, req, res, _next) => {
   const { status, body, headers } = answer(err);
   if (err instanceof UpstreamFailure) {
     req.log.warn({ err: err.cause instanceof Error ? err.cause.message : err.cause }, err.message);
+  } else if (status === 503) {
+    req.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unreachable');
   } else if (status === 500 && !(err instanceof DatabaseFailure)) {
     const kind = classifyError(err).kind;
     req.log.error(

@@ -3,12 +3,13 @@
  * JavaScript numbers (chat ids and counts fit in 53 bits; photo ids are stored as text); JSON columns come
  * back as text.
  */
+
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { escapeCopyText } from '../../../common/copy-text';
-import { createPgPool } from '../../../common/databases';
+import { createPgPool, isDatabaseOutage } from '../../../common/databases';
 import type { Logger } from '../../../common/logger';
 import { stringifyJson } from '../../model/int64';
 import type { Driver, Queryable, Row } from '../driver';
@@ -40,23 +41,8 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-const NETWORK = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-]);
-
 function translate(err: unknown): unknown {
-  const code = (err as { code?: unknown })?.code;
-  const message = err instanceof Error ? err.message : '';
-  const unavailable =
-    (typeof code === 'string' &&
-      (NETWORK.has(code) || code.startsWith('08') || code === '57P01' || code === '57P03')) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(message);
-  return unavailable ? new DatabaseUnavailableError('database unreachable', { cause: err }) : err;
+  return isDatabaseOutage(err) ? new DatabaseUnavailableError('database unreachable', { cause: err }) : err;
 }
 
 /** A value as COPY's text format reads it into a column of any type (a parameter's text, escaped). */

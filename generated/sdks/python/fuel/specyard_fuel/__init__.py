@@ -50,6 +50,7 @@ __all__ = [
     "GetExchangeRates502Response",
     "GetStationPriceHistory404Response",
     "GetStats500Response",
+    "GetStats503Response",
     "LineString",
     "PlanRoute400Response",
     "PlanRoute429Response",
@@ -107,6 +108,7 @@ from specyard_fuel.models.get_daily_price_stats400_response import GetDailyPrice
 from specyard_fuel.models.get_exchange_rates502_response import GetExchangeRates502Response as GetExchangeRates502Response
 from specyard_fuel.models.get_station_price_history404_response import GetStationPriceHistory404Response as GetStationPriceHistory404Response
 from specyard_fuel.models.get_stats500_response import GetStats500Response as GetStats500Response
+from specyard_fuel.models.get_stats503_response import GetStats503Response as GetStats503Response
 from specyard_fuel.models.line_string import LineString as LineString
 from specyard_fuel.models.plan_route400_response import PlanRoute400Response as PlanRoute400Response
 from specyard_fuel.models.plan_route429_response import PlanRoute429Response as PlanRoute429Response

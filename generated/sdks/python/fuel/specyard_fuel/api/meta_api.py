@@ -351,6 +351,7 @@ class MetaApi:
             '200': "DailyPriceStats",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -428,6 +429,7 @@ class MetaApi:
             '200': "DailyPriceStats",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -505,6 +507,7 @@ class MetaApi:
             '200': "DailyPriceStats",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -640,6 +643,7 @@ class MetaApi:
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "StatsResponse",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -704,6 +708,7 @@ class MetaApi:
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "StatsResponse",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -768,6 +773,7 @@ class MetaApi:
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "StatsResponse",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,

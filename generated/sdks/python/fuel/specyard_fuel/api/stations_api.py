@@ -111,6 +111,7 @@ class StationsApi:
             '400': "GetDailyPriceStats400Response",
             '404': "GetStationPriceHistory404Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -193,6 +194,7 @@ class StationsApi:
             '400': "GetDailyPriceStats400Response",
             '404': "GetStationPriceHistory404Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -275,6 +277,7 @@ class StationsApi:
             '400': "GetDailyPriceStats400Response",
             '404': "GetStationPriceHistory404Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -432,6 +435,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -517,6 +521,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -602,6 +607,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -753,6 +759,7 @@ class StationsApi:
             '400': "PlanRoute400Response",
             '429': "PlanRoute429Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -823,6 +830,7 @@ class StationsApi:
             '400': "PlanRoute400Response",
             '429': "PlanRoute429Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -893,6 +901,7 @@ class StationsApi:
             '400': "PlanRoute400Response",
             '429': "PlanRoute429Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1038,6 +1047,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1111,6 +1121,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,
@@ -1184,6 +1195,7 @@ class StationsApi:
             '200': "StationFeatureCollection",
             '400': "GetDailyPriceStats400Response",
             '500': "GetStats500Response",
+            '503': "GetStats503Response",
         }
         response_data = self.api_client.call_api(
             *_param,

@@ -30,6 +30,7 @@ from specyard_fuel.models.get_daily_price_stats400_response import GetDailyPrice
 from specyard_fuel.models.get_exchange_rates502_response import GetExchangeRates502Response
 from specyard_fuel.models.get_station_price_history404_response import GetStationPriceHistory404Response
 from specyard_fuel.models.get_stats500_response import GetStats500Response
+from specyard_fuel.models.get_stats503_response import GetStats503Response
 from specyard_fuel.models.line_string import LineString
 from specyard_fuel.models.plan_route400_response import PlanRoute400Response
 from specyard_fuel.models.plan_route429_response import PlanRoute429Response

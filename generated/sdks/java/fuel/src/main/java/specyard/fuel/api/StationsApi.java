@@ -23,6 +23,7 @@ import specyard.fuel.model.FuelCode;
 import specyard.fuel.model.GetDailyPriceStats400Response;
 import specyard.fuel.model.GetStationPriceHistory404Response;
 import specyard.fuel.model.GetStats500Response;
+import specyard.fuel.model.GetStats503Response;
 import specyard.fuel.model.PlanRoute400Response;
 import specyard.fuel.model.PlanRoute429Response;
 import specyard.fuel.model.PriceHistory;
