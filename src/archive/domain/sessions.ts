@@ -56,6 +56,7 @@ export class SessionManager {
       });
       this.cache.set(created.key, { session: created.session, checkedAt: now, local: false });
       this.forget(created.evicted);
+      await this.purgeExpired(now);
       return created;
     } catch (error) {
       // The master credentials do not depend on the database: the seed lets the master log in while it
@@ -77,6 +78,18 @@ export class SessionManager {
       };
       this.cache.set(key, { session, checkedAt: now, local: true });
       return { key, session, evicted: [] };
+    }
+  }
+
+  /**
+   * Removes the rows of sessions past their expiry, at each login (the only thing that adds rows), so the
+   * table holds the live sessions and those expired since the last login. A failure here is no failed login.
+   */
+  private async purgeExpired(now: number): Promise<void> {
+    try {
+      this.forget(await this.store.purgeExpiredSessions(new Date(now)));
+    } catch {
+      // Tried again at the next login.
     }
   }
 

@@ -183,6 +183,8 @@ describe('session lifecycle', () => {
     clock += 86_400_000 + 1000;
     expect(await alive(viewer.url, cookie)).toBe(false);
     master = await login(viewer.url, MASTER.username, MASTER.password, from());
+    // The next login removed the rows of the sessions past their expiry: none is left to purge.
+    expect(await viewer.db.purgeExpiredSessions(new Date(clock))).toEqual([]);
   });
 
   describe('end-all', () => {
