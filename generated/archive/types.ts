@@ -1053,7 +1053,7 @@ export interface paths {
         get?: never;
         /**
          * Change a viewer account
-         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+         * @description Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body with no field answers 400 'No fields to update' (the seed's "nothing changes"); one whose values are those stored (a settings form saved unchanged) answers 200 with the account and ends no session (our choice: nothing changed); an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
          */
         put: operations["updateViewer"];
         post?: never;
@@ -3005,7 +3005,7 @@ export interface components {
          */
         ViewerAccountCreate: {
             /**
-             * @description At least 3 characters; must not match the master username (409).
+             * @description At least 3 characters, stored compatibility-normalised (NFKC) and trimmed. 400 for a name holding an invisible or control character, or starting with `token:` (the names of share-link logins); 409 for one that reads like the master's or another viewer's (the same letters in another case or another compatible form: `Demo` beside `demo`). Our choice: the seed does not say how names compare.
              * @example alice
              */
             username: string;
@@ -3036,7 +3036,7 @@ export interface components {
          */
         ViewerAccountUpdate: {
             /**
-             * @description A new username; a taken one answers 409.
+             * @description A new username, under the rules of a new account's (normalised and trimmed; 400 for invisible or control characters or the `token:` prefix; 409 for one that reads like the master's or another viewer's).
              * @example alice
              */
             username?: string;
@@ -7196,7 +7196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ViewerAccount"];
                 };
             };
-            /** @description Nothing to change, a field too short or of the wrong kind, or `allowed_chat_ids` or another unknown field in the body. */
+            /** @description No field to change, a field too short or of the wrong kind, a username with invisible characters or the `token:` prefix, or `allowed_chat_ids` or another unknown field in the body. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -53,10 +53,39 @@ async function checkRefs(store: ArchiveStore, refs: string[] | null | undefined)
   if (unknown.length > 0) throw invalid(`Unknown chat ref: ${unknown.join(', ')}`);
 }
 
-function refuseMasterName(auth: AuthConfig, username: string | undefined): void {
-  if (username !== undefined && auth.master && username === auth.master.username) {
-    throw conflict(USERNAME_TAKEN);
+/** What two names that read alike have in common: compatibility-normalised, in lower case. */
+const lookAlike = (name: string) => name.normalize('NFKC').toLowerCase();
+
+/** Prefix of the names the archive gives share-link logins (their WebSocket slots and push clean-up). */
+const RESERVED_PREFIX = 'token:';
+
+/**
+ * A viewer's name as stored: compatibility-normalised and trimmed (`demo ` is `demo`). A name holding an
+ * invisible or control character (`dem\u200bo`) or starting with the share links' `token:` is refused, and
+ * one that reads like the master's or another viewer's (`Demo` beside `demo`) is taken.
+ */
+async function viewerName(
+  deps: AdminDeps,
+  raw: string | undefined,
+  self?: number,
+): Promise<string | undefined> {
+  if (raw === undefined) return undefined;
+  const name = raw.normalize('NFKC').trim();
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(name)) {
+    throw invalid('username: invisible and control characters are not allowed');
   }
+  if ([...name].length < 3) throw invalid('username: must have at least 3 characters');
+  if (name.toLowerCase().startsWith(RESERVED_PREFIX)) {
+    throw invalid(`username: names starting with "${RESERVED_PREFIX}" are reserved for share links`);
+  }
+  const key = lookAlike(name);
+  const master = deps.auth.master?.username;
+  if (master !== undefined && lookAlike(master) === key) throw conflict(USERNAME_TAKEN);
+  const taken = (await deps.store.listViewerAccounts()).some(
+    (a) => a.id !== self && lookAlike(a.username) === key,
+  );
+  if (taken) throw conflict(USERNAME_TAKEN);
+  return name;
 }
 
 async function mapConflict<T>(work: Promise<T>): Promise<T> {
@@ -89,12 +118,12 @@ export async function createViewer(
   actor: Actor,
   input: ViewerInput & { username: string; password: string },
 ): Promise<ViewerAccount> {
-  refuseMasterName(deps.auth, input.username);
+  const username = (await viewerName(deps, input.username)) as string;
   await checkRefs(deps.store, input.allowed_chat_refs);
   const passwordHash = await hashPassword(input.password, deps.passwordIterations);
   const account = await mapConflict(
     deps.store.createViewerAccount({
-      username: input.username,
+      username,
       passwordHash,
       salt: passwordHash.split('$')[2] ?? '',
       allowedAccounts: input.allowed_accounts ?? null,
@@ -108,14 +137,17 @@ export async function createViewer(
   return account;
 }
 
-/** Any change ends every session of the account; a body that changes nothing is a 400. */
+/**
+ * Any change ends every session of the account. A body with no field is a 400; one whose fields hold what
+ * is stored already (a settings form saved unchanged) changes nothing and answers the account.
+ */
 export async function updateViewer(
   deps: AdminDeps,
   actor: Actor,
   id: number,
   input: ViewerInput,
 ): Promise<ViewerAccount> {
-  refuseMasterName(deps.auth, input.username);
+  const username = await viewerName(deps, input.username, id);
   await checkRefs(deps.store, input.allowed_chat_refs);
   const passwordHash = input.password
     ? await hashPassword(input.password, deps.passwordIterations)
@@ -124,7 +156,7 @@ export async function updateViewer(
   const noDownload = flag(input.no_download);
   const changed = await mapConflict(
     deps.store.updateViewerAccount(id, {
-      ...(input.username !== undefined && { username: input.username }),
+      ...(username !== undefined && { username }),
       ...(passwordHash !== undefined && { passwordHash, salt: passwordHash.split('$')[2] ?? '' }),
       ...(input.allowed_accounts !== undefined && { allowedAccounts: input.allowed_accounts }),
       ...(input.allowed_chat_refs !== undefined && { allowedChatRefs: input.allowed_chat_refs }),
@@ -133,7 +165,10 @@ export async function updateViewer(
     }),
   );
   if (!changed) throw notFound(VIEWER_NOT_FOUND);
-  if (changed.changed.length === 0) throw invalid('No fields to update');
+  if (changed.changed.length === 0) {
+    if (Object.values(input).every((value) => value === undefined)) throw invalid('No fields to update');
+    return changed.account;
+  }
   deps.sessions.forget(changed.ended);
   await audit(deps.store, actor, `viewer_updated:${changed.account.username}`);
   return changed.account;

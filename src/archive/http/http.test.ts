@@ -104,6 +104,34 @@ describe('HTTP behaviour', () => {
     });
     expect((await create({ username: 'twin', password: 'long-enough' })).status).toBe(201);
     expect((await create({ username: 'twin', password: 'long-enough' })).status).toBe(409);
+    // Names that read alike are one name: another case, a trailing blank, a compatible form.
+    for (const alike of [
+      'TWIN',
+      'twin ',
+      ' Twin',
+      '\uff54\uff57\uff49\uff4e',
+      '\uff21\uff24\uff2d\uff29\uff2e',
+    ]) {
+      expect(await create({ username: alike, password: 'long-enough' }), alike).toMatchObject({
+        status: 409,
+        body: { detail: 'Username already exists' },
+      });
+    }
+    for (const [name, detail] of [
+      ['tw\u200bin', 'username: invisible and control characters are not allowed'],
+      ['tw\u0007in', 'username: invisible and control characters are not allowed'],
+      ['token:twin', 'username: names starting with "token:" are reserved for share links'],
+      ['Token:Label', 'username: names starting with "token:" are reserved for share links'],
+      ['  ab  ', 'username: must have at least 3 characters'],
+    ]) {
+      expect(await create({ username: name, password: 'long-enough' }), name).toMatchObject({
+        status: 400,
+        body: { detail },
+      });
+    }
+    expect((await create({ username: '  spaced out  ', password: 'long-enough' })).body).toMatchObject({
+      username: 'spaced out',
+    });
     const created = await create({ username: 'echo', password: 'long-enough', allowed_accounts: [1] });
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -146,7 +174,10 @@ describe('HTTP behaviour', () => {
     for (const bad of [2, -1, 'true', '1', null]) {
       expect((await put({ no_download: bad })).status, JSON.stringify(bad)).toBe(400);
     }
-    expect((await put({ password: '' })).body).toEqual({ detail: 'No fields to update' });
+    // What is stored already (a form saved unchanged) is no change: 200 with the account. No field is a 400.
+    expect(await put({ password: '' })).toMatchObject({ status: 200, body: { no_download: true } });
+    expect(await put({ is_active: true, no_download: 1 })).toMatchObject({ status: 200 });
+    expect(await put({})).toMatchObject({ status: 400 });
     expect(await put({ password: 'short' })).toMatchObject({
       status: 400,
       body: { detail: 'password: must be at least 8 characters' },

@@ -21,7 +21,7 @@ var _ MappedNullable = &ViewerAccountCreate{}
 
 // ViewerAccountCreate A new viewer account. Closed: an unknown field answers 400, in particular the old field `allowed_chat_ids`, which would otherwise be ignored and leave the account seeing every chat.
 type ViewerAccountCreate struct {
-	// At least 3 characters; must not match the master username (409).
+	// At least 3 characters, stored compatibility-normalised (NFKC) and trimmed. 400 for a name holding an invisible or control character, or starting with `token:` (the names of share-link logins); 409 for one that reads like the master's or another viewer's (the same letters in another case or another compatible form: `Demo` beside `demo`). Our choice: the seed does not say how names compare.
 	Username string `json:"username"`
 	// At least 8 characters. Stored only as a salted hash.
 	Password string `json:"password"`

@@ -19,7 +19,7 @@ var _ MappedNullable = &ViewerAccountUpdate{}
 
 // ViewerAccountUpdate Any of the create fields, all optional; only the fields sent are changed. A body that changes nothing (an empty object, or only an empty `password`) answers 400. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400.
 type ViewerAccountUpdate struct {
-	// A new username; a taken one answers 409.
+	// A new username, under the rules of a new account's (normalised and trimmed; 400 for invisible or control characters or the `token:` prefix; 409 for one that reads like the master's or another viewer's).
 	Username *string `json:"username,omitempty"`
 	// A new password of at least 8 characters. An empty string keeps the current password (our choice: clients that send every field of their form send it empty when the password was not changed).
 	Password *string `json:"password,omitempty" validate:"regexp=^([\\s\\S]{8\\,})?$"`

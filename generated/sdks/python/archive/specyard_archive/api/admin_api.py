@@ -3672,7 +3672,7 @@ class AdminApi:
     ) -> ViewerAccount:
         """Change a viewer account
 
-        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body with no field answers 400 'No fields to update' (the seed's \"nothing changes\"); one whose values are those stored (a settings form saved unchanged) answers 200 with the account and ends no session (our choice: nothing changed); an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
 
         :param id: The viewer account's id. (required)
         :type id: int
@@ -3754,7 +3754,7 @@ class AdminApi:
     ) -> ApiResponse[ViewerAccount]:
         """Change a viewer account
 
-        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body with no field answers 400 'No fields to update' (the seed's \"nothing changes\"); one whose values are those stored (a settings form saved unchanged) answers 200 with the account and ends no session (our choice: nothing changed); an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
 
         :param id: The viewer account's id. (required)
         :type id: int
@@ -3836,7 +3836,7 @@ class AdminApi:
     ) -> RESTResponseType:
         """Change a viewer account
 
-        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body that changes nothing answers 400; an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
+        Changes any of the create fields (only those sent) and then ends every session of the account, with its WebSockets (closed with 4001 'Session revoked') and its push subscriptions, whatever changed. A body with no field answers 400 'No fields to update' (the seed's \"nothing changes\"); one whose values are those stored (a settings form saved unchanged) answers 200 with the account and ends no session (our choice: nothing changed); an empty `password` keeps the current one, and `is_active` / `no_download` take a JSON boolean or 0/1; an unknown id 404; a username taken by another account (or the master's) 409. Closed like the create body: `allowed_chat_ids` or any other unknown field answers 400. The write goes to the audit log. Master only. Master routes answer 403 'Admin access required' to every other login, and to a master login whose request carries `X-Viewer-Only: true`.
 
         :param id: The viewer account's id. (required)
         :type id: int

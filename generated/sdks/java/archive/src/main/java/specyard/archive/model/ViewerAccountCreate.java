@@ -78,7 +78,7 @@ public class ViewerAccountCreate {
   }
 
   /**
-   * At least 3 characters; must not match the master username (409).
+   * At least 3 characters, stored compatibility-normalised (NFKC) and trimmed. 400 for a name holding an invisible or control character, or starting with &#x60;token:&#x60; (the names of share-link logins); 409 for one that reads like the master&#39;s or another viewer&#39;s (the same letters in another case or another compatible form: &#x60;Demo&#x60; beside &#x60;demo&#x60;). Our choice: the seed does not say how names compare.
    * @return username
    */
   @jakarta.annotation.Nonnull

@@ -78,7 +78,7 @@ public class ViewerAccountUpdate {
   }
 
   /**
-   * A new username; a taken one answers 409.
+   * A new username, under the rules of a new account&#39;s (normalised and trimmed; 400 for invisible or control characters or the &#x60;token:&#x60; prefix; 409 for one that reads like the master&#39;s or another viewer&#39;s).
    * @return username
    */
   @jakarta.annotation.Nullable
