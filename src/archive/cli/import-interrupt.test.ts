@@ -102,13 +102,15 @@ describe.each(TEST_BACKENDS)('archive-cli import stopped by SIGTERM on %s', (bac
       stdout += chunk.toString();
     });
     // The small chat's 'chat imported' line: the large chat is being written when the signal comes.
-    const firstChatDone = new Promise<void>((resolve) =>
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const firstChatDone = new Promise<void>((resolve, reject) => {
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
         if (stderr.includes('chat imported')) resolve();
-      }),
-    );
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      });
+      // A command that ends before its first chat (it failed to start) ends the wait, with what it said.
+      void exited.then((code) => reject(new Error(`the import exited ${code} first: ${stderr}`)));
+    });
     await firstChatDone;
     child.kill('SIGTERM');
     expect(await exited, stderr).toBe(1);

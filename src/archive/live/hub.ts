@@ -417,7 +417,8 @@ class AnswersInFlight {
  */
 function asHttp11Request(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   // The request's own version: an HTTP/1.0 request is answered and closed as one.
-  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion === '1.0' ? '1.0' : '1.1'}`];
+  const version = req.httpVersion === '1.0' ? '1.0' : '1.1';
+  const lines = [`${req.method} ${req.url} HTTP/${version}`];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = (req.rawHeaders[i] ?? '').toLowerCase();
     const value = req.rawHeaders[i + 1] ?? '';

@@ -8,6 +8,7 @@ import { IntegerList } from '../model/int64';
 import type { ArchiveSqlStore } from './archive-store';
 import { FIXTURE } from './fixtures';
 import { freeSlots, insertMessageRows } from './queries/ingest';
+import { raw, type Sql, sql } from './sql';
 import type { Backend } from './store';
 import {
   ALL_VISIBLE,
@@ -115,6 +116,118 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         expect(await db.existingChatRefs([FIXTURE.ops.ref, 'AAAAAAAAAAAAAAAAAAAAAA', 'bad'])).toEqual([
           FIXTURE.ops.ref,
         ]);
+      });
+    });
+
+    describe('a source updates only what it carries', () => {
+      /** The row as stored, every column but the time of the write. */
+      const row = async (table: string, where: Sql) => {
+        const driver = (db as ArchiveSqlStore).driver;
+        const found = await driver.get(sql`SELECT * FROM ${raw(table)} WHERE ${where}`);
+        if (!found) throw new Error(`no ${table} row`);
+        const { updated_at: _written, ...rest } = found;
+        return rest;
+      };
+
+      it('a re-import of a poorer chat, user, message or media row changes nothing it does not carry', async () => {
+        const chat = { accountId: 1, id: 880_001, type: 'supergroup' as const };
+        await db.upsertChat({
+          ...chat,
+          title: 'Full Crew',
+          username: 'fullcrew',
+          firstName: 'Full',
+          lastName: 'Crew',
+          phone: '+100',
+          description: 'every field',
+          participantsCount: 48,
+          isForum: true,
+          isArchived: true,
+          avatarPhotoId: 'photo-1',
+        });
+        const user = { id: 880_002 };
+        await db.upsertUser({
+          ...user,
+          username: 'full',
+          firstName: 'Ful',
+          lastName: 'User',
+          phone: '+200',
+          isBot: true,
+        });
+        const message = { accountId: 1, chatId: chat.id, id: 1, date: new Date('2026-01-02T03:04:05Z') };
+        await db.upsertMessages([
+          {
+            ...message,
+            senderId: user.id,
+            senderName: 'Ful User',
+            text: 'every field',
+            replyToMsgId: 7,
+            replyToTopId: 1,
+            replyToText: 'earlier',
+            forwardFromId: 9,
+            editDate: new Date('2026-01-02T04:00:00Z'),
+            rawData: { service_type: 'service' },
+            isOutgoing: true,
+            isPinned: true,
+            poll: {
+              question: 'Which?',
+              options: [{ text: 'This', voters: 1, chosen: false, correct: false }],
+              total_voters: 1,
+              closed: false,
+              quiz: false,
+              multiple_choice: false,
+              anonymous: true,
+            } as never,
+          },
+        ]);
+        const media = { accountId: 1, chatId: chat.id, messageId: 1, type: 'photo' };
+        await db.upsertMedia({
+          ...media,
+          filePath: 'x/1.jpg',
+          fileName: '1.jpg',
+          fileSize: 42,
+          mimeType: 'image/jpeg',
+          width: 10,
+          height: 20,
+          duration: 1.5,
+          contentHash: 'abc',
+          downloaded: true,
+          downloadAttempts: 2,
+          skipReason: 'none',
+          downloadDate: new Date('2026-01-03T00:00:00Z'),
+        });
+        const rows = async () => ({
+          chat: await row('chats', sql`account_id = 1 AND id = ${chat.id}`),
+          user: await row('users', sql`id = ${user.id}`),
+          message: await row('messages', sql`account_id = 1 AND chat_id = ${chat.id} AND id = 1`),
+          media: await row('media', sql`account_id = 1 AND chat_id = ${chat.id} AND message_id = 1`),
+        });
+        const full = await rows();
+        // Every column was written (none left at its default), so each is checked below.
+        const unset = Object.entries(full).flatMap(([table, values]) =>
+          Object.entries(values)
+            .filter(([, value]) => value === null)
+            .map(([column]) => `${table}.${column}`),
+        );
+        // Columns other steps write (the backup's sync position and downloads, a deletion, an edit's flag).
+        expect(unset.sort()).toEqual(
+          [
+            'chat.last_synced_message_id',
+            'message.deleted_at',
+            'message.edit_hide',
+            'media.platform_file_id',
+            'media.last_attempt_at',
+          ].sort(),
+        );
+        // The poorest source of each: what identifies the row, and nothing else.
+        await db.upsertChat(chat);
+        await db.upsertUser(user);
+        await db.upsertMessages([message]);
+        await db.upsertMedia(media);
+        expect(await rows()).toEqual(full);
+        // A field a source does carry is written, null included.
+        await db.upsertChat({ ...chat, username: null, participantsCount: 50 });
+        const after = await row('chats', sql`account_id = 1 AND id = ${chat.id}`);
+        expect(after).toEqual({ ...full.chat, username: null, participants_count: 50 });
       });
     });
 

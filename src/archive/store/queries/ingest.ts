@@ -7,7 +7,7 @@ export { storageMediaId };
 import { mediaTypeOf } from '../../model/content-type';
 import type { Driver } from '../driver';
 import { str } from '../rows';
-import { join, json, list, type Sql, sql } from '../sql';
+import { join, json, list, raw, type Sql, sql } from '../sql';
 import type {
   MessageEdit,
   MessageRef,
@@ -44,6 +44,72 @@ export async function upsertAccount(driver: Driver, a: NewAccount): Promise<numb
   return a.id;
 }
 
+/**
+ * The rule of every upsert of the writer: a source updates only what it carries. A field the row holds (a
+ * value, or null for "known to be empty") writes its columns; a field left out (undefined: an export that
+ * has no such thing) keeps what was recorded. `columns` maps each optional field to the columns it writes.
+ */
+function carried<T extends object>(
+  row: T,
+  columns: Readonly<Partial<Record<keyof T, readonly string[]>>>,
+): string[] {
+  return (Object.keys(columns) as (keyof T)[])
+    .filter((field) => row[field] !== undefined)
+    .flatMap((field) => columns[field] ?? []);
+}
+
+const setExcluded = (names: readonly string[]) => join(names.map((c) => raw(`${c} = excluded.${c}`)));
+
+const CHAT_FIELDS: Readonly<Partial<Record<keyof NewChat, readonly string[]>>> = {
+  title: ['title'],
+  username: ['username'],
+  firstName: ['first_name'],
+  lastName: ['last_name'],
+  phone: ['phone'],
+  description: ['description'],
+  participantsCount: ['participants_count'],
+  isForum: ['is_forum'],
+  isArchived: ['is_archived'],
+};
+
+const USER_FIELDS: Readonly<Partial<Record<keyof NewUser, readonly string[]>>> = {
+  username: ['username'],
+  firstName: ['first_name'],
+  lastName: ['last_name'],
+  phone: ['phone'],
+  isBot: ['is_bot'],
+};
+
+const MESSAGE_FIELDS: Readonly<Partial<Record<keyof NewMessage, readonly string[]>>> = {
+  senderId: ['sender_id'],
+  senderName: ['sender_name'],
+  text: ['text'],
+  replyToMsgId: ['reply_to_msg_id'],
+  replyToTopId: ['reply_to_top_id'],
+  replyToText: ['reply_to_text'],
+  forwardFromId: ['forward_from_id'],
+  editDate: ['edit_date'],
+  rawData: ['raw_data'],
+  isOutgoing: ['is_outgoing'],
+  isPinned: ['is_pinned'],
+  poll: ['poll', 'poll_text'],
+};
+
+const MEDIA_FIELDS: Readonly<Partial<Record<keyof NewMedia, readonly string[]>>> = {
+  filePath: ['file_path'],
+  fileName: ['file_name'],
+  fileSize: ['file_size'],
+  mimeType: ['mime_type'],
+  width: ['width'],
+  height: ['height'],
+  duration: ['duration'],
+  contentHash: ['content_hash'],
+  downloaded: ['downloaded'],
+  downloadAttempts: ['download_attempts'],
+  skipReason: ['skip_reason'],
+  downloadDate: ['download_date'],
+};
+
 export async function upsertChat(driver: Driver, c: NewChat): Promise<string> {
   return driver.transaction((tx) => upsertChatIn(tx, c));
 }
@@ -68,13 +134,8 @@ export async function upsertChatIn(tx: Db, c: NewChat): Promise<string> {
       ${c.firstName ?? null}, ${c.lastName ?? null}, ${c.phone ?? null}, ${c.description ?? null},
       ${c.participantsCount ?? null}, ${c.isForum ?? false}, ${c.isArchived ?? false},
       ${c.avatarPhotoId ?? null}, ${now}, ${now})
-    ON CONFLICT (account_id, id) DO UPDATE SET type = excluded.type, title = excluded.title,
-      username = excluded.username, first_name = excluded.first_name, last_name = excluded.last_name,
-      phone = excluded.phone, description = excluded.description,
-      participants_count = excluded.participants_count, is_forum = excluded.is_forum,
-      is_archived = excluded.is_archived,
-      avatar_photo_id = coalesce(excluded.avatar_photo_id, chats.avatar_photo_id),
-      updated_at = excluded.updated_at`);
+    ON CONFLICT (account_id, id) DO UPDATE SET ${setExcluded(['type', ...carried(c, CHAT_FIELDS), 'updated_at'])},
+      avatar_photo_id = coalesce(excluded.avatar_photo_id, chats.avatar_photo_id)`);
   return ref;
 }
 
@@ -83,9 +144,7 @@ export async function upsertUser(db: Db, u: NewUser): Promise<void> {
   await db.run(sql`INSERT INTO users (id, username, first_name, last_name, phone, is_bot, created_at, updated_at)
     VALUES (${u.id}, ${u.username ?? null}, ${u.firstName ?? null}, ${u.lastName ?? null}, ${u.phone ?? null},
       ${u.isBot ?? false}, ${now}, ${now})
-    ON CONFLICT (id) DO UPDATE SET username = excluded.username, first_name = excluded.first_name,
-      last_name = excluded.last_name, phone = excluded.phone, is_bot = excluded.is_bot,
-      updated_at = excluded.updated_at`);
+    ON CONFLICT (id) DO UPDATE SET ${setExcluded([...carried(u, USER_FIELDS), 'updated_at'])}`);
 }
 
 /**
@@ -184,22 +243,25 @@ export async function insertMessageRows(
       batch.map((m) => m.date),
       slotReadLimit,
     );
-    const rows = batch.map((m) => {
+    // Rows carrying the same fields share a statement (a source's rows usually all do); the slots were
+    // read for the whole batch, so the statements of one batch take different ones.
+    const bySet = new Map<string, { set: string[]; rows: Sql[] }>();
+    for (const m of batch) {
       const second = Math.floor(m.date.getTime() / 1000);
       const n = perSecond.get(second) ?? 0;
       perSecond.set(second, n + 1);
-      return messageValues(m, slotKey(slots, m.date, n));
-    });
-    await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
+      const set = ['date', ...carried(m, MESSAGE_FIELDS)];
+      const group = bySet.get(set.join()) ?? { set, rows: [] };
+      bySet.set(set.join(), group);
+      group.rows.push(messageValues(m, slotKey(slots, m.date, n)));
+    }
+    for (const { set, rows } of bySet.values()) {
+      await tx.run(sql`INSERT INTO messages (pk, account_id, chat_id, id, sender_id, sender_name, date, text,
           reply_to_msg_id, reply_to_top_id, reply_to_text, forward_from_id, edit_date, raw_data, is_outgoing,
           is_pinned, poll, poll_text)
         VALUES ${join(rows)}
-        ON CONFLICT (account_id, chat_id, id) DO UPDATE SET sender_id = excluded.sender_id,
-          sender_name = excluded.sender_name, date = excluded.date, text = excluded.text,
-          reply_to_msg_id = excluded.reply_to_msg_id, reply_to_top_id = excluded.reply_to_top_id,
-          reply_to_text = excluded.reply_to_text, forward_from_id = excluded.forward_from_id,
-          edit_date = excluded.edit_date, raw_data = excluded.raw_data, is_outgoing = excluded.is_outgoing,
-          is_pinned = excluded.is_pinned, poll = excluded.poll, poll_text = excluded.poll_text`);
+        ON CONFLICT (account_id, chat_id, id) DO UPDATE SET ${setExcluded(set)}`);
+    }
   }
 }
 
@@ -246,12 +308,7 @@ export async function upsertMedia(db: Db, m: NewMedia): Promise<string> {
       ${m.fileName ?? null}, ${m.fileSize ?? null}, ${mediaTypeOf(m.mimeType)}, ${m.width ?? null}, ${m.height ?? null},
       ${m.duration ?? null}, ${m.contentHash ?? null}, ${m.downloaded ?? false}, ${m.downloadAttempts ?? 0},
       ${m.skipReason ?? null}, ${m.downloadDate ?? null})
-    ON CONFLICT (account_id, chat_id, message_id) DO UPDATE SET file_path = excluded.file_path,
-      file_name = excluded.file_name, file_size = excluded.file_size, mime_type = excluded.mime_type,
-      width = excluded.width, height = excluded.height, duration = excluded.duration,
-      content_hash = excluded.content_hash, downloaded = excluded.downloaded,
-      download_attempts = excluded.download_attempts, skip_reason = excluded.skip_reason,
-      download_date = excluded.download_date
+    ON CONFLICT (account_id, chat_id, message_id) DO UPDATE SET ${setExcluded(['message_id', ...carried(m, MEDIA_FIELDS)])}
     RETURNING id`);
   return String(row?.id ?? id);
 }
