@@ -1449,6 +1449,7 @@ export interface components {
          *       "chats": 37,
          *       "messages": 184213,
          *       "media_files": 12877,
+         *       "total_size_bytes": 21510875791,
          *       "total_size_mb": 20514.37,
          *       "stats_calculated_at": "2026-03-14T03:00:05Z",
          *       "last_backup_time": "2026-03-14T06:00:12Z",
@@ -1480,7 +1481,12 @@ export interface components {
              */
             media_files: number;
             /**
-             * @description Total size of the archived media in megabytes.
+             * @description Total size of the archived media in bytes, exact (our choice, as the chat statistics have it): a page that shows `total_size_mb` in whole megabytes reads 0 for an archive under half a megabyte; it can show this one in the unit that suits it.
+             * @example 21510875791
+             */
+            total_size_bytes: number;
+            /**
+             * @description Total size of the archived media in megabytes (MiB, 1,048,576 bytes), rounded to two decimals, as the seed names it (42 KB is 0.04).
              * @example 20514.37
              */
             total_size_mb: number;
@@ -2179,7 +2185,7 @@ export interface components {
              */
             date: string;
             /**
-             * @description The message text (the caption for media); empty or null for a message without text.
+             * @description The message text (the caption for media); empty or null for a message without text. A service message without text of its own carries its line in words here too (as `service.text`), where the upstream's importer writes it.
              * @example Photos from Saturday's release party are up, grab the ones you want.
              */
             text: string | null;
@@ -2247,7 +2253,7 @@ export interface components {
              */
             version_count: number;
             /**
-             * @description Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.
+             * @description Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind. Beside `poll` and `service`, a poll message carries `raw_data.poll` (`question`, `answers` with each one's `text` and base64 `option`, `results` {`total_voters`, `results` with each `option`'s `voters`, `chosen` and `correct`} when the votes are known, `quiz`, `closed`, `multiple_choice`, `public_voters`) and a service message `raw_data.service_type` `service` with the action's name in `raw_data.action_type`: the shapes the upstream viewer's own page reads (our choice, so that page draws them).
              * @example {}
              */
             raw_data: {
@@ -2278,6 +2284,10 @@ export interface components {
          *       "is_deleted": false,
          *       "topic_title": null,
          *       "matched_in": "text",
+         *       "chat_ref": "k3JZp0aV8s2Q1xWn7bRt4A",
+         *       "chat_title": "Release Crew",
+         *       "chat_type": "supergroup",
+         *       "is_outgoing": false,
          *       "chat": {
          *         "ref": "k3JZp0aV8s2Q1xWn7bRt4A",
          *         "title": "Release Crew",
@@ -2333,6 +2343,27 @@ export interface components {
              * @enum {string}
              */
             matched_in: "text" | "transcript";
+            /**
+             * @description The chat's ref, as `chat.ref`. The four flat fields are the ones the upstream viewer's page reads on each result (it shows the chat's name and opens it from them); the nested `chat` stays for our page.
+             * @example k3JZp0aV8s2Q1xWn7bRt4A
+             */
+            chat_ref: string;
+            /**
+             * @description The chat's name: its title, else the other person's first and last name; null when it has none.
+             * @example Release Crew
+             */
+            chat_title: string | null;
+            /**
+             * @description The kind of chat, as `chat.type`.
+             * @example supergroup
+             * @enum {string}
+             */
+            chat_type: "private" | "group" | "supergroup" | "channel";
+            /**
+             * @description Whether one of the archived accounts sent the message (`sender_account_id` is set).
+             * @example false
+             */
+            is_outgoing: boolean;
             /** @description The chat of the message. */
             chat: {
                 /**
@@ -4081,6 +4112,7 @@ export interface operations {
                      *       "chats": 37,
                      *       "messages": 184213,
                      *       "media_files": 12877,
+                     *       "total_size_bytes": 21510875791,
                      *       "total_size_mb": 20514.37,
                      *       "stats_calculated_at": "2026-03-14T03:00:05Z",
                      *       "last_backup_time": "2026-03-14T06:00:12Z",
@@ -4195,6 +4227,7 @@ export interface operations {
                      *       "chats": 37,
                      *       "messages": 184390,
                      *       "media_files": 12881,
+                     *       "total_size_bytes": 21515751916,
                      *       "total_size_mb": 20519.02,
                      *       "stats_calculated_at": "2026-03-14T10:12:44Z",
                      *       "last_backup_time": "2026-03-14T06:00:12Z",
@@ -5373,6 +5406,10 @@ export interface operations {
                      *           "is_deleted": false,
                      *           "topic_title": null,
                      *           "matched_in": "text",
+                     *           "chat_ref": "k3JZp0aV8s2Q1xWn7bRt4A",
+                     *           "chat_title": "Release Crew",
+                     *           "chat_type": "supergroup",
+                     *           "is_outgoing": false,
                      *           "chat": {
                      *             "ref": "k3JZp0aV8s2Q1xWn7bRt4A",
                      *             "title": "Release Crew",
@@ -5393,6 +5430,10 @@ export interface operations {
                      *           "is_deleted": false,
                      *           "topic_title": null,
                      *           "matched_in": "text",
+                     *           "chat_ref": "Vx81mQe2LrT0aZc9pWb4Hg",
+                     *           "chat_title": "Anna Berg",
+                     *           "chat_type": "private",
+                     *           "is_outgoing": false,
                      *           "chat": {
                      *             "ref": "Vx81mQe2LrT0aZc9pWb4Hg",
                      *             "title": null,
@@ -5499,6 +5540,10 @@ export interface operations {
                      *           "is_deleted": false,
                      *           "topic_title": null,
                      *           "matched_in": "text",
+                     *           "chat_ref": "k3JZp0aV8s2Q1xWn7bRt4A",
+                     *           "chat_title": "Release Crew",
+                     *           "chat_type": "supergroup",
+                     *           "is_outgoing": false,
                      *           "chat": {
                      *             "ref": "k3JZp0aV8s2Q1xWn7bRt4A",
                      *             "title": "Release Crew",

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { formatBytes } from '../shared/sizes';
 import { api, chatTitle, detail, type Schemas } from './api';
 import { formatDateTime } from './time';
 
@@ -65,7 +66,7 @@ function StatusTab() {
             <dd>{stats.messages}</dd>
             <dt>Media files</dt>
             <dd>
-              {stats.media_files} ({stats.total_size_mb} MB)
+              {stats.media_files} ({formatBytes(stats.total_size_bytes)})
             </dd>
             <dt>Last backup</dt>
             <dd>{formatDateTime(stats.last_backup_time)}</dd>

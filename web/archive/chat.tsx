@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ServerMessage } from '../../generated/archive-updates/frames';
+import { formatBytes } from '../shared/sizes';
 import { api, type Chat, chatTitle, detail, type Message, type Schemas, type Topic } from './api';
 import { Avatar } from './chats';
 import { type LiveState, useLiveUpdates } from './live';
@@ -812,7 +813,7 @@ function InfoPanel(props: { chatRef: string }) {
   const s = stats as {
     messages?: number;
     media_files?: number;
-    total_size_mb?: number;
+    total_size_bytes?: number;
     first_message_date?: string;
     last_message_date?: string;
   } | null;
@@ -824,7 +825,7 @@ function InfoPanel(props: { chatRef: string }) {
           <dd>{s.messages}</dd>
           <dt>Media files</dt>
           <dd>
-            {s.media_files} ({s.total_size_mb} MB)
+            {s.media_files} ({formatBytes(s.total_size_bytes ?? 0)})
           </dd>
           <dt>First message</dt>
           <dd>{formatDateTime(s.first_message_date)}</dd>

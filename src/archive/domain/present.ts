@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { hasFile, hasPicture } from '../model/media-kinds';
 import { chatAvatarPath, resolveInside, userAvatarPath } from '../model/media-layout';
+import { withUpstreamShapes } from '../model/upstream-shapes';
 import type {
   Chat,
   ChatAvatar,
@@ -76,10 +77,10 @@ export async function presentMessages(
     messages.map(async ({ media, ...rest }) => {
       const sender = rest.sender_id;
       const hasAvatar = sender !== null && (await audience.files.exists(userAvatarPath(sender)));
-      const message: Message = {
+      const message: Message = withUpstreamShapes({
         ...rest,
         sender_avatar_url: hasAvatar ? senderAvatarUrl(chat.ref, rest.id) : null,
-      };
+      });
       if (media) message.media = presentMedia(media, chat.ref, audience.noDownload);
       return message;
     }),
@@ -105,6 +106,11 @@ export function presentSearchResults(
   return Promise.all(
     results.map(async ({ chat: { id, avatar_photo_id, ...chat }, ...rest }) => ({
       ...rest,
+      // The flat fields the upstream viewer's page reads on each result, beside our nested chat.
+      chat_ref: chat.ref,
+      chat_title: chat.title ?? ([chat.first_name, chat.last_name].filter(Boolean).join(' ') || null),
+      chat_type: chat.type,
+      is_outgoing: rest.sender_account_id !== null,
       chat: { ...chat, avatar_url: await avatarUrlOf(id, chat.ref, avatar_photo_id, files) },
     })),
   );

@@ -16,7 +16,11 @@ export type StoredMedia = Omit<MessageMedia, 'url' | 'thumb_url'>;
 export type StoredMessage = Omit<Message, 'media' | 'sender_avatar_url'> & { media?: StoredMedia };
 /** A chat with the photo id of its current avatar instead of a URL. */
 export type StoredChat = Omit<Chat, 'avatar_url'> & { avatar_photo_id: string | null };
-export type StoredSearchResult = Omit<SearchResult, 'chat'> & {
+/** A search result as stored: the chat nested once (the flat copies of its fields are the presenter's). */
+export type StoredSearchResult = Omit<
+  SearchResult,
+  'chat' | 'chat_ref' | 'chat_title' | 'chat_type' | 'is_outgoing'
+> & {
   chat: Omit<SearchResult['chat'], 'avatar_url'> & { id: number; avatar_photo_id: string | null };
 };
 /** One sighting of a chat photo; `photo_id` null records its removal. */

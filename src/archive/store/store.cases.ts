@@ -228,6 +228,61 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
         await db.upsertChat({ ...chat, username: null, participantsCount: 50 });
         const after = await row('chats', sql`account_id = 1 AND id = ${chat.id}`);
         expect(after).toEqual({ ...full.chat, username: null, participants_count: 50 });
+        // The other cases count the fixture's rows.
+        const driver = (db as ArchiveSqlStore).driver;
+        await driver.run(sql`DELETE FROM media WHERE chat_id = ${chat.id}`);
+        await driver.run(sql`DELETE FROM messages WHERE chat_id = ${chat.id}`);
+        await driver.run(sql`DELETE FROM chats WHERE id = ${chat.id}`);
+        await driver.run(sql`DELETE FROM chat_refs WHERE chat_id = ${chat.id}`);
+        await driver.run(sql`DELETE FROM users WHERE id = ${user.id}`);
+      });
+    });
+
+    describe('channel posts', () => {
+      it('a post without a sender has the channel as its sender (id and title), in a channel only', async () => {
+        const driver = (db as ArchiveSqlStore).driver;
+        const channel = { accountId: 1, id: -1_008_800_003, type: 'channel' as const, title: 'Launch News' };
+        const group = { accountId: 1, id: -1_008_800_004, type: 'supergroup' as const, title: 'Launch Chat' };
+        for (const chat of [channel, group]) {
+          await db.upsertChat(chat);
+          await db.upsertMessages([
+            {
+              accountId: 1,
+              chatId: chat.id,
+              id: 1,
+              date: new Date('2026-01-05T10:00:00Z'),
+              senderId: null,
+              text: 'post',
+            },
+            {
+              accountId: 1,
+              chatId: chat.id,
+              id: 2,
+              date: new Date('2026-01-05T10:01:00Z'),
+              text: 'signed',
+              senderName: 'Editor',
+            },
+          ]);
+        }
+        const senders = async (chatId: number) =>
+          (
+            await driver.all(
+              sql`SELECT sender_id, sender_name FROM messages WHERE chat_id = ${chatId} ORDER BY id`,
+            )
+          ).map((r) => [r.sender_id === null ? null : Number(r.sender_id), r.sender_name]);
+        expect(await senders(channel.id)).toEqual([
+          [channel.id, 'Launch News'],
+          [channel.id, 'Editor'],
+        ]);
+        expect(await senders(group.id)).toEqual([
+          [null, null],
+          [null, 'Editor'],
+        ]);
+        for (const chat of [channel, group]) {
+          await driver.run(sql`DELETE FROM messages WHERE chat_id = ${chat.id}`);
+          await driver.run(sql`DELETE FROM chats WHERE id = ${chat.id}`);
+          await driver.run(sql`DELETE FROM chat_refs WHERE chat_id = ${chat.id}`);
+        }
       });
     });
 
@@ -905,6 +960,7 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
           chats: 6,
           messages: 74,
           media_files: 7,
+          total_size_bytes: 42_625,
           total_size_mb: 0.04,
           stats_calculated_at: '2026-03-14T06:04:51Z',
           last_backup_time: '2026-03-14T06:00:12Z',

@@ -164,6 +164,7 @@ export interface ArchiveFigures {
   chats: number;
   messages: number;
   media_files: number;
+  total_size_bytes: number;
   total_size_mb: number;
   stats_calculated_at: string | null;
   last_backup_time: string | null;

@@ -28,7 +28,9 @@ type ArchiveStats struct {
 	Messages int32 `json:"messages"`
 	// Number of archived media files.
 	MediaFiles int32 `json:"media_files"`
-	// Total size of the archived media in megabytes.
+	// Total size of the archived media in bytes, exact (our choice, as the chat statistics have it): a page that shows `total_size_mb` in whole megabytes reads 0 for an archive under half a megabyte; it can show this one in the unit that suits it.
+	TotalSizeBytes int32 `json:"total_size_bytes"`
+	// Total size of the archived media in megabytes (MiB, 1,048,576 bytes), rounded to two decimals, as the seed names it (42 KB is 0.04).
 	TotalSizeMb float32 `json:"total_size_mb"`
 	// When the figures were last calculated (UTC); null before the first calculation.
 	StatsCalculatedAt NullableTime `json:"stats_calculated_at"`
@@ -60,11 +62,12 @@ type _ArchiveStats ArchiveStats
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewArchiveStats(chats int32, messages int32, mediaFiles int32, totalSizeMb float32, statsCalculatedAt NullableTime, lastBackupTime NullableTime, timezone string, statsCalculationHour int32, showStats bool, listenerActive bool, listenerActiveSince NullableTime, backupInProgress bool, pushNotifications string, pushEnabled bool, enableNotifications bool) *ArchiveStats {
+func NewArchiveStats(chats int32, messages int32, mediaFiles int32, totalSizeBytes int32, totalSizeMb float32, statsCalculatedAt NullableTime, lastBackupTime NullableTime, timezone string, statsCalculationHour int32, showStats bool, listenerActive bool, listenerActiveSince NullableTime, backupInProgress bool, pushNotifications string, pushEnabled bool, enableNotifications bool) *ArchiveStats {
 	this := ArchiveStats{}
 	this.Chats = chats
 	this.Messages = messages
 	this.MediaFiles = mediaFiles
+	this.TotalSizeBytes = totalSizeBytes
 	this.TotalSizeMb = totalSizeMb
 	this.StatsCalculatedAt = statsCalculatedAt
 	this.LastBackupTime = lastBackupTime
@@ -158,6 +161,30 @@ func (o *ArchiveStats) GetMediaFilesOk() (*int32, bool) {
 // SetMediaFiles sets field value
 func (o *ArchiveStats) SetMediaFiles(v int32) {
 	o.MediaFiles = v
+}
+
+// GetTotalSizeBytes returns the TotalSizeBytes field value
+func (o *ArchiveStats) GetTotalSizeBytes() int32 {
+	if o == nil {
+		var ret int32
+		return ret
+	}
+
+	return o.TotalSizeBytes
+}
+
+// GetTotalSizeBytesOk returns a tuple with the TotalSizeBytes field value
+// and a boolean to check if the value has been set.
+func (o *ArchiveStats) GetTotalSizeBytesOk() (*int32, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.TotalSizeBytes, true
+}
+
+// SetTotalSizeBytes sets field value
+func (o *ArchiveStats) SetTotalSizeBytes(v int32) {
+	o.TotalSizeBytes = v
 }
 
 // GetTotalSizeMb returns the TotalSizeMb field value
@@ -467,6 +494,7 @@ func (o ArchiveStats) ToMap() (map[string]interface{}, error) {
 	toSerialize["chats"] = o.Chats
 	toSerialize["messages"] = o.Messages
 	toSerialize["media_files"] = o.MediaFiles
+	toSerialize["total_size_bytes"] = o.TotalSizeBytes
 	toSerialize["total_size_mb"] = o.TotalSizeMb
 	toSerialize["stats_calculated_at"] = o.StatsCalculatedAt.Get()
 	toSerialize["last_backup_time"] = o.LastBackupTime.Get()
@@ -490,6 +518,7 @@ func (o *ArchiveStats) UnmarshalJSON(data []byte) (err error) {
 		"chats",
 		"messages",
 		"media_files",
+		"total_size_bytes",
 		"total_size_mb",
 		"stats_calculated_at",
 		"last_backup_time",

@@ -34,7 +34,7 @@ type Message struct {
 	SenderName NullableString `json:"sender_name"`
 	// When the message was sent (UTC).
 	Date time.Time `json:"date"`
-	// The message text (the caption for media); empty or null for a message without text.
+	// The message text (the caption for media); empty or null for a message without text. A service message without text of its own carries its line in words here too (as `service.text`), where the upstream's importer writes it.
 	Text NullableString `json:"text"`
 	// The id of the message this one answers, in the same chat.
 	ReplyToMsgId NullableInt32 `json:"reply_to_msg_id"`
@@ -60,7 +60,7 @@ type Message struct {
 	DeletedAt NullableTime `json:"deleted_at"`
 	// How many earlier versions of the message the archive holds (those of `GET /api/chats/{chat_ref}/messages/{message_id}/versions`); 0 for a message never edited. Our choice (not shown by the seed): a client marks edited messages and offers their history.
 	VersionCount int32 `json:"version_count"`
-	// Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.
+	// Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind. Beside `poll` and `service`, a poll message carries `raw_data.poll` (`question`, `answers` with each one's `text` and base64 `option`, `results` {`total_voters`, `results` with each `option`'s `voters`, `chosen` and `correct`} when the votes are known, `quiz`, `closed`, `multiple_choice`, `public_voters`) and a service message `raw_data.service_type` `service` with the action's name in `raw_data.action_type`: the shapes the upstream viewer's own page reads (our choice, so that page draws them).
 	RawData map[string]interface{} `json:"raw_data"`
 	Media *MessageMedia `json:"media,omitempty"`
 	Poll *Poll `json:"poll,omitempty"`

@@ -38,6 +38,14 @@ type SearchResult struct {
 	TopicTitle NullableString `json:"topic_title"`
 	// Where the query matched: the message `text`, or the `transcript` of its voice note or video. Tag results always say `text`.
 	MatchedIn string `json:"matched_in"`
+	// The chat's ref, as `chat.ref`. The four flat fields are the ones the upstream viewer's page reads on each result (it shows the chat's name and opens it from them); the nested `chat` stays for our page.
+	ChatRef string `json:"chat_ref"`
+	// The chat's name: its title, else the other person's first and last name; null when it has none.
+	ChatTitle NullableString `json:"chat_title"`
+	// The kind of chat, as `chat.type`.
+	ChatType string `json:"chat_type"`
+	// Whether one of the archived accounts sent the message (`sender_account_id` is set).
+	IsOutgoing bool `json:"is_outgoing"`
 	Chat SearchResultChat `json:"chat"`
 }
 
@@ -47,7 +55,7 @@ type _SearchResult SearchResult
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewSearchResult(id int32, date time.Time, text NullableString, senderName NullableString, senderAccountId NullableInt32, isDeleted bool, topicTitle NullableString, matchedIn string, chat SearchResultChat) *SearchResult {
+func NewSearchResult(id int32, date time.Time, text NullableString, senderName NullableString, senderAccountId NullableInt32, isDeleted bool, topicTitle NullableString, matchedIn string, chatRef string, chatTitle NullableString, chatType string, isOutgoing bool, chat SearchResultChat) *SearchResult {
 	this := SearchResult{}
 	this.Id = id
 	this.Date = date
@@ -57,6 +65,10 @@ func NewSearchResult(id int32, date time.Time, text NullableString, senderName N
 	this.IsDeleted = isDeleted
 	this.TopicTitle = topicTitle
 	this.MatchedIn = matchedIn
+	this.ChatRef = chatRef
+	this.ChatTitle = chatTitle
+	this.ChatType = chatType
+	this.IsOutgoing = isOutgoing
 	this.Chat = chat
 	return &this
 }
@@ -269,6 +281,104 @@ func (o *SearchResult) SetMatchedIn(v string) {
 	o.MatchedIn = v
 }
 
+// GetChatRef returns the ChatRef field value
+func (o *SearchResult) GetChatRef() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.ChatRef
+}
+
+// GetChatRefOk returns a tuple with the ChatRef field value
+// and a boolean to check if the value has been set.
+func (o *SearchResult) GetChatRefOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.ChatRef, true
+}
+
+// SetChatRef sets field value
+func (o *SearchResult) SetChatRef(v string) {
+	o.ChatRef = v
+}
+
+// GetChatTitle returns the ChatTitle field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *SearchResult) GetChatTitle() string {
+	if o == nil || o.ChatTitle.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ChatTitle.Get()
+}
+
+// GetChatTitleOk returns a tuple with the ChatTitle field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *SearchResult) GetChatTitleOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ChatTitle.Get(), o.ChatTitle.IsSet()
+}
+
+// SetChatTitle sets field value
+func (o *SearchResult) SetChatTitle(v string) {
+	o.ChatTitle.Set(&v)
+}
+
+// GetChatType returns the ChatType field value
+func (o *SearchResult) GetChatType() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.ChatType
+}
+
+// GetChatTypeOk returns a tuple with the ChatType field value
+// and a boolean to check if the value has been set.
+func (o *SearchResult) GetChatTypeOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.ChatType, true
+}
+
+// SetChatType sets field value
+func (o *SearchResult) SetChatType(v string) {
+	o.ChatType = v
+}
+
+// GetIsOutgoing returns the IsOutgoing field value
+func (o *SearchResult) GetIsOutgoing() bool {
+	if o == nil {
+		var ret bool
+		return ret
+	}
+
+	return o.IsOutgoing
+}
+
+// GetIsOutgoingOk returns a tuple with the IsOutgoing field value
+// and a boolean to check if the value has been set.
+func (o *SearchResult) GetIsOutgoingOk() (*bool, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.IsOutgoing, true
+}
+
+// SetIsOutgoing sets field value
+func (o *SearchResult) SetIsOutgoing(v bool) {
+	o.IsOutgoing = v
+}
+
 // GetChat returns the Chat field value
 func (o *SearchResult) GetChat() SearchResultChat {
 	if o == nil {
@@ -311,6 +421,10 @@ func (o SearchResult) ToMap() (map[string]interface{}, error) {
 	toSerialize["is_deleted"] = o.IsDeleted
 	toSerialize["topic_title"] = o.TopicTitle.Get()
 	toSerialize["matched_in"] = o.MatchedIn
+	toSerialize["chat_ref"] = o.ChatRef
+	toSerialize["chat_title"] = o.ChatTitle.Get()
+	toSerialize["chat_type"] = o.ChatType
+	toSerialize["is_outgoing"] = o.IsOutgoing
 	toSerialize["chat"] = o.Chat
 	return toSerialize, nil
 }
@@ -328,6 +442,10 @@ func (o *SearchResult) UnmarshalJSON(data []byte) (err error) {
 		"is_deleted",
 		"topic_title",
 		"matched_in",
+		"chat_ref",
+		"chat_title",
+		"chat_type",
+		"is_outgoing",
 		"chat",
 	}
 

@@ -22,6 +22,7 @@ export async function getArchiveFigures(db: Db, vis: Visibility): Promise<Archiv
     chats: Number(row?.chats ?? 0),
     messages: Number(row?.messages ?? 0),
     media_files: Number(row?.media_files ?? 0),
+    total_size_bytes: bytes,
     total_size_mb: Math.round((bytes / 1048576) * 100) / 100,
     stats_calculated_at: iso(await getMetadata(db, BACKUP_KEYS.statsCalculatedAt)),
     last_backup_time: iso(await getMetadata(db, BACKUP_KEYS.lastStartedAt)),

@@ -206,9 +206,23 @@ export function slotKey(slots: Map<number, number> | null, date: Date, n: number
   return (slots.get(second) ?? second * SLOTS_PER_SECOND) + n;
 }
 
+/**
+ * A channel's post has no sender of its own: the channel is its sender (its id and title), as the
+ * upstream records it, whatever wrote the message (the backup, an import, the demo). Looked up only for a
+ * message without a sender, in a chat the archive holds as a channel.
+ */
+function senderOf(m: NewMessage): { id: Sql; name: Sql } {
+  if (m.senderId !== null && m.senderId !== undefined)
+    return { id: sql`${m.senderId}`, name: sql`${m.senderName ?? null}` };
+  const channel = (column: string) =>
+    sql`(SELECT ${raw(column)} FROM chats WHERE account_id = ${m.accountId} AND id = ${m.chatId} AND type = 'channel')`;
+  return { id: channel('id'), name: m.senderName ? sql`${m.senderName}` : channel('title') };
+}
+
 function messageValues(m: NewMessage, key: number | Sql): Sql {
-  return sql`(${key}, ${m.accountId}, ${m.chatId}, ${m.id}, ${m.senderId ?? null},
-    ${m.senderName ?? null}, ${m.date}, ${m.text ?? null}, ${m.replyToMsgId ?? null}, ${m.replyToTopId ?? null},
+  const sender = senderOf(m);
+  return sql`(${key}, ${m.accountId}, ${m.chatId}, ${m.id}, ${sender.id},
+    ${sender.name}, ${m.date}, ${m.text ?? null}, ${m.replyToMsgId ?? null}, ${m.replyToTopId ?? null},
     ${m.replyToText ?? null}, ${m.forwardFromId ?? null}, ${m.editDate ?? null}, ${json(m.rawData ?? null)},
     ${m.isOutgoing ?? false}, ${m.isPinned ?? false}, ${json(m.poll ?? null)},
     ${m.poll ? pollSearchText(m.poll) : null})`;

@@ -239,7 +239,11 @@ describe('migration 006 on an archive written before it', () => {
           VALUES (11, 1, 5, 2, '2023-05-02T00:00:00.000Z', NULL, '{}', 'Lunch where?' || char(10) || 'Trattoria');`);
       db.close();
       const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual(['006_search_terms', '007_search_pending_lists']);
+      expect(await migrateArchive(config)).toEqual([
+        '006_search_terms',
+        '007_search_pending_lists',
+        '008_channel_post_senders',
+      ]);
       const store = await openArchiveStore(config, silentLogger());
       try {
         const find = async (query: string) =>
@@ -289,5 +293,50 @@ describe("the SQLite driver's rows", () => {
     other.close();
     expect(await driver.all(everything)).toEqual([{ x: 1, y: 'new' }]);
     expect(await driver.all(sql`SELECT y, x FROM t`)).toEqual([{ y: 'new', x: 1 }]);
+  });
+});
+
+describe('migration 008 on an archive written before it', () => {
+  it("gives a channel's posts without a sender the channel as sender, and leaves other chats alone", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-008-'));
+    const file = path.join(dir, 'archive.db');
+    try {
+      const db = new Database(file);
+      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+        applied_at text NOT NULL, checksum text)`);
+      for (const m of listMigrations('sqlite').slice(0, 7)) {
+        db.exec(m.script);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
+          m.version,
+          m.name,
+          '2024-01-01',
+        );
+      }
+      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+        INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold1', 1, -1005);
+        INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -1005, 'oldoldoldoldoldoldold1', 'channel', 'News');
+        INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold2', 1, -6);
+        INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -6, 'oldoldoldoldoldoldold2', 'group', 'Team');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, -1005, 1, '2023-05-01T00:00:00.000Z', 'post');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text, sender_name) VALUES (11, 1, -1005, 2, '2023-05-02T00:00:00.000Z', 'signed', 'Editor');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (12, 1, -6, 1, '2023-05-03T00:00:00.000Z', 'no sender');`);
+      db.close();
+      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+      expect(await migrateArchive(config)).toEqual(['008_channel_post_senders']);
+      const after = new Database(file, { readonly: true });
+      try {
+        expect(
+          after.prepare('SELECT chat_id, id, sender_id, sender_name FROM messages ORDER BY pk').all(),
+        ).toEqual([
+          { chat_id: -1005, id: 1, sender_id: -1005, sender_name: 'News' },
+          { chat_id: -1005, id: 2, sender_id: -1005, sender_name: 'Editor' },
+          { chat_id: -6, id: 1, sender_id: null, sender_name: null },
+        ]);
+      } finally {
+        after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

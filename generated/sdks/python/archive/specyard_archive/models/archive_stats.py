@@ -32,7 +32,8 @@ class ArchiveStats(BaseModel):
     chats: Annotated[int, Field(strict=True, ge=0)] = Field(description="Number of archived chats.", json_schema_extra={"examples": [37]})
     messages: Annotated[int, Field(strict=True, ge=0)] = Field(description="Number of archived messages.", json_schema_extra={"examples": [184213]})
     media_files: Annotated[int, Field(strict=True, ge=0)] = Field(description="Number of archived media files.", json_schema_extra={"examples": [12877]})
-    total_size_mb: Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]] = Field(description="Total size of the archived media in megabytes.", json_schema_extra={"examples": [20514.37]})
+    total_size_bytes: Annotated[int, Field(strict=True, ge=0)] = Field(description="Total size of the archived media in bytes, exact (our choice, as the chat statistics have it): a page that shows `total_size_mb` in whole megabytes reads 0 for an archive under half a megabyte; it can show this one in the unit that suits it.", json_schema_extra={"examples": [21510875791]})
+    total_size_mb: Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]] = Field(description="Total size of the archived media in megabytes (MiB, 1,048,576 bytes), rounded to two decimals, as the seed names it (42 KB is 0.04).", json_schema_extra={"examples": [20514.37]})
     stats_calculated_at: Optional[datetime] = Field(description="When the figures were last calculated (UTC); null before the first calculation.", json_schema_extra={"examples": ["2026-03-14T03:00:05Z"]})
     last_backup_time: Optional[datetime] = Field(description="When the last backup run started (UTC); null when no backup was recorded.", json_schema_extra={"examples": ["2026-03-14T06:00:12Z"]})
     timezone: StrictStr = Field(description="The viewer's configured IANA time zone, used to show dates.", json_schema_extra={"examples": ["Europe/Stockholm"]})
@@ -44,7 +45,7 @@ class ArchiveStats(BaseModel):
     push_notifications: StrictStr = Field(description="The push notification mode: `off`, `basic` (notifies only for the open chat in a hidden tab) or `full` (Web Push; needs the viewer served over https).", json_schema_extra={"examples": ["full"]})
     push_enabled: StrictBool = Field(description="Whether Web Push subscriptions are accepted (mode `full` with VAPID keys available).", json_schema_extra={"examples": [True]})
     enable_notifications: StrictBool = Field(description="Whether the web app offers in-browser notifications for live updates.", json_schema_extra={"examples": [True]})
-    __properties: ClassVar[List[str]] = ["chats", "messages", "media_files", "total_size_mb", "stats_calculated_at", "last_backup_time", "timezone", "stats_calculation_hour", "show_stats", "listener_active", "listener_active_since", "backup_in_progress", "push_notifications", "push_enabled", "enable_notifications"]
+    __properties: ClassVar[List[str]] = ["chats", "messages", "media_files", "total_size_bytes", "total_size_mb", "stats_calculated_at", "last_backup_time", "timezone", "stats_calculation_hour", "show_stats", "listener_active", "listener_active_since", "backup_in_progress", "push_notifications", "push_enabled", "enable_notifications"]
 
     @field_validator('push_notifications')
     def push_notifications_validate_enum(cls, value):
@@ -122,6 +123,7 @@ class ArchiveStats(BaseModel):
             "chats": obj.get("chats"),
             "messages": obj.get("messages"),
             "media_files": obj.get("media_files"),
+            "total_size_bytes": obj.get("total_size_bytes"),
             "total_size_mb": obj.get("total_size_mb"),
             "stats_calculated_at": obj.get("stats_calculated_at"),
             "last_backup_time": obj.get("last_backup_time"),

@@ -41,7 +41,7 @@ class Message(BaseModel):
     sender_id: Optional[StrictInt] = Field(description="The platform's id of the sender; null for channel posts without an author.", json_schema_extra={"examples": [582937461]})
     sender_name: Optional[StrictStr] = Field(description="The sender's display name as archived.", json_schema_extra={"examples": ["Marta Lindqvist"]})
     var_date: datetime = Field(description="When the message was sent (UTC).", alias="date", json_schema_extra={"examples": ["2026-03-14T09:21:07Z"]})
-    text: Optional[StrictStr] = Field(description="The message text (the caption for media); empty or null for a message without text.", json_schema_extra={"examples": ["Photos from Saturday's release party are up, grab the ones you want."]})
+    text: Optional[StrictStr] = Field(description="The message text (the caption for media); empty or null for a message without text. A service message without text of its own carries its line in words here too (as `service.text`), where the upstream's importer writes it.", json_schema_extra={"examples": ["Photos from Saturday's release party are up, grab the ones you want."]})
     reply_to_msg_id: Optional[StrictInt] = Field(description="The id of the message this one answers, in the same chat.", json_schema_extra={"examples": [4179]})
     reply_to_top_id: Optional[StrictInt] = Field(description="In a forum chat, the id of the topic this message belongs to.")
     reply_to_text: Optional[StrictStr] = Field(description="A short copy of the text of the message this one answers.", json_schema_extra={"examples": ["Does anyone have the photos from Saturday?"]})
@@ -54,7 +54,7 @@ class Message(BaseModel):
     is_deleted: StrictBool = Field(description="Whether the message was deleted on the platform and kept by the archive (soft deletion).", json_schema_extra={"examples": [False]})
     deleted_at: Optional[datetime] = Field(description="When the archive noticed the deletion (UTC); null unless `is_deleted`.")
     version_count: Annotated[int, Field(strict=True, ge=0)] = Field(description="How many earlier versions of the message the archive holds (those of `GET /api/chats/{chat_ref}/messages/{message_id}/versions`); 0 for a message never edited. Our choice (not shown by the seed): a client marks edited messages and offers their history.", json_schema_extra={"examples": [1]})
-    raw_data: Optional[Dict[str, Any]] = Field(description="Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.", json_schema_extra={"examples": [{}]})
+    raw_data: Optional[Dict[str, Any]] = Field(description="Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind. Beside `poll` and `service`, a poll message carries `raw_data.poll` (`question`, `answers` with each one's `text` and base64 `option`, `results` {`total_voters`, `results` with each `option`'s `voters`, `chosen` and `correct`} when the votes are known, `quiz`, `closed`, `multiple_choice`, `public_voters`) and a service message `raw_data.service_type` `service` with the action's name in `raw_data.action_type`: the shapes the upstream viewer's own page reads (our choice, so that page draws them).", json_schema_extra={"examples": [{}]})
     media: Optional[MessageMedia] = None
     poll: Optional[Poll] = None
     service: Optional[ServiceLine] = None

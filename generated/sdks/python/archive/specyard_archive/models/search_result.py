@@ -38,14 +38,25 @@ class SearchResult(BaseModel):
     is_deleted: StrictBool = Field(description="Whether the message was deleted on the platform and kept by the archive.", json_schema_extra={"examples": [False]})
     topic_title: Optional[StrictStr] = Field(description="In a forum chat, the title of the message's topic; null otherwise.")
     matched_in: StrictStr = Field(description="Where the query matched: the message `text`, or the `transcript` of its voice note or video. Tag results always say `text`.", json_schema_extra={"examples": ["text"]})
+    chat_ref: StrictStr = Field(description="The chat's ref, as `chat.ref`. The four flat fields are the ones the upstream viewer's page reads on each result (it shows the chat's name and opens it from them); the nested `chat` stays for our page.", json_schema_extra={"examples": ["k3JZp0aV8s2Q1xWn7bRt4A"]})
+    chat_title: Optional[StrictStr] = Field(description="The chat's name: its title, else the other person's first and last name; null when it has none.", json_schema_extra={"examples": ["Release Crew"]})
+    chat_type: StrictStr = Field(description="The kind of chat, as `chat.type`.", json_schema_extra={"examples": ["supergroup"]})
+    is_outgoing: StrictBool = Field(description="Whether one of the archived accounts sent the message (`sender_account_id` is set).", json_schema_extra={"examples": [False]})
     chat: SearchResultChat
-    __properties: ClassVar[List[str]] = ["id", "date", "text", "sender_name", "sender_account_id", "is_deleted", "topic_title", "matched_in", "chat"]
+    __properties: ClassVar[List[str]] = ["id", "date", "text", "sender_name", "sender_account_id", "is_deleted", "topic_title", "matched_in", "chat_ref", "chat_title", "chat_type", "is_outgoing", "chat"]
 
     @field_validator('matched_in')
     def matched_in_validate_enum(cls, value):
         """Validates the enum"""
         if value not in set(['text', 'transcript']):
             raise ValueError("must be one of enum values ('text', 'transcript')")
+        return value
+
+    @field_validator('chat_type')
+    def chat_type_validate_enum(cls, value):
+        """Validates the enum"""
+        if value not in set(['private', 'group', 'supergroup', 'channel']):
+            raise ValueError("must be one of enum values ('private', 'group', 'supergroup', 'channel')")
         return value
 
     model_config = ConfigDict(
@@ -110,6 +121,11 @@ class SearchResult(BaseModel):
         if self.topic_title is None and "topic_title" in self.model_fields_set:
             _dict['topic_title'] = None
 
+        # set to None if chat_title (nullable) is None
+        # and model_fields_set contains the field
+        if self.chat_title is None and "chat_title" in self.model_fields_set:
+            _dict['chat_title'] = None
+
         return _dict
 
     @classmethod
@@ -130,6 +146,10 @@ class SearchResult(BaseModel):
             "is_deleted": obj.get("is_deleted"),
             "topic_title": obj.get("topic_title"),
             "matched_in": obj.get("matched_in"),
+            "chat_ref": obj.get("chat_ref"),
+            "chat_title": obj.get("chat_title"),
+            "chat_type": obj.get("chat_type"),
+            "is_outgoing": obj.get("is_outgoing"),
             "chat": SearchResultChat.from_dict(obj["chat"]) if obj.get("chat") is not None else None
         })
         return _obj

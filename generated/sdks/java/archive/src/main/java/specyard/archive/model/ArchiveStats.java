@@ -38,6 +38,7 @@ import specyard.archive.ApiClient;
   ArchiveStats.JSON_PROPERTY_CHATS,
   ArchiveStats.JSON_PROPERTY_MESSAGES,
   ArchiveStats.JSON_PROPERTY_MEDIA_FILES,
+  ArchiveStats.JSON_PROPERTY_TOTAL_SIZE_BYTES,
   ArchiveStats.JSON_PROPERTY_TOTAL_SIZE_MB,
   ArchiveStats.JSON_PROPERTY_STATS_CALCULATED_AT,
   ArchiveStats.JSON_PROPERTY_LAST_BACKUP_TIME,
@@ -64,6 +65,10 @@ public class ArchiveStats {
   public static final String JSON_PROPERTY_MEDIA_FILES = "media_files";
   @jakarta.annotation.Nonnull
   private Integer mediaFiles;
+
+  public static final String JSON_PROPERTY_TOTAL_SIZE_BYTES = "total_size_bytes";
+  @jakarta.annotation.Nonnull
+  private Integer totalSizeBytes;
 
   public static final String JSON_PROPERTY_TOTAL_SIZE_MB = "total_size_mb";
   @jakarta.annotation.Nonnull
@@ -228,13 +233,38 @@ public class ArchiveStats {
   }
 
 
+  public ArchiveStats totalSizeBytes(@jakarta.annotation.Nonnull Integer totalSizeBytes) {
+    this.totalSizeBytes = totalSizeBytes;
+    return this;
+  }
+
+  /**
+   * Total size of the archived media in bytes, exact (our choice, as the chat statistics have it): a page that shows &#x60;total_size_mb&#x60; in whole megabytes reads 0 for an archive under half a megabyte; it can show this one in the unit that suits it.
+   * minimum: 0
+   * @return totalSizeBytes
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_TOTAL_SIZE_BYTES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Integer getTotalSizeBytes() {
+    return totalSizeBytes;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_TOTAL_SIZE_BYTES, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setTotalSizeBytes(@jakarta.annotation.Nonnull Integer totalSizeBytes) {
+    this.totalSizeBytes = totalSizeBytes;
+  }
+
+
   public ArchiveStats totalSizeMb(@jakarta.annotation.Nonnull BigDecimal totalSizeMb) {
     this.totalSizeMb = totalSizeMb;
     return this;
   }
 
   /**
-   * Total size of the archived media in megabytes.
+   * Total size of the archived media in megabytes (MiB, 1,048,576 bytes), rounded to two decimals, as the seed names it (42 KB is 0.04).
    * minimum: 0
    * @return totalSizeMb
    */
@@ -534,6 +564,7 @@ public class ArchiveStats {
     return Objects.equals(this.chats, archiveStats.chats) &&
         Objects.equals(this.messages, archiveStats.messages) &&
         Objects.equals(this.mediaFiles, archiveStats.mediaFiles) &&
+        Objects.equals(this.totalSizeBytes, archiveStats.totalSizeBytes) &&
         Objects.equals(this.totalSizeMb, archiveStats.totalSizeMb) &&
         Objects.equals(this.statsCalculatedAt, archiveStats.statsCalculatedAt) &&
         Objects.equals(this.lastBackupTime, archiveStats.lastBackupTime) &&
@@ -550,7 +581,7 @@ public class ArchiveStats {
 
   @Override
   public int hashCode() {
-    return Objects.hash(chats, messages, mediaFiles, totalSizeMb, statsCalculatedAt, lastBackupTime, timezone, statsCalculationHour, showStats, listenerActive, listenerActiveSince, backupInProgress, pushNotifications, pushEnabled, enableNotifications);
+    return Objects.hash(chats, messages, mediaFiles, totalSizeBytes, totalSizeMb, statsCalculatedAt, lastBackupTime, timezone, statsCalculationHour, showStats, listenerActive, listenerActiveSince, backupInProgress, pushNotifications, pushEnabled, enableNotifications);
   }
 
   @Override
@@ -560,6 +591,7 @@ public class ArchiveStats {
     sb.append("    chats: ").append(toIndentedString(chats)).append("\n");
     sb.append("    messages: ").append(toIndentedString(messages)).append("\n");
     sb.append("    mediaFiles: ").append(toIndentedString(mediaFiles)).append("\n");
+    sb.append("    totalSizeBytes: ").append(toIndentedString(totalSizeBytes)).append("\n");
     sb.append("    totalSizeMb: ").append(toIndentedString(totalSizeMb)).append("\n");
     sb.append("    statsCalculatedAt: ").append(toIndentedString(statsCalculatedAt)).append("\n");
     sb.append("    lastBackupTime: ").append(toIndentedString(lastBackupTime)).append("\n");
@@ -629,6 +661,11 @@ public class ArchiveStats {
     // add `media_files` to the URL query string
     if (getMediaFiles() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%smedia_files%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getMediaFiles()))));
+    }
+
+    // add `total_size_bytes` to the URL query string
+    if (getTotalSizeBytes() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%stotal_size_bytes%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getTotalSizeBytes()))));
     }
 
     // add `total_size_mb` to the URL query string

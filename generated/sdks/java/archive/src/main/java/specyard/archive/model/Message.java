@@ -337,7 +337,7 @@ public class Message {
   }
 
   /**
-   * The message text (the caption for media); empty or null for a message without text.
+   * The message text (the caption for media); empty or null for a message without text. A service message without text of its own carries its line in words here too (as &#x60;service.text&#x60;), where the upstream&#39;s importer writes it.
    * @return text
    */
   @jakarta.annotation.Nullable
@@ -658,7 +658,7 @@ public class Message {
   }
 
   /**
-   * Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind.
+   * Extra platform data the archive kept for the message (entities, polls, locations, contacts, link previews), as a JSON object; null when none was kept. Its keys depend on the message kind. Beside &#x60;poll&#x60; and &#x60;service&#x60;, a poll message carries &#x60;raw_data.poll&#x60; (&#x60;question&#x60;, &#x60;answers&#x60; with each one&#39;s &#x60;text&#x60; and base64 &#x60;option&#x60;, &#x60;results&#x60; {&#x60;total_voters&#x60;, &#x60;results&#x60; with each &#x60;option&#x60;&#39;s &#x60;voters&#x60;, &#x60;chosen&#x60; and &#x60;correct&#x60;} when the votes are known, &#x60;quiz&#x60;, &#x60;closed&#x60;, &#x60;multiple_choice&#x60;, &#x60;public_voters&#x60;) and a service message &#x60;raw_data.service_type&#x60; &#x60;service&#x60; with the action&#39;s name in &#x60;raw_data.action_type&#x60;: the shapes the upstream viewer&#39;s own page reads (our choice, so that page draws them).
    * @return rawData
    */
   @jakarta.annotation.Nullable

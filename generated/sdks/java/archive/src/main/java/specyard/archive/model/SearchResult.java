@@ -43,6 +43,10 @@ import specyard.archive.ApiClient;
   SearchResult.JSON_PROPERTY_IS_DELETED,
   SearchResult.JSON_PROPERTY_TOPIC_TITLE,
   SearchResult.JSON_PROPERTY_MATCHED_IN,
+  SearchResult.JSON_PROPERTY_CHAT_REF,
+  SearchResult.JSON_PROPERTY_CHAT_TITLE,
+  SearchResult.JSON_PROPERTY_CHAT_TYPE,
+  SearchResult.JSON_PROPERTY_IS_OUTGOING,
   SearchResult.JSON_PROPERTY_CHAT
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
@@ -113,6 +117,61 @@ public class SearchResult {
   public static final String JSON_PROPERTY_MATCHED_IN = "matched_in";
   @jakarta.annotation.Nonnull
   private MatchedInEnum matchedIn;
+
+  public static final String JSON_PROPERTY_CHAT_REF = "chat_ref";
+  @jakarta.annotation.Nonnull
+  private String chatRef;
+
+  public static final String JSON_PROPERTY_CHAT_TITLE = "chat_title";
+  @jakarta.annotation.Nullable
+  private String chatTitle;
+
+  /**
+   * The kind of chat, as &#x60;chat.type&#x60;.
+   */
+  public enum ChatTypeEnum {
+    PRIVATE(String.valueOf("private")),
+    
+    GROUP(String.valueOf("group")),
+    
+    SUPERGROUP(String.valueOf("supergroup")),
+    
+    CHANNEL(String.valueOf("channel"));
+
+    private String value;
+
+    ChatTypeEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static ChatTypeEnum fromValue(String value) {
+      for (ChatTypeEnum b : ChatTypeEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+    }
+  }
+
+  public static final String JSON_PROPERTY_CHAT_TYPE = "chat_type";
+  @jakarta.annotation.Nonnull
+  private ChatTypeEnum chatType;
+
+  public static final String JSON_PROPERTY_IS_OUTGOING = "is_outgoing";
+  @jakarta.annotation.Nonnull
+  private Boolean isOutgoing;
 
   public static final String JSON_PROPERTY_CHAT = "chat";
   @jakarta.annotation.Nonnull
@@ -315,6 +374,102 @@ public class SearchResult {
   }
 
 
+  public SearchResult chatRef(@jakarta.annotation.Nonnull String chatRef) {
+    this.chatRef = chatRef;
+    return this;
+  }
+
+  /**
+   * The chat&#39;s ref, as &#x60;chat.ref&#x60;. The four flat fields are the ones the upstream viewer&#39;s page reads on each result (it shows the chat&#39;s name and opens it from them); the nested &#x60;chat&#x60; stays for our page.
+   * @return chatRef
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_CHAT_REF, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getChatRef() {
+    return chatRef;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CHAT_REF, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setChatRef(@jakarta.annotation.Nonnull String chatRef) {
+    this.chatRef = chatRef;
+  }
+
+
+  public SearchResult chatTitle(@jakarta.annotation.Nullable String chatTitle) {
+    this.chatTitle = chatTitle;
+    return this;
+  }
+
+  /**
+   * The chat&#39;s name: its title, else the other person&#39;s first and last name; null when it has none.
+   * @return chatTitle
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_CHAT_TITLE, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getChatTitle() {
+    return chatTitle;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CHAT_TITLE, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setChatTitle(@jakarta.annotation.Nullable String chatTitle) {
+    this.chatTitle = chatTitle;
+  }
+
+
+  public SearchResult chatType(@jakarta.annotation.Nonnull ChatTypeEnum chatType) {
+    this.chatType = chatType;
+    return this;
+  }
+
+  /**
+   * The kind of chat, as &#x60;chat.type&#x60;.
+   * @return chatType
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_CHAT_TYPE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public ChatTypeEnum getChatType() {
+    return chatType;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CHAT_TYPE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setChatType(@jakarta.annotation.Nonnull ChatTypeEnum chatType) {
+    this.chatType = chatType;
+  }
+
+
+  public SearchResult isOutgoing(@jakarta.annotation.Nonnull Boolean isOutgoing) {
+    this.isOutgoing = isOutgoing;
+    return this;
+  }
+
+  /**
+   * Whether one of the archived accounts sent the message (&#x60;sender_account_id&#x60; is set).
+   * @return isOutgoing
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_IS_OUTGOING, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Boolean getIsOutgoing() {
+    return isOutgoing;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_IS_OUTGOING, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setIsOutgoing(@jakarta.annotation.Nonnull Boolean isOutgoing) {
+    this.isOutgoing = isOutgoing;
+  }
+
+
   public SearchResult chat(@jakarta.annotation.Nonnull SearchResultChat chat) {
     this.chat = chat;
     return this;
@@ -359,12 +514,16 @@ public class SearchResult {
         Objects.equals(this.isDeleted, searchResult.isDeleted) &&
         Objects.equals(this.topicTitle, searchResult.topicTitle) &&
         Objects.equals(this.matchedIn, searchResult.matchedIn) &&
+        Objects.equals(this.chatRef, searchResult.chatRef) &&
+        Objects.equals(this.chatTitle, searchResult.chatTitle) &&
+        Objects.equals(this.chatType, searchResult.chatType) &&
+        Objects.equals(this.isOutgoing, searchResult.isOutgoing) &&
         Objects.equals(this.chat, searchResult.chat);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, date, text, senderName, senderAccountId, isDeleted, topicTitle, matchedIn, chat);
+    return Objects.hash(id, date, text, senderName, senderAccountId, isDeleted, topicTitle, matchedIn, chatRef, chatTitle, chatType, isOutgoing, chat);
   }
 
   @Override
@@ -379,6 +538,10 @@ public class SearchResult {
     sb.append("    isDeleted: ").append(toIndentedString(isDeleted)).append("\n");
     sb.append("    topicTitle: ").append(toIndentedString(topicTitle)).append("\n");
     sb.append("    matchedIn: ").append(toIndentedString(matchedIn)).append("\n");
+    sb.append("    chatRef: ").append(toIndentedString(chatRef)).append("\n");
+    sb.append("    chatTitle: ").append(toIndentedString(chatTitle)).append("\n");
+    sb.append("    chatType: ").append(toIndentedString(chatType)).append("\n");
+    sb.append("    isOutgoing: ").append(toIndentedString(isOutgoing)).append("\n");
     sb.append("    chat: ").append(toIndentedString(chat)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -462,6 +625,26 @@ public class SearchResult {
     // add `matched_in` to the URL query string
     if (getMatchedIn() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%smatched_in%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getMatchedIn()))));
+    }
+
+    // add `chat_ref` to the URL query string
+    if (getChatRef() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%schat_ref%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getChatRef()))));
+    }
+
+    // add `chat_title` to the URL query string
+    if (getChatTitle() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%schat_title%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getChatTitle()))));
+    }
+
+    // add `chat_type` to the URL query string
+    if (getChatType() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%schat_type%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getChatType()))));
+    }
+
+    // add `is_outgoing` to the URL query string
+    if (getIsOutgoing() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sis_outgoing%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getIsOutgoing()))));
     }
 
     // add `chat` to the URL query string
