@@ -10,9 +10,15 @@ type ParsedDocument = NonNullable<Awaited<ReturnType<ReturnType<typeof fromFile>
 
 const FILE = path.join(ROOT, 'asyncapi/archive-updates/asyncapi.yaml');
 
+/** A payload's properties, those of the schemas it is made of (`allOf`) included. */
+function propertiesOf(payload: Json): Record<string, Json> {
+  const parts = [payload, ...((payload.allOf as Json[] | undefined) ?? [])];
+  return Object.assign({}, ...parts.map((p) => (p.properties as Record<string, Json> | undefined) ?? {}));
+}
+
 /** The one-value enum of a discriminating property (`type` or `action`) of a payload. */
 function discriminator(payload: Json, property: string): string | undefined {
-  const prop = (payload.properties as Record<string, Json> | undefined)?.[property];
+  const prop = propertiesOf(payload)[property];
   const values = prop?.enum as string[] | undefined;
   return values?.length === 1 ? values[0] : undefined;
 }
@@ -79,7 +85,7 @@ describe('the archive WebSocket AsyncAPI document', () => {
     for (const [type, fields] of Object.entries(events)) {
       const payload = [...payloads.values()].find((p) => discriminator(p, 'type') === type);
       expect(payload, type).toBeDefined();
-      const props = Object.keys((payload?.properties as Json) ?? {});
+      const props = Object.keys(propertiesOf(payload ?? {}));
       expect(props, type).toEqual(expect.arrayContaining(['type', 'chat_ref', ...fields]));
     }
   });

@@ -9,38 +9,20 @@ type ArchiveSchemas = components['schemas'];
 export type ChatRef = string;
 
 /**
- * A message in a subscribed chat was deleted on the platform. With `deletion_mode` `soft` the archive keeps the message marked deleted (it stays in the messages route with `is_deleted`); with `hard` the archive removed it.
+ * A message in a subscribed chat was deleted on the platform. With `deletion_mode` `soft` the archive keeps the message marked deleted (it stays in the messages route with `is_deleted`); with `hard` the archive removed it. Its fields besides `type` and `chat_ref` are the event's, as the backup posts them to `POST /internal/push` (one schema for both documents).
  */
-export interface DeleteEvent {
+export type DeleteEvent = {
   type: "delete";
   chat_ref: ChatRef;
-  message_id: MessageId;
-  /**
-   * The archive's `DELETION_MODE` when the deletion was processed.
-   */
-  deletion_mode: "soft" | "hard";
-  /**
-   * When the archive recorded the deletion.
-   */
-  deleted_at: string;
-}
+} & ArchiveSchemas["LiveDelete"];
 
 /**
- * A message in a subscribed chat was edited. The earlier text stays available from `GET /api/chats/{chat_ref}/messages/{message_id}/versions`.
+ * A message in a subscribed chat was edited. The earlier text stays available from `GET /api/chats/{chat_ref}/messages/{message_id}/versions`. Its fields besides `type` and `chat_ref` are the event's, as the backup posts them to `POST /internal/push` (one schema for both documents).
  */
-export interface EditEvent {
+export type EditEvent = {
   type: "edit";
   chat_ref: ChatRef;
-  message_id: MessageId;
-  /**
-   * The message text after the edit (an empty string for a message left without text).
-   */
-  new_text: string;
-  /**
-   * When the platform recorded the edit.
-   */
-  edit_date: string;
-}
+} & ArchiveSchemas["LiveEdit"];
 
 /**
  * Answer to a client frame the server cannot act on: not JSON, not an object, an unknown `action`, or a `subscribe`/`unsubscribe` without a string `chat_ref`. The socket stays open and its subscriptions are unchanged. The seed defines no error frame; its shape is our choice.
@@ -72,20 +54,12 @@ export interface NewMessageEvent {
 }
 
 /**
- * One or more messages of a subscribed chat were pinned or unpinned.
+ * One or more messages of a subscribed chat were pinned or unpinned. Its fields besides `type` and `chat_ref` are the event's, as the backup posts them to `POST /internal/push` (one schema for both documents).
  */
-export interface PinEvent {
+export type PinEvent = {
   type: "pin";
   chat_ref: ChatRef;
-  /**
-   * @minItems 1
-   */
-  message_ids: [MessageId, ...MessageId[]];
-  /**
-   * true when the messages were pinned, false when unpinned.
-   */
-  pinned: boolean;
-}
+} & ArchiveSchemas["LivePin"];
 
 /**
  * Application-level keep-alive. Answered by `pong`.
@@ -102,17 +76,12 @@ export interface Pong {
 }
 
 /**
- * The reactions on a message of a subscribed chat changed.
+ * The reactions on a message of a subscribed chat changed: the message's complete current reactions, replacing what the client holds; never a delta. Its fields besides `type` and `chat_ref` are the event's, as the backup posts them to `POST /internal/push` (one schema for both documents).
  */
-export interface ReactionEvent {
+export type ReactionEvent = {
   type: "reaction";
   chat_ref: ChatRef;
-  message_id: MessageId;
-  /**
-   * The message's complete current reactions, in the same shape as `reactions` in the messages route, replacing what the client holds (an empty array when the last reaction was removed); never a delta.
-   */
-  reactions: ArchiveSchemas["Reaction"][];
-}
+} & ArchiveSchemas["LiveReaction"];
 
 /**
  * Start receiving event frames for one chat. Answered by `subscribed`, or by `subscribe_denied` when the chat is not visible to the login or the socket already holds `MAX_WS_SUBSCRIPTIONS_PER_CONNECTION` (default 16) subscriptions.
@@ -143,18 +112,12 @@ export interface Subscribed {
 }
 
 /**
- * A transcript of a message's media in a subscribed chat was created or changed status. Fetch the full transcript from the transcript routes. Not sent to no-download logins, which never see transcripts.
+ * A transcript of a message's media in a subscribed chat was created or changed status. Fetch the full transcript from the transcript routes. Not sent to no-download logins, which never see transcripts. Its fields besides `type` and `chat_ref` are the event's, as the backup posts them to `POST /internal/push` (one schema for both documents).
  */
-export interface TranscriptEvent {
+export type TranscriptEvent = {
   type: "transcript";
   chat_ref: ChatRef;
-  message_id: MessageId;
-  /**
-   * The transcript's `id`, as in the transcript routes.
-   */
-  transcript_id: number;
-  status: ArchiveSchemas["Transcript"]["status"];
-}
+} & ArchiveSchemas["LiveTranscript"];
 
 /**
  * Stop receiving event frames for one chat. Answered by `unsubscribed`.

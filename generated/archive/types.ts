@@ -1794,6 +1794,11 @@ export interface components {
             } | null;
         };
         /**
+         * @description A date and time (`2026-03-14T10:00:00Z`, `2026-03-14T12:00+02:00`, `2026-03-14T10:00`). ISO 8601 as the server reads it: a day that exists (month 01-12, the month's days, February 29 in leap years only), hours 00-23, minutes and seconds 00-59, up to six decimals of a second, and an optional offset (`Z`, `+hh:mm`, `+hhmm`, hours 00-23); without an offset the time is UTC. The pattern is the whole rule: a value it admits is one the server accepts.
+         * @example 2026-03-14T10:00:00Z
+         */
+        ApiTimestamp: string;
+        /**
          * @description The media item attached to a message, nested in the message. `id` is the media key `{message_id}_{type}`, the segment the media routes take; `url` is `/media/{chat_ref}/{key}`. For a no-download login `file_path` and `url` are null and `downloaded` is false. Fields beyond `id`, `url`, `file_path` and `downloaded` are not shown by the seed; we send the descriptive columns of the archive's media table a client needs to lay the item out before fetching it (type, name, size, MIME type, dimensions, duration, why it was skipped) and the thumbnail URL.
          * @example {
          *       "id": "4182_photo",
@@ -2409,6 +2414,11 @@ export interface components {
                 avatar_url: string | null;
             };
         };
+        /**
+         * @description A date and time as `ApiTimestamp`, or a bare day (`2026-03-14`, midnight UTC). ISO 8601 as the server reads it: a day that exists (month 01-12, the month's days, February 29 in leap years only), hours 00-23, minutes and seconds 00-59, up to six decimals of a second, and an optional offset (`Z`, `+hh:mm`, `+hhmm`, hours 00-23); without an offset the time is UTC. The pattern is the whole rule: a value it admits is one the server accepts.
+         * @example 2026-03-14T00:00:00Z
+         */
+        ApiTimestampOrDate: string;
         /**
          * @description The chat a change-feed entry belongs to.
          * @example {
@@ -3390,6 +3400,160 @@ export interface components {
             value: string;
         };
         /**
+         * Format: int64
+         * @description The platform's (marked) chat id, a 64-bit integer.
+         * @example -1001234567890
+         */
+        chat_id: number;
+        /**
+         * @description The archived account that captured the event; it picks the right copy when several accounts hold the same chat id. Without it an ambiguous chat id drops the event.
+         * @example 1
+         */
+        account_id: number | null;
+        /** @description The fields of a `new_message` event as the backup posts them: the message, whole (a `Message`, what the WebSocket frame carries) or as little as its `id` (the viewer then reads it back from the archive). */
+        LiveNewMessage: {
+            message: {
+                /**
+                 * @description The message's id in its chat.
+                 * @example 4182
+                 */
+                id: number;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An `new_message` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushNewMessage: {
+            /** @enum {string} */
+            type: "new_message";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LiveNewMessage"];
+        };
+        /** @description The fields of an `edit` event (the push body's `data`, and the frame besides `type` and `chat_ref`). */
+        LiveEdit: {
+            /**
+             * @description The platform's message id, unique within its chat.
+             * @example 4182
+             */
+            message_id: number;
+            /**
+             * @description The message text after the edit (an empty string for a message left without text).
+             * @example First swim of the season!
+             */
+            new_text: string;
+            /**
+             * Format: date-time
+             * @description When the platform recorded the edit.
+             * @example 2026-03-14T09:25:40Z
+             */
+            edit_date: string;
+        };
+        /** @description An `edit` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushEdit: {
+            /** @enum {string} */
+            type: "edit";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LiveEdit"];
+        };
+        /** @description The fields of a `delete` event (the push body's `data`, and the frame besides `type` and `chat_ref`). With `deletion_mode` `soft` the archive keeps the message marked deleted; with `hard` it removed it. */
+        LiveDelete: {
+            /**
+             * @description The platform's message id, unique within its chat.
+             * @example 4182
+             */
+            message_id: number;
+            /**
+             * @description The archive's `DELETION_MODE` when the deletion was processed.
+             * @example soft
+             * @enum {string}
+             */
+            deletion_mode: "soft" | "hard";
+            /**
+             * Format: date-time
+             * @description When the archive recorded the deletion.
+             * @example 2026-03-14T09:30:00Z
+             */
+            deleted_at: string;
+        };
+        /** @description An `delete` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushDelete: {
+            /** @enum {string} */
+            type: "delete";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LiveDelete"];
+        };
+        /** @description The fields of a `pin` event (the push body's `data`, and the frame besides `type` and `chat_ref`). */
+        LivePin: {
+            /**
+             * @description The messages pinned or unpinned.
+             * @example [
+             *       4182
+             *     ]
+             */
+            message_ids: number[];
+            /**
+             * @description true when the messages were pinned, false when unpinned.
+             * @example true
+             */
+            pinned: boolean;
+        };
+        /** @description An `pin` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushPin: {
+            /** @enum {string} */
+            type: "pin";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LivePin"];
+        };
+        /** @description The fields of a `reaction` event (the push body's `data`, and the frame besides `type` and `chat_ref`): the message's complete current reactions, in the shape of `reactions` in the messages route, replacing what the client holds (an empty array when the last one was removed); never a delta. */
+        LiveReaction: {
+            /**
+             * @description The platform's message id, unique within its chat.
+             * @example 4182
+             */
+            message_id: number;
+            reactions: components["schemas"]["Reaction"][];
+        };
+        /** @description An `reaction` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushReaction: {
+            /** @enum {string} */
+            type: "reaction";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LiveReaction"];
+        };
+        /**
+         * @description `queued` (waiting for the backup to send the file at the end of its next successful run), `running` (sent to the transcription server), `done` (text available), `failed` (see `error`), `skipped` (nothing to transcribe, for example no speech). Only `queued` and `running` are open.
+         * @example done
+         * @enum {string}
+         */
+        status: "queued" | "running" | "done" | "failed" | "skipped";
+        /** @description The fields of a `transcript` event (the push body's `data`, and the frame besides `type` and `chat_ref`): a transcript of a message's media was created or changed status. */
+        LiveTranscript: {
+            /**
+             * @description The platform's message id, unique within its chat.
+             * @example 4182
+             */
+            message_id: number;
+            /**
+             * @description The transcript's `id`, as in the transcript routes.
+             * @example 12
+             */
+            transcript_id: number;
+            status: components["schemas"]["status"];
+        };
+        /** @description An `transcript` event as the backup posts it; `data` carries the event's fields. */
+        InternalPushTranscript: {
+            /** @enum {string} */
+            type: "transcript";
+            chat_id: components["schemas"]["chat_id"];
+            account_id?: components["schemas"]["account_id"];
+            data: components["schemas"]["LiveTranscript"];
+        };
+        /**
          * @description A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently. For `new_message` the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole `Message` (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
          * @example {
          *       "type": "edit",
@@ -3410,7 +3574,7 @@ export interface components {
             type: "new_message" | "edit" | "delete" | "pin" | "reaction" | "transcript";
             /**
              * Format: int64
-             * @description The platform's (marked) chat id.
+             * @description The platform's (marked) chat id, a 64-bit integer.
              * @example -1001234567890
              */
             chat_id: number;
@@ -3419,11 +3583,11 @@ export interface components {
              * @example 1
              */
             account_id?: number | null;
-            /** @description The frame's fields. `new_message`: `message`. `edit`: `message_id`, `new_text`, `edit_date`. `delete`: `message_id`, `deletion_mode`, `deleted_at`. `pin`: `message_ids`, `pinned`. `reaction`: `message_id`, `reactions`. `transcript`: `message_id`, `transcript_id`, `status`. */
+            /** @description The frame's fields, by `type` (the `oneOf` below): `new_message` `LiveNewMessage`, `edit` `LiveEdit`, `delete` `LiveDelete`, `pin` `LivePin`, `reaction` `LiveReaction`, `transcript` `LiveTranscript`; the WebSocket frames carry the same fields (the AsyncAPI document refers to the same schemas). */
             data: {
                 [key: string]: unknown;
             };
-        };
+        } & (components["schemas"]["InternalPushNewMessage"] | components["schemas"]["InternalPushEdit"] | components["schemas"]["InternalPushDelete"] | components["schemas"]["InternalPushPin"] | components["schemas"]["InternalPushReaction"] | components["schemas"]["InternalPushTranscript"]);
         InternalPushResult: {
             /**
              * @example ok
@@ -4624,7 +4788,7 @@ export interface operations {
                  * @description Cursor, with `before_id`: the `date` of the last message received. ISO 8601, with or without an offset (without one it is UTC). A plain string with a pattern rather than `format: date-time`, because that format rejects timestamps without an offset, which the API accepts.
                  * @example 2026-03-14T09:21:07Z
                  */
-                before_date?: string;
+                before_date?: components["schemas"]["ApiTimestamp"];
                 /**
                  * @description Cursor: with `before_date`, the `id` of the last message received; alone, returns the messages with ids below this one.
                  * @example 4182
@@ -5595,12 +5759,12 @@ export interface operations {
                  * @description Only changes at or after this time (inclusive).
                  * @example 2026-03-14T00:00:00Z
                  */
-                since?: string;
+                since?: components["schemas"]["ApiTimestampOrDate"];
                 /**
                  * @description Cursor: only changes strictly before this time; pass the previous answer's `next_before`.
                  * @example 2026-03-14T10:00:00Z
                  */
-                before?: string;
+                before?: components["schemas"]["ApiTimestampOrDate"];
                 /**
                  * @description Page size.
                  * @example 50
@@ -6289,12 +6453,12 @@ export interface operations {
                  * @description Start of the window, inclusive: a date (`2026-03-01`, meaning its midnight UTC) or an ISO 8601 timestamp (`2026-03-01T08:00:00Z`; no offset means UTC).
                  * @example 2026-03-01
                  */
-                from?: string;
+                from?: components["schemas"]["ApiTimestampOrDate"];
                 /**
                  * @description End of the window: a bare date includes that whole day (the window ends at the next midnight UTC); a full ISO 8601 timestamp is exclusive.
                  * @example 2026-03-31
                  */
-                to?: string;
+                to?: components["schemas"]["ApiTimestampOrDate"];
             };
             header?: never;
             path: {

@@ -151,7 +151,7 @@ export class Listener {
         }
         return this.publish('edit', m.chatId, {
           message_id: m.id,
-          new_text: m.text ?? null,
+          new_text: m.text ?? '',
           edit_date: editDate.toISOString(),
         });
       }
@@ -231,7 +231,8 @@ export class Listener {
     data: Record<string, unknown>,
   ): Promise<void> {
     try {
-      await this.deps.publish({ type, chat_id: chatId, account_id: this.accountId, data });
+      // The fields of each type are checked where the viewer takes the event (the document's oneOf).
+      await this.deps.publish({ type, chat_id: chatId, account_id: this.accountId, data } as ArchiveEvent);
     } catch (error) {
       // The archive already holds the change; a viewer that missed it shows it on its next read.
       this.deps.logger.warn(

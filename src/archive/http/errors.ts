@@ -32,9 +32,29 @@ const ROUTE_FIELD_MESSAGES: Record<string, Record<string, string>> = {
 
 const fieldName = (path: string) => path.split('/').filter(Boolean).slice(1).join('.') || 'body';
 
+const ONE_OF = 'must match exactly one schema in oneOf';
+const ONE_VALUE = /^must be equal to one of the allowed values: ([^,]+)$/;
+
+/**
+ * A body that is one of several shapes chosen by a field (`oneOf` on `type`: the internal push events)
+ * fails every shape but its own; the findings that only say "not this shape" (the other shapes' `type`,
+ * and the `oneOf` itself) are left out when the body's own shape says what is wrong. When no shape takes
+ * its `type`, they become one line naming every allowed value.
+ */
+function withoutOtherShapes(details: ValidationDetail[]): ValidationDetail[] {
+  if (!details.some((d) => d.message === ONE_OF)) return details;
+  const shapes = details.filter((d) => d.path === '/body/type' && ONE_VALUE.test(d.message));
+  const shapeTypes = shapes.length >= 2 ? shapes : [];
+  const rest = details.filter((d) => d.message !== ONE_OF && !shapeTypes.includes(d));
+  if (rest.length > 0) return rest;
+  if (shapeTypes.length === 0) return details;
+  const values = shapeTypes.map((d) => ONE_VALUE.exec(d.message)?.[1]).join(', ');
+  return [{ path: '/body/type', message: `must be equal to one of the allowed values: ${values}` }];
+}
+
 /** One readable line from the validator's findings: `limit: must be <= 500`, `Missing field: password`. */
 export function describeInvalidRequest(details: ValidationDetail[], route = ''): string {
-  const lines = details.map((d) => {
+  const lines = withoutOtherShapes(details).map((d) => {
     const special = ROUTE_FIELD_MESSAGES[route]?.[d.path] ?? FIELD_MESSAGES[d.path];
     if (special) return special;
     // The update body's pattern (at least 8 characters, or empty) would otherwise be quoted as a regex.
@@ -42,7 +62,9 @@ export function describeInvalidRequest(details: ValidationDetail[], route = ''):
       return 'password: must be at least 8 characters';
     }
     const required = /must have required property '([^']+)'/.exec(d.message);
-    if (required) return `Missing field: ${required[1]}`;
+    // The validator's path names the field, a nested one with its parents (`data.new_text`).
+    if (required)
+      return `Missing field: ${d.path.endsWith(`/${required[1]}`) ? fieldName(d.path) : required[1]}`;
     return `${fieldName(d.path)}: ${d.message}`;
   });
   return [...new Set(lines)].join('; ') || 'Invalid request';

@@ -259,6 +259,19 @@ describe('HTTP behaviour', () => {
     expect((await admin('/api/admin/settings/dark', { value: true }, 'PUT')).body.value).toBe('true');
     expect((await admin('/api/admin/settings/dark', { value: null }, 'PUT')).status).toBe(400);
     expect((await admin('/api/admin/settings/dark', {}, 'PUT')).status).toBe(400);
+    // Any number the document allows is stored in its string form, however large.
+    for (const [raw, stored] of [
+      ['1e300', '1e+300'],
+      ['12345678901234567890', '12345678901234567000'],
+      ['-0.5', '-0.5'],
+    ]) {
+      const res = await fetch(`${viewer.url}/api/admin/settings/huge`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', cookie: `viewer_auth=${master}` },
+        body: `{"value":${raw}}`,
+      });
+      expect([res.status, await res.json()], raw).toEqual([200, { key: 'huge', value: stored }]);
+    }
     expect((await admin('/api/admin/settings', undefined, 'GET')).body.settings).toMatchObject({
       page_size: '50',
       dark: 'true',

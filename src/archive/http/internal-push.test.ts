@@ -90,7 +90,7 @@ const CASES: Case[] = [
     name: 'a chat id no 64-bit integer holds',
     body: `{"type":"edit","chat_id":1180591620717411303424,"data":${json(EDIT)}}`,
     status: 400,
-    answer: invalid('chat_id: must be a 64-bit integer'),
+    answer: invalid("chat_id must be the platform's integer chat id"),
   },
   {
     name: 'an unknown type',
@@ -104,7 +104,7 @@ const CASES: Case[] = [
     name: "a type's missing field",
     body: json({ ...ok, data: { message_id: 1 } }),
     status: 400,
-    answer: invalid('data: missing field new_text for edit'),
+    answer: invalid('Missing field: data.new_text'),
   },
   {
     name: 'account_id text',

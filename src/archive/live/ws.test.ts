@@ -253,7 +253,7 @@ describe('/ws/updates against the AsyncAPI document', () => {
       body: { detail: "chat_id must be the platform's integer chat id" },
     });
     const missing = await push({ type: 'edit', chat_id: 1, data: { message_id: 1 } });
-    expect(missing).toMatchObject({ status: 400, body: { detail: 'data: missing field new_text for edit' } });
+    expect(missing).toMatchObject({ status: 400, body: { detail: 'Missing field: data.new_text' } });
   });
 
   it('closes with 4001 without a login and 4003 for a foreign Origin', async () => {

@@ -162,11 +162,13 @@ export function parseJson(text: string): unknown {
     if (n) {
       const number = Number(n[0]);
       if (!Number.isInteger(number) || Number.isSafeInteger(number)) return number;
+      // Only id lists keep exact values; a single number beyond 2^53 is read as JSON.parse reads it (a
+      // field of another type, a setting's value, an unknown field: the schema decides what it may be).
+      if (!inArray) return number;
       const plain = n[1] === undefined && n[2] === undefined;
       const big = plain ? BigInt(n[0]) : null;
       if (big === null || big < INT64_MIN || big > INT64_MAX) fail('must be a 64-bit integer');
-      // Only lists keep exact values; a single id beyond 2^53 is read rounded (none is stored).
-      return inArray ? big : number;
+      return big;
     }
     for (const literal of ['true', 'false', 'null'] as const) {
       if (text.startsWith(literal, at)) {

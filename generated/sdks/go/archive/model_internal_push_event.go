@@ -12,216 +12,280 @@ package archive
 
 import (
 	"encoding/json"
-	"bytes"
 	"fmt"
+	"gopkg.in/validator.v2"
 )
 
-// checks if the InternalPushEvent type satisfies the MappedNullable interface at compile time
-var _ MappedNullable = &InternalPushEvent{}
-
-// InternalPushEvent A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently. For `new_message` the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole `Message` (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
+// InternalPushEvent - A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently. For `new_message` the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole `Message` (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
 type InternalPushEvent struct {
-	Type string `json:"type"`
-	// The platform's (marked) chat id.
-	ChatId int64 `json:"chat_id"`
-	// The archived account that captured the event; it picks the right copy when several accounts hold the same chat id. Without it an ambiguous chat id drops the event.
-	AccountId NullableInt32 `json:"account_id,omitempty"`
-	// The frame's fields. `new_message`: `message`. `edit`: `message_id`, `new_text`, `edit_date`. `delete`: `message_id`, `deletion_mode`, `deleted_at`. `pin`: `message_ids`, `pinned`. `reaction`: `message_id`, `reactions`. `transcript`: `message_id`, `transcript_id`, `status`.
-	Data map[string]interface{} `json:"data"`
+	InternalPushDelete *InternalPushDelete
+	InternalPushEdit *InternalPushEdit
+	InternalPushNewMessage *InternalPushNewMessage
+	InternalPushPin *InternalPushPin
+	InternalPushReaction *InternalPushReaction
+	InternalPushTranscript *InternalPushTranscript
 }
 
-type _InternalPushEvent InternalPushEvent
-
-// NewInternalPushEvent instantiates a new InternalPushEvent object
-// This constructor will assign default values to properties that have it defined,
-// and makes sure properties required by API are set, but the set of arguments
-// will change when the set of required properties is changed
-func NewInternalPushEvent(type_ string, chatId int64, data map[string]interface{}) *InternalPushEvent {
-	this := InternalPushEvent{}
-	this.Type = type_
-	this.ChatId = chatId
-	this.Data = data
-	return &this
-}
-
-// NewInternalPushEventWithDefaults instantiates a new InternalPushEvent object
-// This constructor will only assign default values to properties that have it defined,
-// but it doesn't guarantee that properties required by API are set
-func NewInternalPushEventWithDefaults() *InternalPushEvent {
-	this := InternalPushEvent{}
-	return &this
-}
-
-// GetType returns the Type field value
-func (o *InternalPushEvent) GetType() string {
-	if o == nil {
-		var ret string
-		return ret
+// InternalPushDeleteAsInternalPushEvent is a convenience function that returns InternalPushDelete wrapped in InternalPushEvent
+func InternalPushDeleteAsInternalPushEvent(v *InternalPushDelete) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushDelete: v,
 	}
-
-	return o.Type
 }
 
-// GetTypeOk returns a tuple with the Type field value
-// and a boolean to check if the value has been set.
-func (o *InternalPushEvent) GetTypeOk() (*string, bool) {
-	if o == nil {
-		return nil, false
+// InternalPushEditAsInternalPushEvent is a convenience function that returns InternalPushEdit wrapped in InternalPushEvent
+func InternalPushEditAsInternalPushEvent(v *InternalPushEdit) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushEdit: v,
 	}
-	return &o.Type, true
 }
 
-// SetType sets field value
-func (o *InternalPushEvent) SetType(v string) {
-	o.Type = v
-}
-
-// GetChatId returns the ChatId field value
-func (o *InternalPushEvent) GetChatId() int64 {
-	if o == nil {
-		var ret int64
-		return ret
+// InternalPushNewMessageAsInternalPushEvent is a convenience function that returns InternalPushNewMessage wrapped in InternalPushEvent
+func InternalPushNewMessageAsInternalPushEvent(v *InternalPushNewMessage) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushNewMessage: v,
 	}
-
-	return o.ChatId
 }
 
-// GetChatIdOk returns a tuple with the ChatId field value
-// and a boolean to check if the value has been set.
-func (o *InternalPushEvent) GetChatIdOk() (*int64, bool) {
-	if o == nil {
-		return nil, false
+// InternalPushPinAsInternalPushEvent is a convenience function that returns InternalPushPin wrapped in InternalPushEvent
+func InternalPushPinAsInternalPushEvent(v *InternalPushPin) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushPin: v,
 	}
-	return &o.ChatId, true
 }
 
-// SetChatId sets field value
-func (o *InternalPushEvent) SetChatId(v int64) {
-	o.ChatId = v
-}
-
-// GetAccountId returns the AccountId field value if set, zero value otherwise (both if not set or set to explicit null).
-func (o *InternalPushEvent) GetAccountId() int32 {
-	if o == nil || IsNil(o.AccountId.Get()) {
-		var ret int32
-		return ret
+// InternalPushReactionAsInternalPushEvent is a convenience function that returns InternalPushReaction wrapped in InternalPushEvent
+func InternalPushReactionAsInternalPushEvent(v *InternalPushReaction) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushReaction: v,
 	}
-	return *o.AccountId.Get()
 }
 
-// GetAccountIdOk returns a tuple with the AccountId field value if set, nil otherwise
-// and a boolean to check if the value has been set.
-// NOTE: If the value is an explicit nil, `nil, true` will be returned
-func (o *InternalPushEvent) GetAccountIdOk() (*int32, bool) {
-	if o == nil {
-		return nil, false
+// InternalPushTranscriptAsInternalPushEvent is a convenience function that returns InternalPushTranscript wrapped in InternalPushEvent
+func InternalPushTranscriptAsInternalPushEvent(v *InternalPushTranscript) InternalPushEvent {
+	return InternalPushEvent{
+		InternalPushTranscript: v,
 	}
-	return o.AccountId.Get(), o.AccountId.IsSet()
 }
 
-// HasAccountId returns a boolean if a field has been set.
-func (o *InternalPushEvent) HasAccountId() bool {
-	if o != nil && o.AccountId.IsSet() {
-		return true
-	}
 
-	return false
-}
-
-// SetAccountId gets a reference to the given NullableInt32 and assigns it to the AccountId field.
-func (o *InternalPushEvent) SetAccountId(v int32) {
-	o.AccountId.Set(&v)
-}
-// SetAccountIdNil sets the value for AccountId to be an explicit nil
-func (o *InternalPushEvent) SetAccountIdNil() {
-	o.AccountId.Set(nil)
-}
-
-// UnsetAccountId ensures that no value is present for AccountId, not even an explicit nil
-func (o *InternalPushEvent) UnsetAccountId() {
-	o.AccountId.Unset()
-}
-
-// GetData returns the Data field value
-func (o *InternalPushEvent) GetData() map[string]interface{} {
-	if o == nil {
-		var ret map[string]interface{}
-		return ret
-	}
-
-	return o.Data
-}
-
-// GetDataOk returns a tuple with the Data field value
-// and a boolean to check if the value has been set.
-func (o *InternalPushEvent) GetDataOk() (map[string]interface{}, bool) {
-	if o == nil {
-		return map[string]interface{}{}, false
-	}
-	return o.Data, true
-}
-
-// SetData sets field value
-func (o *InternalPushEvent) SetData(v map[string]interface{}) {
-	o.Data = v
-}
-
-func (o InternalPushEvent) MarshalJSON() ([]byte, error) {
-	toSerialize,err := o.ToMap()
-	if err != nil {
-		return []byte{}, err
-	}
-	return json.Marshal(toSerialize)
-}
-
-func (o InternalPushEvent) ToMap() (map[string]interface{}, error) {
-	toSerialize := map[string]interface{}{}
-	toSerialize["type"] = o.Type
-	toSerialize["chat_id"] = o.ChatId
-	if o.AccountId.IsSet() {
-		toSerialize["account_id"] = o.AccountId.Get()
-	}
-	toSerialize["data"] = o.Data
-	return toSerialize, nil
-}
-
-func (o *InternalPushEvent) UnmarshalJSON(data []byte) (err error) {
-	// This validates that all required properties are included in the JSON object
-	// by unmarshalling the object into a generic map with string keys and checking
-	// that every required field exists as a key in the generic map.
-	requiredProperties := []string{
-		"type",
-		"chat_id",
-		"data",
-	}
-
-	allProperties := make(map[string]interface{})
-
-	err = json.Unmarshal(data, &allProperties)
-
-	if err != nil {
-		return err;
-	}
-
-	for _, requiredProperty := range(requiredProperties) {
-		if _, exists := allProperties[requiredProperty]; !exists {
-			return fmt.Errorf("no value given for required property %v", requiredProperty)
+// Unmarshal JSON data into one of the pointers in the struct
+func (dst *InternalPushEvent) UnmarshalJSON(data []byte) error {
+	var err error
+	match := 0
+	// try to unmarshal data into InternalPushDelete
+	err = newStrictDecoder(data).Decode(&dst.InternalPushDelete)
+	if err == nil {
+		jsonInternalPushDelete, _ := json.Marshal(dst.InternalPushDelete)
+		if string(jsonInternalPushDelete) == "{}" { // empty struct
+			dst.InternalPushDelete = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushDelete); err != nil {
+				dst.InternalPushDelete = nil
+			} else {
+				match++
+			}
 		}
+	} else {
+		dst.InternalPushDelete = nil
 	}
 
-	varInternalPushEvent := _InternalPushEvent{}
-
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.DisallowUnknownFields()
-	err = decoder.Decode(&varInternalPushEvent)
-
-	if err != nil {
-		return err
+	// try to unmarshal data into InternalPushEdit
+	err = newStrictDecoder(data).Decode(&dst.InternalPushEdit)
+	if err == nil {
+		jsonInternalPushEdit, _ := json.Marshal(dst.InternalPushEdit)
+		if string(jsonInternalPushEdit) == "{}" { // empty struct
+			dst.InternalPushEdit = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushEdit); err != nil {
+				dst.InternalPushEdit = nil
+			} else {
+				match++
+			}
+		}
+	} else {
+		dst.InternalPushEdit = nil
 	}
 
-	*o = InternalPushEvent(varInternalPushEvent)
+	// try to unmarshal data into InternalPushNewMessage
+	err = newStrictDecoder(data).Decode(&dst.InternalPushNewMessage)
+	if err == nil {
+		jsonInternalPushNewMessage, _ := json.Marshal(dst.InternalPushNewMessage)
+		if string(jsonInternalPushNewMessage) == "{}" { // empty struct
+			dst.InternalPushNewMessage = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushNewMessage); err != nil {
+				dst.InternalPushNewMessage = nil
+			} else {
+				match++
+			}
+		}
+	} else {
+		dst.InternalPushNewMessage = nil
+	}
 
-	return err
+	// try to unmarshal data into InternalPushPin
+	err = newStrictDecoder(data).Decode(&dst.InternalPushPin)
+	if err == nil {
+		jsonInternalPushPin, _ := json.Marshal(dst.InternalPushPin)
+		if string(jsonInternalPushPin) == "{}" { // empty struct
+			dst.InternalPushPin = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushPin); err != nil {
+				dst.InternalPushPin = nil
+			} else {
+				match++
+			}
+		}
+	} else {
+		dst.InternalPushPin = nil
+	}
+
+	// try to unmarshal data into InternalPushReaction
+	err = newStrictDecoder(data).Decode(&dst.InternalPushReaction)
+	if err == nil {
+		jsonInternalPushReaction, _ := json.Marshal(dst.InternalPushReaction)
+		if string(jsonInternalPushReaction) == "{}" { // empty struct
+			dst.InternalPushReaction = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushReaction); err != nil {
+				dst.InternalPushReaction = nil
+			} else {
+				match++
+			}
+		}
+	} else {
+		dst.InternalPushReaction = nil
+	}
+
+	// try to unmarshal data into InternalPushTranscript
+	err = newStrictDecoder(data).Decode(&dst.InternalPushTranscript)
+	if err == nil {
+		jsonInternalPushTranscript, _ := json.Marshal(dst.InternalPushTranscript)
+		if string(jsonInternalPushTranscript) == "{}" { // empty struct
+			dst.InternalPushTranscript = nil
+		} else {
+			if err = validator.Validate(dst.InternalPushTranscript); err != nil {
+				dst.InternalPushTranscript = nil
+			} else {
+				match++
+			}
+		}
+	} else {
+		dst.InternalPushTranscript = nil
+	}
+
+	if match > 1 { // more than 1 match
+		// reset to nil
+		dst.InternalPushDelete = nil
+		dst.InternalPushEdit = nil
+		dst.InternalPushNewMessage = nil
+		dst.InternalPushPin = nil
+		dst.InternalPushReaction = nil
+		dst.InternalPushTranscript = nil
+
+		return fmt.Errorf("data matches more than one schema in oneOf(InternalPushEvent)")
+	} else if match == 1 {
+		return nil // exactly one match
+	} else { // no match
+		if err != nil {
+			return fmt.Errorf("data failed to match schemas in oneOf(InternalPushEvent): %v", err)
+		}
+
+		return fmt.Errorf("data failed to match schemas in oneOf(InternalPushEvent)")
+	}
+}
+
+// Marshal data from the first non-nil pointers in the struct to JSON
+func (src InternalPushEvent) MarshalJSON() ([]byte, error) {
+	if src.InternalPushDelete != nil {
+		return json.Marshal(&src.InternalPushDelete)
+	}
+
+	if src.InternalPushEdit != nil {
+		return json.Marshal(&src.InternalPushEdit)
+	}
+
+	if src.InternalPushNewMessage != nil {
+		return json.Marshal(&src.InternalPushNewMessage)
+	}
+
+	if src.InternalPushPin != nil {
+		return json.Marshal(&src.InternalPushPin)
+	}
+
+	if src.InternalPushReaction != nil {
+		return json.Marshal(&src.InternalPushReaction)
+	}
+
+	if src.InternalPushTranscript != nil {
+		return json.Marshal(&src.InternalPushTranscript)
+	}
+
+	return nil, nil // no data in oneOf schemas
+}
+
+// Get the actual instance
+func (obj *InternalPushEvent) GetActualInstance() (interface{}) {
+	if obj == nil {
+		return nil
+	}
+	if obj.InternalPushDelete != nil {
+		return obj.InternalPushDelete
+	}
+
+	if obj.InternalPushEdit != nil {
+		return obj.InternalPushEdit
+	}
+
+	if obj.InternalPushNewMessage != nil {
+		return obj.InternalPushNewMessage
+	}
+
+	if obj.InternalPushPin != nil {
+		return obj.InternalPushPin
+	}
+
+	if obj.InternalPushReaction != nil {
+		return obj.InternalPushReaction
+	}
+
+	if obj.InternalPushTranscript != nil {
+		return obj.InternalPushTranscript
+	}
+
+	// all schemas are nil
+	return nil
+}
+
+// Get the actual instance value
+func (obj InternalPushEvent) GetActualInstanceValue() (interface{}) {
+	if obj.InternalPushDelete != nil {
+		return *obj.InternalPushDelete
+	}
+
+	if obj.InternalPushEdit != nil {
+		return *obj.InternalPushEdit
+	}
+
+	if obj.InternalPushNewMessage != nil {
+		return *obj.InternalPushNewMessage
+	}
+
+	if obj.InternalPushPin != nil {
+		return *obj.InternalPushPin
+	}
+
+	if obj.InternalPushReaction != nil {
+		return *obj.InternalPushReaction
+	}
+
+	if obj.InternalPushTranscript != nil {
+		return *obj.InternalPushTranscript
+	}
+
+	// all schemas are nil
+	return nil
 }
 
 type NullableInternalPushEvent struct {

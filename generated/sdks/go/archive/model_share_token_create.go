@@ -27,7 +27,7 @@ type ShareTokenCreate struct {
 	AllowedChatRefs []string `json:"allowed_chat_refs"`
 	NoDownload *bool `json:"no_download,omitempty"`
 	// ISO 8601 timestamp after which the token opens no new session; null or absent for no expiry. A timestamp without an offset is read as UTC. Declared with a pattern rather than `format: date-time` because that format requires an offset and the seed accepts timestamps without one.
-	ExpiresAt NullableString `json:"expires_at,omitempty" validate:"regexp=^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1\\,6})?)?(Z|[+-]\\d{2}:\\d{2})?$"`
+	ExpiresAt NullableString `json:"expires_at,omitempty" validate:"regexp=^(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1\\,6})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)?$"`
 }
 
 type _ShareTokenCreate ShareTokenCreate

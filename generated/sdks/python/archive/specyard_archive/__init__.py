@@ -83,8 +83,14 @@ __all__ = [
     "GetHealth503Response",
     "GetOpenApiDocument200Response",
     "GetOpenApiDocument200ResponseInfo",
+    "InternalPushDelete",
+    "InternalPushEdit",
     "InternalPushEvent",
+    "InternalPushNewMessage",
+    "InternalPushPin",
+    "InternalPushReaction",
     "InternalPushResult",
+    "InternalPushTranscript",
     "ListAccounts200Response",
     "ListChanges200Response",
     "ListChatAvatars200ResponseInner",
@@ -96,6 +102,13 @@ __all__ = [
     "ListTaggedMessages200Response",
     "ListTopics200Response",
     "ListTopics200ResponseTopicsInner",
+    "LiveDelete",
+    "LiveEdit",
+    "LiveNewMessage",
+    "LiveNewMessageMessage",
+    "LivePin",
+    "LiveReaction",
+    "LiveTranscript",
     "Login200Response",
     "LoginRequest",
     "LoginSucceeded",
@@ -131,6 +144,7 @@ __all__ = [
     "ShareTokenCreate",
     "ShareTokenList",
     "ShareTokenUpdate",
+    "Status",
     "Transcript",
     "TranscriptTurnsInner",
     "TranscriptionCallbackEvent",
@@ -213,8 +227,14 @@ from specyard_archive.models.get_health200_response import GetHealth200Response 
 from specyard_archive.models.get_health503_response import GetHealth503Response as GetHealth503Response
 from specyard_archive.models.get_open_api_document200_response import GetOpenApiDocument200Response as GetOpenApiDocument200Response
 from specyard_archive.models.get_open_api_document200_response_info import GetOpenApiDocument200ResponseInfo as GetOpenApiDocument200ResponseInfo
+from specyard_archive.models.internal_push_delete import InternalPushDelete as InternalPushDelete
+from specyard_archive.models.internal_push_edit import InternalPushEdit as InternalPushEdit
 from specyard_archive.models.internal_push_event import InternalPushEvent as InternalPushEvent
+from specyard_archive.models.internal_push_new_message import InternalPushNewMessage as InternalPushNewMessage
+from specyard_archive.models.internal_push_pin import InternalPushPin as InternalPushPin
+from specyard_archive.models.internal_push_reaction import InternalPushReaction as InternalPushReaction
 from specyard_archive.models.internal_push_result import InternalPushResult as InternalPushResult
+from specyard_archive.models.internal_push_transcript import InternalPushTranscript as InternalPushTranscript
 from specyard_archive.models.list_accounts200_response import ListAccounts200Response as ListAccounts200Response
 from specyard_archive.models.list_changes200_response import ListChanges200Response as ListChanges200Response
 from specyard_archive.models.list_chat_avatars200_response_inner import ListChatAvatars200ResponseInner as ListChatAvatars200ResponseInner
@@ -226,6 +246,13 @@ from specyard_archive.models.list_message_versions200_response_inner import List
 from specyard_archive.models.list_tagged_messages200_response import ListTaggedMessages200Response as ListTaggedMessages200Response
 from specyard_archive.models.list_topics200_response import ListTopics200Response as ListTopics200Response
 from specyard_archive.models.list_topics200_response_topics_inner import ListTopics200ResponseTopicsInner as ListTopics200ResponseTopicsInner
+from specyard_archive.models.live_delete import LiveDelete as LiveDelete
+from specyard_archive.models.live_edit import LiveEdit as LiveEdit
+from specyard_archive.models.live_new_message import LiveNewMessage as LiveNewMessage
+from specyard_archive.models.live_new_message_message import LiveNewMessageMessage as LiveNewMessageMessage
+from specyard_archive.models.live_pin import LivePin as LivePin
+from specyard_archive.models.live_reaction import LiveReaction as LiveReaction
+from specyard_archive.models.live_transcript import LiveTranscript as LiveTranscript
 from specyard_archive.models.login200_response import Login200Response as Login200Response
 from specyard_archive.models.login_request import LoginRequest as LoginRequest
 from specyard_archive.models.login_succeeded import LoginSucceeded as LoginSucceeded
@@ -261,6 +288,7 @@ from specyard_archive.models.share_token import ShareToken as ShareToken
 from specyard_archive.models.share_token_create import ShareTokenCreate as ShareTokenCreate
 from specyard_archive.models.share_token_list import ShareTokenList as ShareTokenList
 from specyard_archive.models.share_token_update import ShareTokenUpdate as ShareTokenUpdate
+from specyard_archive.models.status import Status as Status
 from specyard_archive.models.transcript import Transcript as Transcript
 from specyard_archive.models.transcript_turns_inner import TranscriptTurnsInner as TranscriptTurnsInner
 from specyard_archive.models.transcription_callback_event import TranscriptionCallbackEvent as TranscriptionCallbackEvent

@@ -13,95 +13,181 @@
 
 
 from __future__ import annotations
-import pprint
-import re  # noqa: F401
 import json
+import pprint
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
+from typing import Any, List, Optional
+from specyard_archive.models.internal_push_delete import InternalPushDelete
+from specyard_archive.models.internal_push_edit import InternalPushEdit
+from specyard_archive.models.internal_push_new_message import InternalPushNewMessage
+from specyard_archive.models.internal_push_pin import InternalPushPin
+from specyard_archive.models.internal_push_reaction import InternalPushReaction
+from specyard_archive.models.internal_push_transcript import InternalPushTranscript
+from pydantic import StrictStr, Field
+from typing import Union, List, Set, Optional, Dict
+from typing_extensions import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
-from typing import Any, ClassVar, Dict, List, Optional
-from typing_extensions import Annotated
-from typing import Optional, Set
-from typing_extensions import Self
-from pydantic_core import to_jsonable_python
+INTERNALPUSHEVENT_ONE_OF_SCHEMAS = ["InternalPushDelete", "InternalPushEdit", "InternalPushNewMessage", "InternalPushPin", "InternalPushReaction", "InternalPushTranscript"]
 
 class InternalPushEvent(BaseModel):
     """
     A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side's own form: the event `type`, the platform `chat_id` (the writer knows no refs) and optionally the capturing `account_id`, with the type's fields under `data`. The viewer resolves the chat to its ref and relays a frame `{type, chat_ref, ...data fields}` to the WebSocket subscribers allowed to see that chat (and, for `new_message`, sends Web Push). An event for a chat the viewer cannot resolve, or outside `DISPLAY_CHAT_IDS`, is dropped silently. For `new_message` the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole `Message` (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
-    """ # noqa: E501
-    type: StrictStr = Field(json_schema_extra={"examples": ["edit"]})
-    chat_id: StrictInt = Field(description="The platform's (marked) chat id.", json_schema_extra={"examples": [-1001234567890]})
-    account_id: Optional[Annotated[int, Field(strict=True, ge=1)]] = Field(default=None, description="The archived account that captured the event; it picks the right copy when several accounts hold the same chat id. Without it an ambiguous chat id drops the event.", json_schema_extra={"examples": [1]})
-    data: Dict[str, Any] = Field(description="The frame's fields. `new_message`: `message`. `edit`: `message_id`, `new_text`, `edit_date`. `delete`: `message_id`, `deletion_mode`, `deleted_at`. `pin`: `message_ids`, `pinned`. `reaction`: `message_id`, `reactions`. `transcript`: `message_id`, `transcript_id`, `status`.")
-    __properties: ClassVar[List[str]] = ["type", "chat_id", "account_id", "data"]
-
-    @field_validator('type')
-    def type_validate_enum(cls, value):
-        """Validates the enum"""
-        if value not in set(['new_message', 'edit', 'delete', 'pin', 'reaction', 'transcript']):
-            raise ValueError("must be one of enum values ('new_message', 'edit', 'delete', 'pin', 'reaction', 'transcript')")
-        return value
+    """
+    # data type: InternalPushNewMessage
+    oneof_schema_1_validator: Optional[InternalPushNewMessage] = None
+    # data type: InternalPushEdit
+    oneof_schema_2_validator: Optional[InternalPushEdit] = None
+    # data type: InternalPushDelete
+    oneof_schema_3_validator: Optional[InternalPushDelete] = None
+    # data type: InternalPushPin
+    oneof_schema_4_validator: Optional[InternalPushPin] = None
+    # data type: InternalPushReaction
+    oneof_schema_5_validator: Optional[InternalPushReaction] = None
+    # data type: InternalPushTranscript
+    oneof_schema_6_validator: Optional[InternalPushTranscript] = None
+    actual_instance: Optional[Union[InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript]] = None
+    one_of_schemas: Set[str] = { "InternalPushDelete", "InternalPushEdit", "InternalPushNewMessage", "InternalPushPin", "InternalPushReaction", "InternalPushTranscript" }
 
     model_config = ConfigDict(
-        validate_by_name=True,
-        validate_by_alias=True,
         validate_assignment=True,
         protected_namespaces=(),
     )
 
 
-    def to_str(self) -> str:
-        """Returns the string representation of the model using alias"""
-        return pprint.pformat(self.model_dump(by_alias=True))
+    def __init__(self, *args, **kwargs) -> None:
+        if args:
+            if len(args) > 1:
+                raise ValueError("If a position argument is used, only 1 is allowed to set `actual_instance`")
+            if kwargs:
+                raise ValueError("If a position argument is used, keyword arguments cannot be used.")
+            super().__init__(actual_instance=args[0])
+        else:
+            super().__init__(**kwargs)
+
+    @field_validator('actual_instance')
+    def actual_instance_must_validate_oneof(cls, v):
+        instance = InternalPushEvent.model_construct()
+        error_messages = []
+        match = 0
+        # validate data type: InternalPushNewMessage
+        if not isinstance(v, InternalPushNewMessage):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushNewMessage`")
+        else:
+            match += 1
+        # validate data type: InternalPushEdit
+        if not isinstance(v, InternalPushEdit):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushEdit`")
+        else:
+            match += 1
+        # validate data type: InternalPushDelete
+        if not isinstance(v, InternalPushDelete):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushDelete`")
+        else:
+            match += 1
+        # validate data type: InternalPushPin
+        if not isinstance(v, InternalPushPin):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushPin`")
+        else:
+            match += 1
+        # validate data type: InternalPushReaction
+        if not isinstance(v, InternalPushReaction):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushReaction`")
+        else:
+            match += 1
+        # validate data type: InternalPushTranscript
+        if not isinstance(v, InternalPushTranscript):
+            error_messages.append(f"Error! Input type `{type(v)}` is not `InternalPushTranscript`")
+        else:
+            match += 1
+        if match > 1:
+            # more than 1 match
+            raise ValueError("Multiple matches found when setting `actual_instance` in InternalPushEvent with oneOf schemas: InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript. Details: " + ", ".join(error_messages))
+        elif match == 0:
+            # no match
+            raise ValueError("No match found when setting `actual_instance` in InternalPushEvent with oneOf schemas: InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript. Details: " + ", ".join(error_messages))
+        else:
+            return v
+
+    @classmethod
+    def from_dict(cls, obj: Union[str, Dict[str, Any]]) -> Self:
+        return cls.from_json(json.dumps(obj))
+
+    @classmethod
+    def from_json(cls, json_str: str) -> Self:
+        """Returns the object represented by the json string"""
+        instance = cls.model_construct()
+        error_messages = []
+        match = 0
+
+        # deserialize data into InternalPushNewMessage
+        try:
+            instance.actual_instance = InternalPushNewMessage.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+        # deserialize data into InternalPushEdit
+        try:
+            instance.actual_instance = InternalPushEdit.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+        # deserialize data into InternalPushDelete
+        try:
+            instance.actual_instance = InternalPushDelete.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+        # deserialize data into InternalPushPin
+        try:
+            instance.actual_instance = InternalPushPin.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+        # deserialize data into InternalPushReaction
+        try:
+            instance.actual_instance = InternalPushReaction.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+        # deserialize data into InternalPushTranscript
+        try:
+            instance.actual_instance = InternalPushTranscript.from_json(json_str)
+            match += 1
+        except (ValidationError, ValueError) as e:
+            error_messages.append(str(e))
+
+        if match > 1:
+            # more than 1 match
+            raise ValueError("Multiple matches found when deserializing the JSON string into InternalPushEvent with oneOf schemas: InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript. Details: " + ", ".join(error_messages))
+        elif match == 0:
+            # no match
+            raise ValueError("No match found when deserializing the JSON string into InternalPushEvent with oneOf schemas: InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript. Details: " + ", ".join(error_messages))
+        else:
+            return instance
 
     def to_json(self) -> str:
-        """Returns the JSON representation of the model using alias"""
-        return json.dumps(to_jsonable_python(self.to_dict()))
+        """Returns the JSON representation of the actual instance"""
+        if self.actual_instance is None:
+            return "null"
 
-    @classmethod
-    def from_json(cls, json_str: str) -> Optional[Self]:
-        """Create an instance of InternalPushEvent from a JSON string"""
-        return cls.from_dict(json.loads(json_str))
+        if hasattr(self.actual_instance, "to_json") and callable(self.actual_instance.to_json):
+            return self.actual_instance.to_json()
+        else:
+            return json.dumps(self.actual_instance)
 
-    def to_dict(self) -> Dict[str, Any]:
-        """Return the dictionary representation of the model using alias.
-
-        This has the following differences from calling pydantic's
-        `self.model_dump(by_alias=True)`:
-
-        * `None` is only added to the output dict for nullable fields that
-          were set at model initialization. Other fields with value `None`
-          are ignored.
-        """
-        excluded_fields: Set[str] = set([
-        ])
-
-        _dict = self.model_dump(
-            by_alias=True,
-            exclude=excluded_fields,
-            exclude_none=True,
-        )
-        # set to None if account_id (nullable) is None
-        # and model_fields_set contains the field
-        if self.account_id is None and "account_id" in self.model_fields_set:
-            _dict['account_id'] = None
-
-        return _dict
-
-    @classmethod
-    def from_dict(cls, obj: Optional[Dict[str, Any]]) -> Optional[Self]:
-        """Create an instance of InternalPushEvent from a dict"""
-        if obj is None:
+    def to_dict(self) -> Optional[Union[Dict[str, Any], InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript]]:
+        """Returns the dict representation of the actual instance"""
+        if self.actual_instance is None:
             return None
 
-        if not isinstance(obj, dict):
-            return cls.model_validate(obj)
+        if hasattr(self.actual_instance, "to_dict") and callable(self.actual_instance.to_dict):
+            return self.actual_instance.to_dict()
+        else:
+            # primitive type
+            return self.actual_instance
 
-        _obj = cls.model_validate({
-            "type": obj.get("type"),
-            "chat_id": obj.get("chat_id"),
-            "account_id": obj.get("account_id"),
-            "data": obj.get("data")
-        })
-        return _obj
+    def to_str(self) -> str:
+        """Returns the string representation of the actual instance"""
+        return pprint.pformat(self.model_dump())
 
 

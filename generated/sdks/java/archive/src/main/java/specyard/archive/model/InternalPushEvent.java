@@ -27,230 +27,423 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import specyard.archive.model.InternalPushDelete;
+import specyard.archive.model.InternalPushEdit;
+import specyard.archive.model.InternalPushNewMessage;
+import specyard.archive.model.InternalPushPin;
+import specyard.archive.model.InternalPushReaction;
+import specyard.archive.model.InternalPushTranscript;
+import specyard.archive.model.LiveTranscript;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import specyard.archive.ApiClient;
-/**
- * A live-update event from the backup container (SQLite mode). The seed leaves the body open; we take the writer side&#39;s own form: the event &#x60;type&#x60;, the platform &#x60;chat_id&#x60; (the writer knows no refs) and optionally the capturing &#x60;account_id&#x60;, with the type&#39;s fields under &#x60;data&#x60;. The viewer resolves the chat to its ref and relays a frame &#x60;{type, chat_ref, ...data fields}&#x60; to the WebSocket subscribers allowed to see that chat (and, for &#x60;new_message&#x60;, sends Web Push). An event for a chat the viewer cannot resolve, or outside &#x60;DISPLAY_CHAT_IDS&#x60;, is dropped silently. For &#x60;new_message&#x60; the viewer sends the message as it reads it back from the archive; a message the archive does not hold yet is relayed only when it is a whole &#x60;Message&#x60; (what the WebSocket frame carries), and otherwise not sent to sockets (a warning is logged).
- */
-@JsonPropertyOrder({
-  InternalPushEvent.JSON_PROPERTY_TYPE,
-  InternalPushEvent.JSON_PROPERTY_CHAT_ID,
-  InternalPushEvent.JSON_PROPERTY_ACCOUNT_ID,
-  InternalPushEvent.JSON_PROPERTY_DATA
-})
+import specyard.archive.JSON;
+
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
-public class InternalPushEvent {
-  /**
-   * Gets or Sets type
-   */
-  public enum TypeEnum {
-    NEW_MESSAGE(String.valueOf("new_message")),
-    
-    EDIT(String.valueOf("edit")),
-    
-    DELETE(String.valueOf("delete")),
-    
-    PIN(String.valueOf("pin")),
-    
-    REACTION(String.valueOf("reaction")),
-    
-    TRANSCRIPT(String.valueOf("transcript"));
+@JsonDeserialize(using = InternalPushEvent.InternalPushEventDeserializer.class)
+@JsonSerialize(using = InternalPushEvent.InternalPushEventSerializer.class)
+public class InternalPushEvent extends AbstractOpenApiSchema {
+    private static final Logger log = Logger.getLogger(InternalPushEvent.class.getName());
 
-    private String value;
+    public static class InternalPushEventSerializer extends StdSerializer<InternalPushEvent> {
+        public InternalPushEventSerializer(Class<InternalPushEvent> t) {
+            super(t);
+        }
 
-    TypeEnum(String value) {
-      this.value = value;
+        public InternalPushEventSerializer() {
+            this(null);
+        }
+
+        @Override
+        public void serialize(InternalPushEvent value, JsonGenerator jgen, SerializerProvider provider) throws IOException, JsonProcessingException {
+            jgen.writeObject(value.getActualInstance());
+        }
     }
 
-    @JsonValue
-    public String getValue() {
-      return value;
+    public static class InternalPushEventDeserializer extends StdDeserializer<InternalPushEvent> {
+        public InternalPushEventDeserializer() {
+            this(InternalPushEvent.class);
+        }
+
+        public InternalPushEventDeserializer(Class<?> vc) {
+            super(vc);
+        }
+
+        @Override
+        public InternalPushEvent deserialize(JsonParser jp, DeserializationContext ctxt) throws IOException, JsonProcessingException {
+            JsonNode tree = ctxt.readTree(jp);
+            Object deserialized = null;
+            boolean typeCoercion = ctxt.isEnabled(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+            int match = 0;
+            JsonToken token = tree.traverse(jp.getCodec()).nextToken();
+            // deserialize InternalPushDelete
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushDelete.class.equals(Integer.class) || InternalPushDelete.class.equals(Long.class) || InternalPushDelete.class.equals(Float.class) || InternalPushDelete.class.equals(Double.class) || InternalPushDelete.class.equals(Boolean.class) || InternalPushDelete.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushDelete.class.equals(Integer.class) || InternalPushDelete.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushDelete.class.equals(Float.class) || InternalPushDelete.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushDelete.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushDelete.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushDelete.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushDelete'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushDelete'", e);
+            }
+
+            // deserialize InternalPushEdit
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushEdit.class.equals(Integer.class) || InternalPushEdit.class.equals(Long.class) || InternalPushEdit.class.equals(Float.class) || InternalPushEdit.class.equals(Double.class) || InternalPushEdit.class.equals(Boolean.class) || InternalPushEdit.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushEdit.class.equals(Integer.class) || InternalPushEdit.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushEdit.class.equals(Float.class) || InternalPushEdit.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushEdit.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushEdit.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushEdit.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushEdit'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushEdit'", e);
+            }
+
+            // deserialize InternalPushNewMessage
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushNewMessage.class.equals(Integer.class) || InternalPushNewMessage.class.equals(Long.class) || InternalPushNewMessage.class.equals(Float.class) || InternalPushNewMessage.class.equals(Double.class) || InternalPushNewMessage.class.equals(Boolean.class) || InternalPushNewMessage.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushNewMessage.class.equals(Integer.class) || InternalPushNewMessage.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushNewMessage.class.equals(Float.class) || InternalPushNewMessage.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushNewMessage.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushNewMessage.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushNewMessage.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushNewMessage'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushNewMessage'", e);
+            }
+
+            // deserialize InternalPushPin
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushPin.class.equals(Integer.class) || InternalPushPin.class.equals(Long.class) || InternalPushPin.class.equals(Float.class) || InternalPushPin.class.equals(Double.class) || InternalPushPin.class.equals(Boolean.class) || InternalPushPin.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushPin.class.equals(Integer.class) || InternalPushPin.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushPin.class.equals(Float.class) || InternalPushPin.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushPin.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushPin.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushPin.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushPin'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushPin'", e);
+            }
+
+            // deserialize InternalPushReaction
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushReaction.class.equals(Integer.class) || InternalPushReaction.class.equals(Long.class) || InternalPushReaction.class.equals(Float.class) || InternalPushReaction.class.equals(Double.class) || InternalPushReaction.class.equals(Boolean.class) || InternalPushReaction.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushReaction.class.equals(Integer.class) || InternalPushReaction.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushReaction.class.equals(Float.class) || InternalPushReaction.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushReaction.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushReaction.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushReaction.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushReaction'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushReaction'", e);
+            }
+
+            // deserialize InternalPushTranscript
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (InternalPushTranscript.class.equals(Integer.class) || InternalPushTranscript.class.equals(Long.class) || InternalPushTranscript.class.equals(Float.class) || InternalPushTranscript.class.equals(Double.class) || InternalPushTranscript.class.equals(Boolean.class) || InternalPushTranscript.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((InternalPushTranscript.class.equals(Integer.class) || InternalPushTranscript.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((InternalPushTranscript.class.equals(Float.class) || InternalPushTranscript.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (InternalPushTranscript.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (InternalPushTranscript.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(InternalPushTranscript.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'InternalPushTranscript'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'InternalPushTranscript'", e);
+            }
+
+            if (match == 1) {
+                InternalPushEvent ret = new InternalPushEvent();
+                ret.setActualInstance(deserialized);
+                return ret;
+            }
+            throw new IOException(String.format(java.util.Locale.ROOT, "Failed deserialization for InternalPushEvent: %d classes match result, expected 1", match));
+        }
+
+        /**
+         * Handle deserialization of the 'null' value.
+         */
+        @Override
+        public InternalPushEvent getNullValue(DeserializationContext ctxt) throws JsonMappingException {
+            throw new JsonMappingException(ctxt.getParser(), "InternalPushEvent cannot be null");
+        }
+    }
+
+    // store a list of schema names defined in oneOf
+    public static final Map<String, Class<?>> schemas = new HashMap<>();
+
+    public InternalPushEvent() {
+        super("oneOf", Boolean.FALSE);
+    }
+
+    public InternalPushEvent(InternalPushDelete o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    public InternalPushEvent(InternalPushEdit o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    public InternalPushEvent(InternalPushNewMessage o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    public InternalPushEvent(InternalPushPin o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    public InternalPushEvent(InternalPushReaction o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    public InternalPushEvent(InternalPushTranscript o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
+    static {
+        schemas.put("InternalPushDelete", InternalPushDelete.class);
+        schemas.put("InternalPushEdit", InternalPushEdit.class);
+        schemas.put("InternalPushNewMessage", InternalPushNewMessage.class);
+        schemas.put("InternalPushPin", InternalPushPin.class);
+        schemas.put("InternalPushReaction", InternalPushReaction.class);
+        schemas.put("InternalPushTranscript", InternalPushTranscript.class);
+        JSON.registerDescendants(InternalPushEvent.class, Collections.unmodifiableMap(schemas));
     }
 
     @Override
-    public String toString() {
-      return String.valueOf(value);
+    public Map<String, Class<?>> getSchemas() {
+        return InternalPushEvent.schemas;
     }
 
-    @JsonCreator
-    public static TypeEnum fromValue(String value) {
-      for (TypeEnum b : TypeEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
+    /**
+     * Set the instance that matches the oneOf child schema, check
+     * the instance parameter is valid against the oneOf child schemas:
+     * InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript
+     *
+     * It could be an instance of the 'oneOf' schemas.
+     * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
+     */
+    @Override
+    public void setActualInstance(Object instance) {
+        if (JSON.isInstanceOf(InternalPushDelete.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
         }
-      }
-      throw new IllegalArgumentException("Unexpected value '" + value + "'");
+
+        if (JSON.isInstanceOf(InternalPushEdit.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(InternalPushNewMessage.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(InternalPushPin.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(InternalPushReaction.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(InternalPushTranscript.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript");
     }
-  }
 
-  public static final String JSON_PROPERTY_TYPE = "type";
-  @jakarta.annotation.Nonnull
-  private TypeEnum type;
-
-  public static final String JSON_PROPERTY_CHAT_ID = "chat_id";
-  @jakarta.annotation.Nonnull
-  private Long chatId;
-
-  public static final String JSON_PROPERTY_ACCOUNT_ID = "account_id";
-  @jakarta.annotation.Nullable
-  private Integer accountId;
-
-  public static final String JSON_PROPERTY_DATA = "data";
-  @jakarta.annotation.Nonnull
-  private Map<String, Object> data = new HashMap<>();
-
-  public InternalPushEvent() { 
-  }
-
-  public InternalPushEvent type(@jakarta.annotation.Nonnull TypeEnum type) {
-    this.type = type;
-    return this;
-  }
-
-  /**
-   * Get type
-   * @return type
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_TYPE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public TypeEnum getType() {
-    return type;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_TYPE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setType(@jakarta.annotation.Nonnull TypeEnum type) {
-    this.type = type;
-  }
-
-
-  public InternalPushEvent chatId(@jakarta.annotation.Nonnull Long chatId) {
-    this.chatId = chatId;
-    return this;
-  }
-
-  /**
-   * The platform&#39;s (marked) chat id.
-   * @return chatId
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_CHAT_ID, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Long getChatId() {
-    return chatId;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_CHAT_ID, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setChatId(@jakarta.annotation.Nonnull Long chatId) {
-    this.chatId = chatId;
-  }
-
-
-  public InternalPushEvent accountId(@jakarta.annotation.Nullable Integer accountId) {
-    this.accountId = accountId;
-    return this;
-  }
-
-  /**
-   * The archived account that captured the event; it picks the right copy when several accounts hold the same chat id. Without it an ambiguous chat id drops the event.
-   * minimum: 1
-   * @return accountId
-   */
-  @jakarta.annotation.Nullable
-  @JsonProperty(value = JSON_PROPERTY_ACCOUNT_ID, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public Integer getAccountId() {
-    return accountId;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_ACCOUNT_ID, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public void setAccountId(@jakarta.annotation.Nullable Integer accountId) {
-    this.accountId = accountId;
-  }
-
-
-  public InternalPushEvent data(@jakarta.annotation.Nonnull Map<String, Object> data) {
-    this.data = data;
-    return this;
-  }
-
-  public InternalPushEvent putDataItem(String key, Object dataItem) {
-    if (this.data == null) {
-      this.data = new HashMap<>();
+    /**
+     * Get the actual instance, which can be the following:
+     * InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript
+     *
+     * @return The actual instance (InternalPushDelete, InternalPushEdit, InternalPushNewMessage, InternalPushPin, InternalPushReaction, InternalPushTranscript)
+     */
+    @Override
+    public Object getActualInstance() {
+        return super.getActualInstance();
     }
-    this.data.put(key, dataItem);
-    return this;
-  }
 
-  /**
-   * The frame&#39;s fields. &#x60;new_message&#x60;: &#x60;message&#x60;. &#x60;edit&#x60;: &#x60;message_id&#x60;, &#x60;new_text&#x60;, &#x60;edit_date&#x60;. &#x60;delete&#x60;: &#x60;message_id&#x60;, &#x60;deletion_mode&#x60;, &#x60;deleted_at&#x60;. &#x60;pin&#x60;: &#x60;message_ids&#x60;, &#x60;pinned&#x60;. &#x60;reaction&#x60;: &#x60;message_id&#x60;, &#x60;reactions&#x60;. &#x60;transcript&#x60;: &#x60;message_id&#x60;, &#x60;transcript_id&#x60;, &#x60;status&#x60;.
-   * @return data
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_DATA, required = true)
-  @JsonInclude(content = JsonInclude.Include.ALWAYS, value = JsonInclude.Include.ALWAYS)
-  public Map<String, Object> getData() {
-    return data;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_DATA, required = true)
-  @JsonInclude(content = JsonInclude.Include.ALWAYS, value = JsonInclude.Include.ALWAYS)
-  public void setData(@jakarta.annotation.Nonnull Map<String, Object> data) {
-    this.data = data;
-  }
-
-
-  /**
-   * Return true if this InternalPushEvent object is equal to o.
-   */
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    /**
+     * Get the actual instance of `InternalPushDelete`. If the actual instance is not `InternalPushDelete`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushDelete`
+     * @throws ClassCastException if the instance is not `InternalPushDelete`
+     */
+    public InternalPushDelete getInternalPushDelete() throws ClassCastException {
+        return (InternalPushDelete)super.getActualInstance();
     }
-    if (o == null || getClass() != o.getClass()) {
-      return false;
+
+    /**
+     * Get the actual instance of `InternalPushEdit`. If the actual instance is not `InternalPushEdit`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushEdit`
+     * @throws ClassCastException if the instance is not `InternalPushEdit`
+     */
+    public InternalPushEdit getInternalPushEdit() throws ClassCastException {
+        return (InternalPushEdit)super.getActualInstance();
     }
-    InternalPushEvent internalPushEvent = (InternalPushEvent) o;
-    return Objects.equals(this.type, internalPushEvent.type) &&
-        Objects.equals(this.chatId, internalPushEvent.chatId) &&
-        Objects.equals(this.accountId, internalPushEvent.accountId) &&
-        Objects.equals(this.data, internalPushEvent.data);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(type, chatId, accountId, data);
-  }
+    /**
+     * Get the actual instance of `InternalPushNewMessage`. If the actual instance is not `InternalPushNewMessage`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushNewMessage`
+     * @throws ClassCastException if the instance is not `InternalPushNewMessage`
+     */
+    public InternalPushNewMessage getInternalPushNewMessage() throws ClassCastException {
+        return (InternalPushNewMessage)super.getActualInstance();
+    }
 
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    sb.append("class InternalPushEvent {\n");
-    sb.append("    type: ").append(toIndentedString(type)).append("\n");
-    sb.append("    chatId: ").append(toIndentedString(chatId)).append("\n");
-    sb.append("    accountId: ").append(toIndentedString(accountId)).append("\n");
-    sb.append("    data: ").append(toIndentedString(data)).append("\n");
-    sb.append("}");
-    return sb.toString();
-  }
+    /**
+     * Get the actual instance of `InternalPushPin`. If the actual instance is not `InternalPushPin`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushPin`
+     * @throws ClassCastException if the instance is not `InternalPushPin`
+     */
+    public InternalPushPin getInternalPushPin() throws ClassCastException {
+        return (InternalPushPin)super.getActualInstance();
+    }
 
-  /**
-   * Convert the given object to string with each line indented by 4 spaces
-   * (except the first line).
-   */
-  private String toIndentedString(Object o) {
-    return o == null ? "null" : o.toString().replace("\n", "\n    ");
-  }
+    /**
+     * Get the actual instance of `InternalPushReaction`. If the actual instance is not `InternalPushReaction`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushReaction`
+     * @throws ClassCastException if the instance is not `InternalPushReaction`
+     */
+    public InternalPushReaction getInternalPushReaction() throws ClassCastException {
+        return (InternalPushReaction)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `InternalPushTranscript`. If the actual instance is not `InternalPushTranscript`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `InternalPushTranscript`
+     * @throws ClassCastException if the instance is not `InternalPushTranscript`
+     */
+    public InternalPushTranscript getInternalPushTranscript() throws ClassCastException {
+        return (InternalPushTranscript)super.getActualInstance();
+    }
+
+
 
   /**
    * Convert the instance into URL query string.
@@ -284,31 +477,44 @@ public class InternalPushEvent {
 
     StringJoiner joiner = new StringJoiner("&");
 
-    // add `type` to the URL query string
-    if (getType() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%stype%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getType()))));
+    if (getActualInstance() instanceof InternalPushNewMessage) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushNewMessage)getActualInstance()).toUrlQueryString(prefix + "one_of_0" + suffix));
+        }
+        return joiner.toString();
     }
-
-    // add `chat_id` to the URL query string
-    if (getChatId() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%schat_id%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getChatId()))));
+    if (getActualInstance() instanceof InternalPushEdit) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushEdit)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+        }
+        return joiner.toString();
     }
-
-    // add `account_id` to the URL query string
-    if (getAccountId() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%saccount_id%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getAccountId()))));
+    if (getActualInstance() instanceof InternalPushDelete) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushDelete)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+        }
+        return joiner.toString();
     }
-
-    // add `data` to the URL query string
-    if (getData() != null) {
-      for (String _key : getData().keySet()) {
-        joiner.add(String.format(java.util.Locale.ROOT, "%sdata%s%s=%s", prefix, suffix,
-            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
-            getData().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getData().get(_key)))));
-      }
+    if (getActualInstance() instanceof InternalPushPin) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushPin)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+        }
+        return joiner.toString();
     }
-
-    return joiner.toString();
+    if (getActualInstance() instanceof InternalPushReaction) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushReaction)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
+        }
+        return joiner.toString();
+    }
+    if (getActualInstance() instanceof InternalPushTranscript) {
+        if (getActualInstance() != null) {
+          joiner.add(((InternalPushTranscript)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
+        }
+        return joiner.toString();
+    }
+    return null;
   }
+
 }
 
