@@ -2,7 +2,9 @@
  * Administration use cases (master only): viewer accounts, share tokens, ending sessions and settings.
  * Every write is recorded in the audit log with who did it, from where.
  */
+
 import type { AuthConfig } from '../config';
+import { inexactId } from '../model/int64';
 import {
   type ArchiveStore,
   type CreatedShareToken,
@@ -88,6 +90,12 @@ async function viewerName(
   return name;
 }
 
+/** An id list the reader could not keep exact (a number no 64-bit integer holds) is a 400. */
+function checkAccountIds(ids: readonly number[] | null | undefined): void {
+  const at = ids ? inexactId(ids) : -1;
+  if (at >= 0) throw invalid(`allowed_accounts.${at}: must be a 64-bit integer`);
+}
+
 async function mapConflict<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -119,6 +127,7 @@ export async function createViewer(
   input: ViewerInput & { username: string; password: string },
 ): Promise<ViewerAccount> {
   const username = (await viewerName(deps, input.username)) as string;
+  checkAccountIds(input.allowed_accounts);
   await checkRefs(deps.store, input.allowed_chat_refs);
   const passwordHash = await hashPassword(input.password, deps.passwordIterations);
   const account = await mapConflict(
@@ -148,6 +157,7 @@ export async function updateViewer(
   input: ViewerInput,
 ): Promise<ViewerAccount> {
   const username = await viewerName(deps, input.username, id);
+  checkAccountIds(input.allowed_accounts);
   await checkRefs(deps.store, input.allowed_chat_refs);
   const passwordHash = input.password
     ? await hashPassword(input.password, deps.passwordIterations)

@@ -162,13 +162,12 @@ export function parseJson(text: string): unknown {
     if (n) {
       const number = Number(n[0]);
       if (!Number.isInteger(number) || Number.isSafeInteger(number)) return number;
-      // Only id lists keep exact values; a single number beyond 2^53 is read as JSON.parse reads it (a
-      // field of another type, a setting's value, an unknown field: the schema decides what it may be).
-      if (!inArray) return number;
+      // Only a list's whole numbers within 64 bits are kept exact (id lists); any other number is read as
+      // JSON.parse reads it (a field of another type, a setting's value, an unknown field), and the
+      // document's schema decides what it may be.
       const plain = n[1] === undefined && n[2] === undefined;
-      const big = plain ? BigInt(n[0]) : null;
-      if (big === null || big < INT64_MIN || big > INT64_MAX) fail('must be a 64-bit integer');
-      return big;
+      const big = inArray && plain ? BigInt(n[0]) : null;
+      return big !== null && big >= INT64_MIN && big <= INT64_MAX ? big : number;
     }
     for (const literal of ['true', 'false', 'null'] as const) {
       if (text.startsWith(literal, at)) {
@@ -211,4 +210,14 @@ export function holdsLargeInteger(value: unknown): boolean {
     }
   }
   return found;
+}
+
+/**
+ * The position of the first id of a list that is no exact 64-bit integer (read rounded: beyond 64 bits, or
+ * with a fraction), or -1. The reader keeps a list's whole numbers within 64 bits exact and reads any
+ * other number as JSON does; an id list must hold only the former.
+ */
+export function inexactId(list: readonly number[]): number {
+  const exact = list instanceof IntegerList ? list.exactValues() : null;
+  return list.findIndex((n, i) => !Number.isSafeInteger(n) && (exact === null || exact[i] === String(n)));
 }

@@ -66,7 +66,7 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
       req.originalUrl = req.url;
       return next();
     }
-    const allowed = found ? [] : table.methodsAt(pathname);
+    const allowed = found ? [] : table.methodsAt(pathname, options.match, options.served);
     if (allowed.length > 0 && req.method === 'OPTIONS' && answers.preflight && isPreflight(req.headers)) {
       return answers.preflight(req, res, next);
     }

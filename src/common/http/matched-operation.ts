@@ -95,11 +95,20 @@ export class OperationTable {
     return this.routes.map((route) => route.pattern);
   }
 
-  /** The methods the document gives the path (HEAD with GET), upper case: what a 405 names in `Allow`. */
-  methodsAt(pathname: string): string[] {
+  /**
+   * The methods the document gives the path (HEAD with GET), upper case: what a 405 names in `Allow`.
+   * `served` leaves out operations not served now (a plugin that is not loaded).
+   */
+  methodsAt(
+    pathname: string,
+    options: MatchOptions = {},
+    served: (operation: MatchedOperation) => boolean = () => true,
+  ): string[] {
     const methods = new Set<string>();
     for (const route of this.routes) {
       if (!route.pattern.test(pathname)) continue;
+      const found = this.findExact(route.method, pathname, options);
+      if (!found || found.operationId !== route.operationId || !served(found)) continue;
       methods.add(route.method.toUpperCase());
       if (route.method === 'get') methods.add('HEAD');
     }

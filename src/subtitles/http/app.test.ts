@@ -224,6 +224,10 @@ describe('GET Setup/InjectionStatus and the web client', () => {
     expect(readFileSync(indexFile(), 'utf8')).toBe(INDEX_HTML);
     expect(await (await fetch(`${server?.url}/web/index.html`)).text()).toBe(INDEX_HTML);
     expect((await fetch(`${server?.url}/web/configurationpage?name=subtitles.js`)).status).toBe(404);
+    // Its routes are not there at all: another method on one of their paths is a 404 too, not a 405.
+    for (const method of ['GET', 'DELETE', 'PUT']) {
+      expect((await fetch(`${server?.url}/Plugins/Subtitles/Queue`, { method })).status, method).toBe(404);
+    }
   });
 
   it('documents the script it serves by default as the example', () => {

@@ -4,7 +4,7 @@ import type { operations } from '../../../generated/subtitles/types';
 import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
 import { SignInThrottle } from '../domain/sign-in-throttle';
-import { badTarget, errorMapper, notFound } from './errors';
+import { badTarget, errorMapper, methodNotAllowed, notFound } from './errors';
 import { gate, gateMatching } from './gate';
 import { queueHandlers } from './handlers/queue';
 import { setupHandlers } from './handlers/setup';
@@ -39,7 +39,7 @@ export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Log
     handlers: subtitlesHandlers(services),
     logger,
     errorMapper,
-    answers: { badTarget, notFound },
+    answers: { badTarget, notFound, methodNotAllowed },
     validateResponses: config.validateResponses,
     matching: gateMatching(gateSettings),
     before: [gate(gateSettings)],

@@ -418,9 +418,25 @@ describe('public routes and unknown paths', () => {
 
   it.each([
     ['POST', '/'],
-    ['GET', '/Plugins/Subtitles'],
     ['GET', '/Plugins/Subtitles/Queue/Items'],
     ['DELETE', '/Plugins/Subtitles/Queue'],
+  ] as const)(
+    '%s %s, a path served under other methods, answers 405 with Allow, with or without a key',
+    async (method, route) => {
+      for (const credential of [{}, token(legacyOn.adminKey)]) {
+        const res = await call(
+          legacyOn.server.url,
+          { method: method as 'GET', path: route, ok: 0 },
+          credential,
+        );
+        await expectEmpty(res, 405);
+        expect(res.headers.get('allow')).toBeTruthy();
+      }
+    },
+  );
+
+  it.each([
+    ['GET', '/Plugins/Subtitles'],
     ['GET', '/web/other.html'],
     ['GET', '/System/Info/Private'],
   ] as const)('%s %s answers 404 with or without a key', async (method, route) => {

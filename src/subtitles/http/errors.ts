@@ -32,6 +32,14 @@ export const notFound: RequestHandler = (_req, res) => {
   res.status(404).end();
 };
 
+/**
+ * A method the host does not take on a path it serves: 405 with `Allow` and no body, as the media server's
+ * framework (ASP.NET Core endpoint routing) answers when a route matches the path but not the method.
+ */
+export const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.status(405).end();
+};
+
 /** A request target that cannot be read (front-door.ts): 400 with no body, as the media server's host answers. */
 export const badTarget: RequestHandler = (_req, res) => {
   res.status(400).end();
