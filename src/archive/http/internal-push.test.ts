@@ -1,6 +1,6 @@
 // `/internal/push` answers every body as the document says, whether the ordinary post is answered ahead
 // of the router (internal-push.ts) or the request takes the normal path; accepted events reach the bus.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE, PASSWORD_ENV, startTestViewer, type TestViewer } from './test-viewer';
 
 const SECRET = 'a-push-secret-for-tests';
@@ -153,4 +153,34 @@ describe('/internal/push answers', () => {
       expect(viewer.deps.live.bus.emitted - before).toBe(c.published ? 1 : 0);
     });
   }
+});
+
+describe('the fast path’s own schema', () => {
+  it('knows every format the document uses: building the app warns of none', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const viewer = await startTestViewer(PASSWORD_ENV);
+      await viewer.close();
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('refuses an edit whose date is no date-time, as the validator does', async () => {
+    const viewer = await startTestViewer(PASSWORD_ENV);
+    try {
+      const res = await fetch(`${viewer.url}/internal/push`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${viewer.deps.live.pushSecret}`,
+        },
+        body: JSON.stringify({ ...ok, data: { ...EDIT, edit_date: 'yesterday' } }),
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      await viewer.close();
+    }
+  });
 });

@@ -12,6 +12,7 @@
  * schema rejects, a type's missing field, a number beyond 2^53.
  */
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { operations } from '../../../generated/archive/types';
 import { loadBundledDocument } from '../../common/documents';
@@ -27,6 +28,8 @@ const LIMIT = 1024 * 1024;
 function compileEventSchema() {
   const document = loadBundledDocument('archive');
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
+  // The formats the request validator checks (date-time among them), so this accepts no more than it does.
+  addFormats(ajv);
   // Bodies holding numbers beyond 2^53 never reach this schema (they take the normal path).
   ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
   ajv.addSchema(document, 'archive');
