@@ -6,7 +6,7 @@
  * below; sdks/README.md says what each client can and cannot express of the documents.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -77,7 +77,7 @@ function generatorFor(
       return {
         generatorName: 'bash',
         additionalProperties: {
-          scriptName: `specyard-${service}`,
+          scriptName: bashWrapper(service),
           generateBashCompletion: true,
           generateZshCompletion: false,
           processMarkdown: false,
@@ -154,11 +154,19 @@ export async function generateSdks(specDir: string, outDir: string): Promise<voi
   }
 }
 
-/** The generator lists every file it wrote in `.openapi-generator/FILES`; its own ignore file is not wanted. */
+/**
+ * The generator lists every file it wrote in `.openapi-generator/FILES`; its own ignore file is not wanted.
+ * The bash wrappers are commands: it writes them 0644, they are made executable (and committed 100755), so
+ * `generated/sdks/bash/fuel/specyard-fuel ...` runs as the README shows it.
+ */
 async function removeIgnoredLeftovers(outDir: string): Promise<void> {
   for (const language of await readdir(outDir)) {
     for (const service of await readdir(path.join(outDir, language))) {
       await rm(path.join(outDir, language, service, '.openapi-generator-ignore'), { force: true });
+      if (language === 'bash') await chmod(path.join(outDir, language, service, bashWrapper(service)), 0o755);
     }
   }
 }
+
+/** The bash wrapper of a service, `specyard-<service>`. */
+export const bashWrapper = (service: string) => `specyard-${service}`;

@@ -2,6 +2,7 @@
  * generated/sdks/ is exactly what `npm run generate` writes from the bundled documents (openapi-generator
  * in a Java run, so in the slow tier; the fast tier checks the rest of generated/).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,4 +42,15 @@ describe('generated/sdks/', () => {
     }
     expect(stale, 'stale files (run `npm run generate`)').toEqual([]);
   }, 180_000);
+
+  it('commits the bash wrappers executable, as the README runs them', () => {
+    const modes = execFileSync('git', ['ls-files', '-s', 'generated/sdks/bash'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((line) => /\/specyard-[a-z]+$/.test(line))
+      .map((line) => line.split(/\s+/)[0]);
+    expect(modes).toEqual(['100755', '100755', '100755']);
+  });
 });

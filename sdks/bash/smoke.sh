@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the generated bash command-line wrappers (generated/sdks/bash/<service>/specyard-<service>)
-# against the live servers on demo data: one route per service. sdks/smoke.test.ts starts the servers and
+# against the live servers on demo data: one route per service, each wrapper run as a command, as the
+# README shows it (not through `bash`). sdks/smoke.test.ts starts the servers and
 # passes their addresses and credentials in the environment. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../../generated/sdks/bash"
@@ -19,14 +20,14 @@ check() {
 }
 
 check "fuel getConfig" '"defaultCountry":"ES"' \
-  "$(bash fuel/specyard-fuel --host "$SPECYARD_FUEL_URL" getConfig 2>&1)"
+  "$(fuel/specyard-fuel --host "$SPECYARD_FUEL_URL" getConfig 2>&1)"
 
 check "archive login" '"success":true' \
-  "$(bash archive/specyard-archive --host "$SPECYARD_ARCHIVE_URL" login \
+  "$(archive/specyard-archive --host "$SPECYARD_ARCHIVE_URL" login \
     "username==$SPECYARD_ARCHIVE_USERNAME" "password==$SPECYARD_ARCHIVE_PASSWORD" 2>&1)"
 
 check "subtitles getSetupStatus with an API key" '"SetupComplete":' \
-  "$(bash subtitles/specyard-subtitles --host "$SPECYARD_SUBTITLES_URL" getSetupStatus plugin=Subtitles \
+  "$(subtitles/specyard-subtitles --host "$SPECYARD_SUBTITLES_URL" getSetupStatus plugin=Subtitles \
     "Authorization:MediaServer Token=\"$SPECYARD_SUBTITLES_API_KEY\"" 2>&1)"
 
 echo "bash: $passed passed, $failed failed"
