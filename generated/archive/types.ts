@@ -118,7 +118,10 @@ export interface paths {
         /**
          * Tell whether the viewer and its database answer
          * @description Public. Probes the database with a trivial query. The viewer container's health check calls it
-         *     (200 with `status: ok` is healthy; it waits 5 seconds at most).
+         *     (200 with `status: ok` is healthy; it waits 5 seconds at most). Our choice beyond the seed's probe: a
+         *     viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the
+         *     database has no schema (`migrate` was not run) or no login mode is configured (every protected route
+         *     would answer 503), with `reason` saying what to do.
          */
         get: operations["getHealth"];
         put?: never;
@@ -4226,7 +4229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database probe failed. */
+            /** @description The viewer cannot serve: the database probe failed (`unreachable`), the database has no schema (`no_schema`), or no login mode is configured (`database: connected`); `reason` says which, and what to do. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4235,7 +4238,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "degraded",
-                     *       "database": "unreachable"
+                     *       "database": "unreachable",
+                     *       "reason": "the database cannot be reached"
                      *     }
                      */
                     "application/json": {
@@ -4246,11 +4250,16 @@ export interface operations {
                          */
                         status: "degraded";
                         /**
-                         * @description Always `unreachable`.
+                         * @description What the probe found.
                          * @example unreachable
                          * @enum {string}
                          */
-                        database: "unreachable";
+                        database: "unreachable" | "no_schema" | "connected";
+                        /**
+                         * @description Why the viewer cannot serve, and what to do.
+                         * @example the database cannot be reached
+                         */
+                        reason: string;
                     };
                 };
             };

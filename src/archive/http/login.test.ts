@@ -370,7 +370,11 @@ describe('anonymous mode and no mode', () => {
       authenticated: false,
       setup_required: true,
     });
-    expect((await call(none.url, '/api/health')).status).toBe(200);
+    // Health tells an orchestrator this viewer cannot serve, and what to set.
+    expect(await call(none.url, '/api/health')).toMatchObject({
+      status: 503,
+      body: { status: 'degraded', database: 'connected', reason: expect.stringContaining('VIEWER_USERNAME') },
+    });
   });
 });
 

@@ -100,6 +100,8 @@ export interface ArchiveStore {
   readonly backend: Backend;
   /** True when a trivial query succeeds; never throws (for `/api/health`). */
   probe(): Promise<boolean>;
+  /** The newest migration applied (0: no schema), for the health check. */
+  schemaRevision(): Promise<number>;
   close(): Promise<void>;
 
   // Accounts, chats, folders

@@ -35,7 +35,10 @@ func (r ApiGetHealthRequest) Execute() (*GetHealth200Response, *http.Response, e
 GetHealth Tell whether the viewer and its database answer
 
 Public. Probes the database with a trivial query. The viewer container's health check calls it
-(200 with `status: ok` is healthy; it waits 5 seconds at most).
+(200 with `status: ok` is healthy; it waits 5 seconds at most). Our choice beyond the seed's probe: a
+viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the
+database has no schema (`migrate` was not run) or no login mode is configured (every protected route
+would answer 503), with `reason` saying what to do.
 
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().

@@ -23,8 +23,10 @@ var _ MappedNullable = &GetHealth503Response{}
 type GetHealth503Response struct {
 	// Always `degraded`.
 	Status string `json:"status"`
-	// Always `unreachable`.
+	// What the probe found.
 	Database string `json:"database"`
+	// Why the viewer cannot serve, and what to do.
+	Reason string `json:"reason"`
 }
 
 type _GetHealth503Response GetHealth503Response
@@ -33,10 +35,11 @@ type _GetHealth503Response GetHealth503Response
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewGetHealth503Response(status string, database string) *GetHealth503Response {
+func NewGetHealth503Response(status string, database string, reason string) *GetHealth503Response {
 	this := GetHealth503Response{}
 	this.Status = status
 	this.Database = database
+	this.Reason = reason
 	return &this
 }
 
@@ -96,6 +99,30 @@ func (o *GetHealth503Response) SetDatabase(v string) {
 	o.Database = v
 }
 
+// GetReason returns the Reason field value
+func (o *GetHealth503Response) GetReason() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.Reason
+}
+
+// GetReasonOk returns a tuple with the Reason field value
+// and a boolean to check if the value has been set.
+func (o *GetHealth503Response) GetReasonOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.Reason, true
+}
+
+// SetReason sets field value
+func (o *GetHealth503Response) SetReason(v string) {
+	o.Reason = v
+}
+
 func (o GetHealth503Response) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -108,6 +135,7 @@ func (o GetHealth503Response) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	toSerialize["status"] = o.Status
 	toSerialize["database"] = o.Database
+	toSerialize["reason"] = o.Reason
 	return toSerialize, nil
 }
 
@@ -118,6 +146,7 @@ func (o *GetHealth503Response) UnmarshalJSON(data []byte) (err error) {
 	requiredProperties := []string{
 		"status",
 		"database",
+		"reason",
 	}
 
 	allProperties := make(map[string]interface{})

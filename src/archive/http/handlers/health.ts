@@ -7,11 +7,20 @@ import type { ArchiveHandlers } from './types';
 export function healthHandlers(d: ArchiveDeps) {
   return {
     getHealth: async (_req, res) => {
-      if (await d.store.probe()) {
-        res.json({ status: 'ok', database: 'connected' });
-        return;
+      // Healthy only when the viewer can serve: an orchestrator routes to it then.
+      const degraded = (database: 'unreachable' | 'no_schema' | 'connected', reason: string) =>
+        res.status(503).json({ status: 'degraded', database, reason });
+      if (!(await d.store.probe())) return degraded('unreachable', 'the database cannot be reached');
+      if ((await d.store.schemaRevision()) === 0) {
+        return degraded('no_schema', 'the database has no schema: run `archive-cli migrate`');
       }
-      res.status(503).json({ status: 'degraded', database: 'unreachable' });
+      if (!d.modes.configured) {
+        return degraded(
+          'connected',
+          'no login mode is configured: set VIEWER_USERNAME and VIEWER_PASSWORD, AUTH_PROXY_HEADER or ALLOW_ANONYMOUS_VIEWER',
+        );
+      }
+      res.json({ status: 'ok', database: 'connected' });
     },
     getStats: async (_req, res) => {
       res.json(await archiveStats(d.store, d.config, visibility(d, res)));

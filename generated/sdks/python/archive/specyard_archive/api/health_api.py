@@ -58,7 +58,7 @@ class HealthApi:
     ) -> GetHealth200Response:
         """Tell whether the viewer and its database answer
 
-        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). 
+        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). Our choice beyond the seed's probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (`migrate` was not run) or no login mode is configured (every protected route would answer 503), with `reason` saying what to do. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -122,7 +122,7 @@ class HealthApi:
     ) -> ApiResponse[GetHealth200Response]:
         """Tell whether the viewer and its database answer
 
-        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). 
+        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). Our choice beyond the seed's probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (`migrate` was not run) or no login mode is configured (every protected route would answer 503), with `reason` saying what to do. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -186,7 +186,7 @@ class HealthApi:
     ) -> RESTResponseType:
         """Tell whether the viewer and its database answer
 
-        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). 
+        Public. Probes the database with a trivial query. The viewer container's health check calls it (200 with `status: ok` is healthy; it waits 5 seconds at most). Our choice beyond the seed's probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (`migrate` was not run) or no login mode is configured (every protected route would answer 503), with `reason` saying what to do. 
 
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

@@ -28,8 +28,9 @@ class GetHealth503Response(BaseModel):
     GetHealth503Response
     """ # noqa: E501
     status: StrictStr = Field(description="Always `degraded`.", json_schema_extra={"examples": ["degraded"]})
-    database: StrictStr = Field(description="Always `unreachable`.", json_schema_extra={"examples": ["unreachable"]})
-    __properties: ClassVar[List[str]] = ["status", "database"]
+    database: StrictStr = Field(description="What the probe found.", json_schema_extra={"examples": ["unreachable"]})
+    reason: StrictStr = Field(description="Why the viewer cannot serve, and what to do.", json_schema_extra={"examples": ["the database cannot be reached"]})
+    __properties: ClassVar[List[str]] = ["status", "database", "reason"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -41,8 +42,8 @@ class GetHealth503Response(BaseModel):
     @field_validator('database')
     def database_validate_enum(cls, value):
         """Validates the enum"""
-        if value not in set(['unreachable']):
-            raise ValueError("must be one of enum values ('unreachable')")
+        if value not in set(['unreachable', 'no_schema', 'connected']):
+            raise ValueError("must be one of enum values ('unreachable', 'no_schema', 'connected')")
         return value
 
     model_config = ConfigDict(
@@ -97,7 +98,8 @@ class GetHealth503Response(BaseModel):
 
         _obj = cls.model_validate({
             "status": obj.get("status"),
-            "database": obj.get("database")
+            "database": obj.get("database"),
+            "reason": obj.get("reason")
         })
         return _obj
 

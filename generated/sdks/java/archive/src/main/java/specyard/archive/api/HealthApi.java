@@ -168,7 +168,7 @@ public class HealthApi {
 
   /**
    * Tell whether the viewer and its database answer
-   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). 
+   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). Our choice beyond the seed&#39;s probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (&#x60;migrate&#x60; was not run) or no login mode is configured (every protected route would answer 503), with &#x60;reason&#x60; saying what to do. 
    * @return GetHealth200Response
    * @throws ApiException if fails to make API call
    */
@@ -178,7 +178,7 @@ public class HealthApi {
 
   /**
    * Tell whether the viewer and its database answer
-   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). 
+   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). Our choice beyond the seed&#39;s probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (&#x60;migrate&#x60; was not run) or no login mode is configured (every protected route would answer 503), with &#x60;reason&#x60; saying what to do. 
    * @param headers Optional headers to include in the request
    * @return GetHealth200Response
    * @throws ApiException if fails to make API call
@@ -190,7 +190,7 @@ public class HealthApi {
 
   /**
    * Tell whether the viewer and its database answer
-   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). 
+   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). Our choice beyond the seed&#39;s probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (&#x60;migrate&#x60; was not run) or no login mode is configured (every protected route would answer 503), with &#x60;reason&#x60; saying what to do. 
    * @return ApiResponse&lt;GetHealth200Response&gt;
    * @throws ApiException if fails to make API call
    */
@@ -200,7 +200,7 @@ public class HealthApi {
 
   /**
    * Tell whether the viewer and its database answer
-   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). 
+   * Public. Probes the database with a trivial query. The viewer container&#39;s health check calls it (200 with &#x60;status: ok&#x60; is healthy; it waits 5 seconds at most). Our choice beyond the seed&#39;s probe: a viewer that cannot serve is not healthy either, so an orchestrator does not route to it: 503 when the database has no schema (&#x60;migrate&#x60; was not run) or no login mode is configured (every protected route would answer 503), with &#x60;reason&#x60; saying what to do. 
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;GetHealth200Response&gt;
    * @throws ApiException if fails to make API call

@@ -34,7 +34,8 @@ import specyard.archive.ApiClient;
  */
 @JsonPropertyOrder({
   GetHealth503Response.JSON_PROPERTY_STATUS,
-  GetHealth503Response.JSON_PROPERTY_DATABASE
+  GetHealth503Response.JSON_PROPERTY_DATABASE,
+  GetHealth503Response.JSON_PROPERTY_REASON
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class GetHealth503Response {
@@ -76,10 +77,14 @@ public class GetHealth503Response {
   private StatusEnum status;
 
   /**
-   * Always &#x60;unreachable&#x60;.
+   * What the probe found.
    */
   public enum DatabaseEnum {
-    UNREACHABLE(String.valueOf("unreachable"));
+    UNREACHABLE(String.valueOf("unreachable")),
+    
+    NO_SCHEMA(String.valueOf("no_schema")),
+    
+    CONNECTED(String.valueOf("connected"));
 
     private String value;
 
@@ -111,6 +116,10 @@ public class GetHealth503Response {
   public static final String JSON_PROPERTY_DATABASE = "database";
   @jakarta.annotation.Nonnull
   private DatabaseEnum database;
+
+  public static final String JSON_PROPERTY_REASON = "reason";
+  @jakarta.annotation.Nonnull
+  private String reason;
 
   public GetHealth503Response() { 
   }
@@ -145,7 +154,7 @@ public class GetHealth503Response {
   }
 
   /**
-   * Always &#x60;unreachable&#x60;.
+   * What the probe found.
    * @return database
    */
   @jakarta.annotation.Nonnull
@@ -163,6 +172,30 @@ public class GetHealth503Response {
   }
 
 
+  public GetHealth503Response reason(@jakarta.annotation.Nonnull String reason) {
+    this.reason = reason;
+    return this;
+  }
+
+  /**
+   * Why the viewer cannot serve, and what to do.
+   * @return reason
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getReason() {
+    return reason;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REASON, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setReason(@jakarta.annotation.Nonnull String reason) {
+    this.reason = reason;
+  }
+
+
   /**
    * Return true if this getHealth_503_response object is equal to o.
    */
@@ -176,12 +209,13 @@ public class GetHealth503Response {
     }
     GetHealth503Response getHealth503Response = (GetHealth503Response) o;
     return Objects.equals(this.status, getHealth503Response.status) &&
-        Objects.equals(this.database, getHealth503Response.database);
+        Objects.equals(this.database, getHealth503Response.database) &&
+        Objects.equals(this.reason, getHealth503Response.reason);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(status, database);
+    return Objects.hash(status, database, reason);
   }
 
   @Override
@@ -190,6 +224,7 @@ public class GetHealth503Response {
     sb.append("class GetHealth503Response {\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
     sb.append("    database: ").append(toIndentedString(database)).append("\n");
+    sb.append("    reason: ").append(toIndentedString(reason)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -242,6 +277,11 @@ public class GetHealth503Response {
     // add `database` to the URL query string
     if (getDatabase() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdatabase%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDatabase()))));
+    }
+
+    // add `reason` to the URL query string
+    if (getReason() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreason%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReason()))));
     }
 
     return joiner.toString();
