@@ -53,7 +53,8 @@ describe('the upstream viewer page’s fields, on our answers', () => {
 
   it('a poll under raw_data.poll, with its answers and results', async () => {
     const poll = (await messagesOf(FIXTURE.family.ref)).find((m) => m.id === 76);
-    const raw = (poll?.raw_data as Json).poll as Json;
+    expect(poll).toBeDefined();
+    const raw = (poll?.raw_data as Json | undefined)?.poll as Json;
     expect(raw).toMatchObject({ question: 'Which Sunday works for dinner?', quiz: false });
     const answers = raw.answers as Json[];
     expect(answers.map((a) => a.text)).toEqual(['This Sunday', 'Next Sunday']);

@@ -2,7 +2,6 @@
  * `status`, `merge`, the health checks and `config` on both backends; merges always cross backends
  * (a PostgreSQL source into SQLite and the other way round).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +11,6 @@ import type { CommandContext } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { login, MASTER, PASSWORD_ENV, startViewerOn } from '../http/test-viewer';
-import type { ArchiveSqlStore } from '../store/archive-store';
 import { FIXTURE_FILES } from '../store/fixture-files';
 import { FIXTURE } from '../store/fixtures';
 import { BACKUP_KEYS } from '../store/metadata-keys';

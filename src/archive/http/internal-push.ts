@@ -11,11 +11,9 @@
  * it exactly as before: a refused caller, another content type, a body too large, a query, a body the
  * schema rejects, a type's missing field, a number beyond 2^53.
  */
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { operations } from '../../../generated/archive/types';
-import { loadBundledDocument } from '../../common/documents';
+import { compileComponentSchema } from '../../common/documents';
 import type { Handlers } from '../../common/http/operations';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
 import { requestState } from './context';
@@ -23,18 +21,6 @@ import { exactJson } from './json';
 
 /** The JSON body limit of every archive route (`jsonBody('1mb')` in app.ts). */
 const LIMIT = 1024 * 1024;
-
-/** The document's schema of the body, compiled once; it may only accept less than the validator does. */
-function compileEventSchema() {
-  const document = loadBundledDocument('archive');
-  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
-  // The formats the request validator checks (date-time among them), so this accepts no more than it does.
-  addFormats(ajv);
-  // Bodies holding numbers beyond 2^53 never reach this schema (they take the normal path).
-  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
-  ajv.addSchema(document, 'archive');
-  return ajv.compile<WireEvent>({ $ref: 'archive#/components/schemas/InternalPushEvent' });
-}
 
 /** Whether the request is the ordinary post this handler answers (before its body is read). */
 function ordinaryPost(req: Request): boolean {
@@ -56,7 +42,8 @@ function readBody(req: Request): Promise<string> {
 }
 
 export function internalPushFastPath(push: Handlers<operations>['pushInternalUpdate']): RequestHandler {
-  const validEvent = compileEventSchema();
+  // The document's schema of the body, compiled once; it may only accept less than the validator does.
+  const validEvent = compileComponentSchema<WireEvent>('archive', 'InternalPushEvent');
   return (req: Request, res: Response, next: NextFunction) => {
     if (!ordinaryPost(req)) return next();
     void (async () => {

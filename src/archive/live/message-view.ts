@@ -1,5 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { loadBundledDocument } from '../../common/documents';
+import type { ValidateFunction } from 'ajv';
+import { compileComponentSchema } from '../../common/documents';
 import type { Message } from '../store/store';
 
 let messageSchema: ValidateFunction<Message> | undefined;
@@ -9,12 +9,7 @@ let messageSchema: ValidateFunction<Message> | undefined;
  * (the AsyncAPI document's payload), checked when the viewer cannot read the message back from its store.
  */
 export function isWholeMessage(value: unknown): value is Message {
-  if (!messageSchema) {
-    const ajv = new Ajv({ strict: false, allErrors: false });
-    ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
-    ajv.addSchema(loadBundledDocument('archive'), 'archive');
-    messageSchema = ajv.compile<Message>({ $ref: 'archive#/components/schemas/Message' });
-  }
+  messageSchema ??= compileComponentSchema<Message>('archive', 'Message');
   return messageSchema(value);
 }
 

@@ -31,6 +31,19 @@ function withoutParserKeys(node: unknown): unknown {
   );
 }
 
+/** The `enum` of a property, wherever the payload declares it (its own properties or an `allOf` part). */
+function declaredEnum(schema: Json, property: string): string | undefined {
+  const own = (schema.properties as Record<string, Json> | undefined)?.[property]?.enum as
+    | string[]
+    | undefined;
+  if (own) return own[0];
+  for (const part of (schema.allOf as Json[] | undefined) ?? []) {
+    const found = declaredEnum(part, property);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Validators of server frames by `type`, and the client frames by `action`, from the document. */
 async function loadDocument() {
   const file = path.join(ROOT, 'asyncapi/archive-updates/asyncapi.yaml');
@@ -42,9 +55,8 @@ async function loadDocument() {
   const client = new Set<string>();
   for (const message of document.allMessages()) {
     const payload = withoutParserKeys(message.payload()?.json()) as Json;
-    const props = payload.properties as Record<string, Json>;
-    const type = (props.type?.enum as string[] | undefined)?.[0];
-    const action = (props.action?.enum as string[] | undefined)?.[0];
+    const type = declaredEnum(payload, 'type');
+    const action = declaredEnum(payload, 'action');
     if (type) server.set(type, ajv.compile(payload));
     if (action) client.add(action);
   }
