@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDredd } from '../lib/dredd';
 import type { Target } from '../lib/target';
-import { LIVE_PUSH_SECRET, liveMasterCookie, seedExampleTargets, startLiveArchive } from './live-target';
+import {
+  LIVE_PUSH_SECRET,
+  LIVE_WEBHOOK_SECRET,
+  liveMasterCookie,
+  seedExampleTargets,
+  startLiveArchive,
+} from './live-target';
 
 describe('Dredd on the live archive viewer', () => {
   let target: Target;
@@ -24,7 +30,7 @@ describe('Dredd on the live archive viewer', () => {
       target.url,
       // The bearer is for /internal/push; every other route ignores it.
       { Cookie: `viewer_auth=${cookie}`, Authorization: `Bearer ${LIVE_PUSH_SECRET}` },
-      { DREDD_TARGET: 'live' },
+      { DREDD_TARGET: 'live', DREDD_WEBHOOK_SECRET: LIVE_WEBHOOK_SECRET },
     );
     const summary = output.match(/complete: (\d+) passing, (\d+) failing, (\d+) errors/);
     expect(summary, output).not.toBeNull();

@@ -8,6 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { startFakeTranscriptionServer } from '../../src/archive/live/fake-transcription-server';
 import { start } from '../../src/archive/main';
 import { installFixtureFiles } from '../../src/archive/store/fixture-files';
 import { seedFixtures } from '../../src/archive/store/fixtures';
@@ -21,6 +23,17 @@ import type { Target } from '../lib/target';
 export const LIVE_MASTER = { username: 'admin', password: 'master-secret-42' };
 /** The `/internal/push` bearer secret of the live target. */
 export const LIVE_PUSH_SECRET = 'live-contract-push-secret';
+/** The Standard Webhooks secret the live target's transcription callbacks are signed with. */
+export const LIVE_WEBHOOK_SECRET = `whsec_${Buffer.from('live-contract-webhook-secret-32b').toString('base64')}`;
+
+/** Signs a transcription callback request as the transcription server does, dated now. */
+export function signCallback(headers: Record<string, string>, body: string): void {
+  const id = headers['webhook-id'] ?? `msg_${Date.now()}`;
+  const at = new Date();
+  headers['webhook-id'] = id;
+  headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+  headers['webhook-signature'] = new Webhook(LIVE_WEBHOOK_SECRET).sign(id, at, body);
+}
 
 export async function startLiveArchive(): Promise<Target & { database: string }> {
   const database = await createTestDatabase('sqlite');
@@ -35,6 +48,9 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
   const backups = await mkdtemp(path.join(tmpdir(), 'archive-live-backups-'));
   await installFixtureFiles(backups);
   const pages = await writeExamplePages('archive');
+  // The optional routes on, so they answer as they do when used: Web Push, and transcription with a
+  // webhook secret against a fake transcription server.
+  const transcription = await startFakeTranscriptionServer(LIVE_WEBHOOK_SECRET);
   const viewer = await start(
     {
       DATABASE_PATH: database.config.path,
@@ -45,6 +61,10 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
       VIEWER_PASSWORD: LIVE_MASTER.password,
       VALIDATE_RESPONSES: 'true',
       INTERNAL_PUSH_SECRET: LIVE_PUSH_SECRET,
+      PUSH_NOTIFICATIONS: 'full',
+      TRANSCRIPTION_ENABLED: 'true',
+      TRANSCRIPTION_URL: transcription.url,
+      TRANSCRIPTION_WEBHOOK_SECRET: LIVE_WEBHOOK_SECRET,
     },
     { port: 0, logger: silentLogger(), passwordIterations: 1000, webDist: pages.distRoot },
   );
@@ -54,6 +74,7 @@ export async function startLiveArchive(): Promise<Target & { database: string }>
     database: database.config.path,
     stop: async () => {
       await viewer.close();
+      await transcription.close();
       await database.drop();
       await rm(backups, { recursive: true, force: true });
       await pages.remove();

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   loadDocument,
@@ -7,7 +9,13 @@ import {
   SchemaValidator,
   type Service,
 } from './document';
-import { buildRequest, type CheckedResponse, type Credentials, checkResponse } from './exchange';
+import {
+  type BuiltRequest,
+  buildRequest,
+  type CheckedResponse,
+  type Credentials,
+  checkResponse,
+} from './exchange';
 import { contractTarget, type Target } from './target';
 
 export interface ContractContext {
@@ -72,8 +80,36 @@ export function useContract(
 }
 
 /**
- * The first 2xx status an operation documents (else its first 3xx, for an operation that only redirects):
- * what its example request is expected to get.
+ * The status a WebSocket upgrade request to `url` gets (fetch cannot send one): 101 when the server
+ * switches protocols, else the status of its plain answer.
+ */
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      headers: {
+        ...headers,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * The first 2xx status an operation documents (else its first 3xx, for an operation that only redirects,
+ * or 101 for a WebSocket): what its example request is expected to get.
  */
 export function documentedSuccess(op: Operation): number {
   const statuses = Object.keys(op.operation.responses ?? {})
@@ -81,7 +117,8 @@ export function documentedSuccess(op: Operation): number {
     .sort((a, b) => a - b);
   const success =
     statuses.find((status) => status >= 200 && status < 300) ??
-    statuses.find((status) => status >= 300 && status < 400);
+    statuses.find((status) => status >= 300 && status < 400) ??
+    statuses.find((status) => status === 101);
   if (success === undefined) throw new Error(`${op.operationId} documents no success status`);
   return success;
 }
@@ -96,6 +133,8 @@ export function itSendsEveryDocumentedExample(
   ctx: ContractContext,
   credentials: (doc: Node) => Credentials,
   expected: Readonly<Record<string, number>> = {},
+  /** Changes an operation's example request before it is sent (a signature over its body and time). */
+  prepare: (op: Operation, request: BuiltRequest) => void = () => {},
 ): void {
   const ops = operationsOf(ctx.doc);
   for (const id of Object.keys(expected)) {
@@ -106,8 +145,13 @@ export function itSendsEveryDocumentedExample(
   it.each(ops.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
     '%s answers its example as expected',
     async (_name, op) => {
-      const { url, init } = buildRequest(ctx.doc, op, ctx.target().url, credentials(ctx.doc));
-      const checked = await checkResponse(ctx.doc, validator, op, await fetch(url, init));
+      const request = buildRequest(ctx.doc, op, ctx.target().url, credentials(ctx.doc));
+      prepare(op, request);
+      const { url, init } = request;
+      const checked =
+        documentedSuccess(op) === 101
+          ? { status: await upgradeStatus(url, init.headers), problems: [] }
+          : await checkResponse(ctx.doc, validator, op, await fetch(url, init));
       expect({ operation: op.operationId, status: checked.status, problems: checked.problems }).toEqual({
         operation: op.operationId,
         status: expected[op.operationId] ?? documentedSuccess(op),

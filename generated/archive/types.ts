@@ -876,10 +876,10 @@ export interface paths {
                  */
                 chat_ref: components["parameters"]["ChatRef"];
                 /**
-                 * @description The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.
-                 * @example 4182_photo
+                 * @description The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
+                 * @example 4140_video
                  */
-                media_key: components["parameters"]["MediaKey"];
+                media_key: components["parameters"]["SoundMediaKey"];
             };
             cookie?: never;
         };
@@ -3812,6 +3812,11 @@ export interface components {
          * @example 4182_photo
          */
         MediaKey: string;
+        /**
+         * @description The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
+         * @example 4140_video
+         */
+        SoundMediaKey: string;
     };
     requestBodies: never;
     headers: {
@@ -6623,10 +6628,10 @@ export interface operations {
                  */
                 chat_ref: components["parameters"]["ChatRef"];
                 /**
-                 * @description The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.
-                 * @example 4182_photo
+                 * @description The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
+                 * @example 4140_video
                  */
-                media_key: components["parameters"]["MediaKey"];
+                media_key: components["parameters"]["SoundMediaKey"];
             };
             cookie?: never;
         };
@@ -6712,10 +6717,10 @@ export interface operations {
                  */
                 chat_ref: components["parameters"]["ChatRef"];
                 /**
-                 * @description The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.
-                 * @example 4182_photo
+                 * @description The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
+                 * @example 4140_video
                  */
-                media_key: components["parameters"]["MediaKey"];
+                media_key: components["parameters"]["SoundMediaKey"];
             };
             cookie?: never;
         };
@@ -8202,7 +8207,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A webhook header is missing or the signed body is not JSON. */
+            /** @description `webhook-id` or `webhook-timestamp` is missing, or the signed body is not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8216,7 +8221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The signature does not verify, or the timestamp is outside the tolerance window. */
+            /** @description `webhook-signature` is missing (the request carries no credential) or does not verify, or the timestamp is outside the tolerance window. */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -147,12 +147,17 @@ describe('transcripts', () => {
     expect((await call(viewer.url, VOICE, { cookie: master, method: 'POST' })).status).toBe(201);
   });
 
-  it('rejects bad signatures, missing headers and bodies over 256 KiB', async () => {
+  it('rejects bad and missing signatures, missing headers and bodies over 256 KiB', async () => {
     const job = { ...(server.jobs[0] as never as object), callbackUrl: callback } as never;
     const other = `whsec_${randomBytes(24).toString('base64')}`;
     expect(await server.complete(job, { type: 'job.completed', data: {} }, { secret: other })).toBe(401);
     const bare = await call(viewer.url, '/api/transcriptions/callback', { body: { type: 'x', data: {} } });
     expect(bare).toMatchObject({ status: 400, body: { detail: 'Missing webhook headers' } });
+    const unsigned = await call(viewer.url, '/api/transcriptions/callback', {
+      body: { type: 'x', data: {} },
+      headers: { 'webhook-id': 'msg_unsigned', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) },
+    });
+    expect(unsigned).toMatchObject({ status: 401, body: { detail: 'Invalid signature' } });
     const big = await call(viewer.url, '/api/transcriptions/callback', {
       body: JSON.stringify({ type: 'x', data: { pad: 'x'.repeat(300 * 1024) } }),
     });

@@ -139,7 +139,10 @@ export class Transcription {
       const value = headers[name];
       if (typeof value === 'string') flat[name] = value;
     }
-    if (Object.keys(flat).length < 3) throw new CallbackRejected('invalid', 'Missing webhook headers');
+    if (!flat['webhook-id'] || !flat['webhook-timestamp'])
+      throw new CallbackRejected('invalid', 'Missing webhook headers');
+    // The signature is the credential: a delivery without one is unauthenticated, as one with a wrong one.
+    if (!flat['webhook-signature']) throw new CallbackRejected('unauthenticated', 'Invalid signature');
     try {
       return new VerifiedDelivery(flat['webhook-id'] as string, this.webhook.verify(raw, flat));
     } catch (error) {

@@ -172,7 +172,7 @@ Every transcript of one media item, addressed by chat ref and media key, newest 
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param chatRef The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.
- @param mediaKey The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.
+ @param mediaKey The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
  @return ApiListMediaTranscriptsRequest
 */
 func (a *TranscriptsAPIService) ListMediaTranscripts(ctx context.Context, chatRef string, mediaKey string) ApiListMediaTranscriptsRequest {
@@ -510,7 +510,7 @@ Queues a transcript request for the media item now, or returns the request alrea
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param chatRef The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.
- @param mediaKey The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.
+ @param mediaKey The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.
  @return ApiRequestMediaTranscriptRequest
 */
 func (a *TranscriptsAPIService) RequestMediaTranscript(ctx context.Context, chatRef string, mediaKey string) ApiRequestMediaTranscriptRequest {

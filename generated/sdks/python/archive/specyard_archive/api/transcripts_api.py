@@ -298,7 +298,7 @@ class TranscriptsApi:
     def list_media_transcripts(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -318,7 +318,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -374,7 +374,7 @@ class TranscriptsApi:
     def list_media_transcripts_with_http_info(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -394,7 +394,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -450,7 +450,7 @@ class TranscriptsApi:
     def list_media_transcripts_without_preload_content(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -470,7 +470,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -868,7 +868,7 @@ class TranscriptsApi:
     def request_media_transcript(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -888,7 +888,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -947,7 +947,7 @@ class TranscriptsApi:
     def request_media_transcript_with_http_info(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -967,7 +967,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1026,7 +1026,7 @@ class TranscriptsApi:
     def request_media_transcript_without_preload_content(
         self,
         chat_ref: Annotated[str, Field(min_length=1, strict=True, description="The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists.")],
-        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'.")],
+        media_key: Annotated[str, Field(min_length=1, strict=True, description="The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1046,7 +1046,7 @@ class TranscriptsApi:
 
         :param chat_ref: The chat's opaque ref, as listed by `GET /api/chats` (22 URL-safe characters). Deliberately not constrained by a pattern: a missing ref, a malformed ref and a chat the caller may not see all answer the same 404 `Chat not found`, so nothing reveals whether a chat exists. (required)
         :type chat_ref: str
-        :param media_key: The media key `{message_id}_{type}`, for example `4182_photo` or `977_video_note`: the `id` of a message's nested `media` object or of a gallery item. Keys are chat-relative; the chat ref in the same path scopes them. The schema carries no pattern on purpose: a malformed key reaches the handler and gets the same 404 as a key the chat does not have, just as a malformed chat ref gets 404 'Chat not found'. (required)
+        :param media_key: The media key `{message_id}_{type}` of an item with sound (a voice note, an audio file, a video or a video note), for example `4140_video`: the `id` of a message's nested `media` object. Keys are chat-relative, and a malformed key gets the same 404 as a key the chat does not have, as on the other media routes; a key of an item without sound gets 409. (required)
         :type media_key: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
