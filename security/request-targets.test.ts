@@ -195,7 +195,9 @@ function corpus(service: Service, port: () => number, beforeEach: () => void = (
         const sound =
           started.every((run) => run === own) &&
           (ran ? documentedRan && (status < 500 || status === documented) : true);
-        const refused = !ran && [400, 404, 405].includes(status);
+        // Refused before any handler: by the front door (400, 404, 405), or by the guard of the operation
+        // another spelling names (`/Users/Public;x` is `/Users/{userId}`: 401 without credentials).
+        const refused = !ran && [400, 401, 403, 404, 405].includes(status);
         const ok =
           sound &&
           (spelling.only === undefined

@@ -115,6 +115,242 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "required"
   },
+  "getQuickConnectEnabled": {
+    "method": "get",
+    "path": "/QuickConnect/Enabled",
+    "summary": "Whether Quick Connect sign-in is on",
+    "parameters": [],
+    "body": "none"
+  },
+  "listPublicUsers": {
+    "method": "get",
+    "path": "/Users/Public",
+    "summary": "The users shown on the sign-in page",
+    "parameters": [],
+    "body": "none"
+  },
+  "getCurrentUser": {
+    "method": "get",
+    "path": "/Users/Me",
+    "summary": "The signed-in user",
+    "parameters": [],
+    "body": "none"
+  },
+  "getUserById": {
+    "method": "get",
+    "path": "/Users/{userId}",
+    "summary": "One user",
+    "parameters": [
+      {
+        "name": "userId",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
+  "getBrandingConfiguration": {
+    "method": "get",
+    "path": "/Branding/Configuration",
+    "summary": "The sign-in page’s branding",
+    "parameters": [],
+    "body": "none"
+  },
+  "postFullCapabilities": {
+    "method": "post",
+    "path": "/Sessions/Capabilities/Full",
+    "summary": "Tell the server what this client can play",
+    "parameters": [],
+    "body": "optional"
+  },
+  "listSessions": {
+    "method": "get",
+    "path": "/Sessions",
+    "summary": "The open sign-in sessions",
+    "parameters": [
+      {
+        "name": "activeWithinSeconds",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      }
+    ],
+    "body": "none"
+  },
+  "getDisplayPreferences": {
+    "method": "get",
+    "path": "/DisplayPreferences/{displayPreferencesId}",
+    "summary": "A client’s display preferences for a user",
+    "parameters": [
+      {
+        "name": "displayPreferencesId",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      },
+      {
+        "name": "userId",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      },
+      {
+        "name": "client",
+        "in": "query",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
+  "updateDisplayPreferences": {
+    "method": "post",
+    "path": "/DisplayPreferences/{displayPreferencesId}",
+    "summary": "Save a client’s display preferences for a user",
+    "parameters": [
+      {
+        "name": "displayPreferencesId",
+        "in": "path",
+        "required": true,
+        "type": "string"
+      },
+      {
+        "name": "userId",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      },
+      {
+        "name": "client",
+        "in": "query",
+        "required": true,
+        "type": "string"
+      }
+    ],
+    "body": "required"
+  },
+  "getEndpointInfo": {
+    "method": "get",
+    "path": "/System/Endpoint",
+    "summary": "Where the caller is, seen from the server",
+    "parameters": [],
+    "body": "none"
+  },
+  "getSystemStorage": {
+    "method": "get",
+    "path": "/System/Info/Storage",
+    "summary": "Where the server keeps its files, and the room left",
+    "parameters": [],
+    "body": "none"
+  },
+  "getActivityLogEntries": {
+    "method": "get",
+    "path": "/System/ActivityLog/Entries",
+    "summary": "The server’s activity log",
+    "parameters": [
+      {
+        "name": "startIndex",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      },
+      {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      },
+      {
+        "name": "minDate",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      },
+      {
+        "name": "hasUserId",
+        "in": "query",
+        "required": false,
+        "type": "boolean"
+      }
+    ],
+    "body": "none"
+  },
+  "getBitrateTestBytes": {
+    "method": "get",
+    "path": "/Playback/BitrateTest",
+    "summary": "Bytes to measure the connection with",
+    "parameters": [
+      {
+        "name": "Size",
+        "in": "query",
+        "required": false,
+        "type": "integer"
+      }
+    ],
+    "body": "none"
+  },
+  "getItemCounts": {
+    "method": "get",
+    "path": "/Items/Counts",
+    "summary": "How many items the library holds",
+    "parameters": [],
+    "body": "none"
+  },
+  "listScheduledTasks": {
+    "method": "get",
+    "path": "/ScheduledTasks",
+    "summary": "The server’s scheduled tasks",
+    "parameters": [
+      {
+        "name": "isHidden",
+        "in": "query",
+        "required": false,
+        "type": "boolean"
+      },
+      {
+        "name": "isEnabled",
+        "in": "query",
+        "required": false,
+        "type": "boolean"
+      }
+    ],
+    "body": "none"
+  },
+  "listPlugins": {
+    "method": "get",
+    "path": "/Plugins",
+    "summary": "The plugins the server has loaded",
+    "parameters": [],
+    "body": "none"
+  },
+  "listPackages": {
+    "method": "get",
+    "path": "/Packages",
+    "summary": "The plugin catalogue",
+    "parameters": [],
+    "body": "none"
+  },
+  "openSocket": {
+    "method": "get",
+    "path": "/socket",
+    "summary": "The server’s WebSocket",
+    "parameters": [
+      {
+        "name": "api_key",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      },
+      {
+        "name": "deviceId",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
   "redirectToWebClient": {
     "method": "get",
     "path": "/",
@@ -142,9 +378,24 @@ export const commands: Record<string, ApiCommand> = {
         "enum": [
           "subtitles.js",
           "subtitles.html",
+          "subtitles-page",
           "subtitles-settings.js",
           "subtitles-settings.css"
         ]
+      }
+    ],
+    "body": "none"
+  },
+  "listConfigurationPages": {
+    "method": "get",
+    "path": "/web/ConfigurationPages",
+    "summary": "The plugins’ settings pages",
+    "parameters": [
+      {
+        "name": "enableInMainMenu",
+        "in": "query",
+        "required": false,
+        "type": "boolean"
       }
     ],
     "body": "none"

@@ -296,6 +296,350 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/QuickConnect/Enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether Quick Connect sign-in is on
+         * @description Always false: this host has no Quick Connect, so the sign-in page shows no Quick Connect button. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getQuickConnectEnabled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Users/Public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users shown on the sign-in page
+         * @description Always an empty list: this host lists no user before sign-in (the sign-in page then shows the form with a user name field). The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listPublicUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Users/Me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The user of the session the request carries. An API key is no user: 400 with a problem body. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user
+         * @description A user reads itself; an administrator (or an API key) reads anyone: another user’s id from a non- administrator answers 403, an unknown id 404. The official web client asks it on its way from sign- in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getUserById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Branding/Configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-in page’s branding
+         * @description No disclaimer, no custom style, no splash screen: this host has no branding settings. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getBrandingConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Sessions/Capabilities/Full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell the server what this client can play
+         * @description The client names the media types and remote commands it supports. This host plays nothing and sends no commands: the capabilities are read and dropped, and the answer is 204. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        post: operations["postFullCapabilities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The open sign-in sessions
+         * @description Every session opened by signing in (API keys open none), most recently active first; with `activeWithinSeconds`, only those active within that many seconds. A session’s activity is refreshed at most once a minute. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/DisplayPreferences/{displayPreferencesId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client’s display preferences for a user
+         * @description The preferences last saved under this id, user and client, or the defaults when none were. The web client keeps them and saves them back when a setting changes; kept in the host’s database. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getDisplayPreferences"];
+        put?: never;
+        /**
+         * Save a client’s display preferences for a user
+         * @description Stores the preferences as sent (the fields of the answer of the GET), for that id, user and client. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        post: operations["updateDisplayPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/Endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the caller is, seen from the server
+         * @description `IsLocal`: the connection comes from this machine (a loopback address); `IsInNetwork`: from a private or loopback address. The socket peer decides, never a forwarded address. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getEndpointInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/Info/Storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the server keeps its files, and the room left
+         * @description The data folder (`ProgramDataFolder`, also its cache, log and metadata folders, as this host keeps them together), the web client’s folder and the media library, each with its path, the free and used space of its file system (in bytes) and its file system type when known. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getSystemStorage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/System/ActivityLog/Entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server’s activity log
+         * @description Always empty: this host keeps no activity log (sign-ins and plugin work are in its JSON log lines). The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getActivityLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Playback/BitrateTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bytes to measure the connection with
+         * @description `Size` zero bytes, which the client times to guess its bandwidth. At most 10,000,000 bytes (our bound; the media server allows more). The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getBitrateTestBytes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Items/Counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many items the library holds
+         * @description Counted from the media library this host scans: its video files as movies, its audio files as songs, all of them as items; the kinds it does not tell apart (series, episodes, albums, ...) are 0. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getItemCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ScheduledTasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server’s scheduled tasks
+         * @description Always an empty list: this host runs no scheduled task of the media server (the plugin’s library scan is `POST /Plugins/{plugin}/Queue/Scan`). The official web client asks it on its way from sign- in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listScheduledTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plugins the server has loaded
+         * @description The subtitles plugin, while it is loaded (an empty list when `SUBTITLES_PLUGIN_ENABLED=false`): its name (the route segment), version, description and id (32 hex digits), `Active`, no image, and not uninstallable from here. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listPlugins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plugin catalogue
+         * @description Always an empty list: this host installs no plugin from a repository. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/socket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server’s WebSocket
+         * @description A WebSocket upgrade (`ws://.../socket?api_key=<token>&deviceId=<id>`; the token may also come in any header the other routes read). The server first sends `{"MessageType":"ForceKeepAlive","Data":60,"MessageId":...}` and answers each `{"MessageType":"KeepAlive"}` with a `KeepAlive` of its own, each message with a new `MessageId`; it sends nothing else (this host has no sessions to report or commands to relay). A request that is no WebSocket upgrade answers 400. The official web client asks it on its way from sign-in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["openSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -359,12 +703,37 @@ export interface paths {
          *     language and an administrator key). `subtitles.html` is the plugin's settings page (setup status with
          *     every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached
          *     from the dashboard's plugin list at `/web/configurationpage?name=subtitles.html`; it signs in and calls
-         *     the plugin's routes itself, and loads `subtitles-settings.js` and `subtitles-settings.css`. The page
-         *     and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the
+         *     the plugin's routes itself, and loads `subtitles-settings.js` and `subtitles-settings.css`.
+         *     `subtitles-page` is the same settings page as the media server's web client shows a plugin's page
+         *     inside its dashboard (`#/configurationpage?name=subtitles-page`, listed by `GET /web/ConfigurationPages`):
+         *     a `<div data-role="page">` view whose `data-controller` names `subtitles-settings.js`, which the web
+         *     client imports once the view is in place; there the page uses the web client's own sign-in. The
+         *     standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style);
+         *     the view takes the web client's. Public, as the
          *     media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings
          *     page's files while the web pages are not built (`npm run build:web`).
          */
         get: operations["getConfigurationPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/ConfigurationPages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plugins’ settings pages
+         * @description The subtitles plugin’s settings page while the plugin is loaded: `subtitles-page`, opened by the web client at `/web/configurationpage?name=subtitles-page`, named after the plugin, and not in the main menu (so `enableInMainMenu=true` lists none). The official web client asks it on its way from sign- in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["listConfigurationPages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -657,6 +1026,122 @@ export interface components {
         ServerConfiguration: {
             /** @description Whether the older credential forms are accepted: the legacy token headers (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`), `X-Emby-Authorization` and the `Emby` scheme word. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
             EnableLegacyAuthorization: boolean;
+        };
+        /** @description The branding the sign-in page reads (Jellyfin's `BrandingOptionsDto`); this host has none. */
+        BrandingOptions: {
+            /** @description Text under the sign-in form; none here. */
+            LoginDisclaimer: string | null;
+            /** @description Style added to every page; none here. */
+            CustomCss: string | null;
+            /** @description Whether a splash screen shows; never here. */
+            SplashscreenEnabled: boolean;
+        };
+        /** @description What a client can play and do (Jellyfin's `ClientCapabilitiesDto`); read and dropped here. */
+        ClientCapabilities: {
+            PlayableMediaTypes?: string[];
+            SupportedCommands?: string[];
+            SupportsMediaControl?: boolean;
+            SupportsPersistentIdentifier?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A client's display preferences for a user (Jellyfin's `DisplayPreferencesDto`): kept as the client saves them; the defaults below until it does. */
+        DisplayPreferences: {
+            /** @description The preferences' id. */
+            Id: string | null;
+            ViewType?: string | null;
+            SortBy?: string | null;
+            IndexBy?: string | null;
+            RememberIndexing?: boolean;
+            PrimaryImageHeight?: number;
+            PrimaryImageWidth?: number;
+            /** @description The client's own settings, by name. */
+            CustomPrefs: {
+                [key: string]: string | null;
+            };
+            /** @enum {string} */
+            ScrollDirection?: "Horizontal" | "Vertical";
+            ShowBackdrop?: boolean;
+            RememberSorting?: boolean;
+            /** @enum {string} */
+            SortOrder?: "Ascending" | "Descending";
+            ShowSidebar?: boolean;
+            /** @description The client they belong to. */
+            Client: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Where the caller's connection comes from (Jellyfin's `EndPointInfo`). */
+        EndPointInfo: {
+            /** @description From this machine (a loopback address). */
+            IsLocal: boolean;
+            /** @description From a private or loopback address. */
+            IsInNetwork: boolean;
+        };
+        /** @description A folder and the room on its file system (Jellyfin's `FolderStorageDto`), in bytes. */
+        FolderStorage: {
+            Path: string;
+            /** @description Free bytes on its file system; -1 when it cannot be read. */
+            FreeSpace: number;
+            /** @description Used bytes on its file system; -1 when it cannot be read. */
+            UsedSpace: number;
+            /** @description The file system's type, when known (never here). */
+            StorageType: string | null;
+            /** @description The device's id, when known (never here). */
+            DeviceId: string | null;
+        };
+        /** @description Where the server keeps its files (Jellyfin's `SystemStorageDto`). */
+        SystemStorage: {
+            ProgramDataFolder: components["schemas"]["FolderStorage"];
+            WebFolder: components["schemas"]["FolderStorage"];
+            Libraries: {
+                Id: string;
+                Name: string;
+                Folders: components["schemas"]["FolderStorage"][];
+            }[];
+        };
+        /** @description One page of the activity log (Jellyfin's `ActivityLogEntryQueryResult`); always empty here. */
+        ActivityLogPage: {
+            Items: Record<string, never>[];
+            TotalRecordCount: number;
+            StartIndex: number;
+        };
+        /** @description How many items of each kind the library holds (Jellyfin's `ItemCounts`). */
+        ItemCounts: {
+            MovieCount: number;
+            SeriesCount: number;
+            EpisodeCount: number;
+            ArtistCount: number;
+            ProgramCount: number;
+            TrailerCount: number;
+            SongCount: number;
+            AlbumCount: number;
+            MusicVideoCount: number;
+            BoxSetCount: number;
+            BookCount: number;
+            ItemCount: number;
+        };
+        /** @description A loaded plugin (Jellyfin's `PluginInfo`). */
+        PluginInfo: {
+            Name: string;
+            Version: string;
+            ConfigurationFileName: string | null;
+            Description: string;
+            Id: string;
+            CanUninstall: boolean;
+            HasImage: boolean;
+            /** @enum {string} */
+            Status: "Active" | "Restart" | "Deleted" | "Superseded" | "Superceded" | "Malfunctioned" | "NotSupported" | "Disabled";
+        };
+        /** @description A plugin's settings page (Jellyfin's `ConfigurationPageInfo`). */
+        ConfigurationPageInfo: {
+            /** @description The page's name, for `/web/configurationpage?name=`. */
+            Name: string;
+            EnableInMainMenu: boolean;
+            MenuSection: string | null;
+            MenuIcon: string | null;
+            DisplayName: string | null;
+            PluginId: string;
         };
     };
     responses: {
@@ -1223,6 +1708,730 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getQuickConnectEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description false. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example false */
+                    "application/json": false;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPublicUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An empty list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example [] */
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "Name": "admin",
+                     *       "Id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+                     *       "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
+                     *       "HasPassword": true,
+                     *       "HasConfiguredPassword": true,
+                     *       "HasConfiguredEasyPassword": false,
+                     *       "EnableAutoLogin": false,
+                     *       "LastLoginDate": "2026-03-14T18:02:11.000Z",
+                     *       "LastActivityDate": "2026-03-14T18:02:11.000Z",
+                     *       "Configuration": {
+                     *         "PlayDefaultAudioTrack": true,
+                     *         "SubtitleLanguagePreference": "",
+                     *         "DisplayMissingEpisodes": false,
+                     *         "GroupedFolders": [],
+                     *         "SubtitleMode": "Default",
+                     *         "DisplayCollectionsView": false,
+                     *         "EnableLocalPassword": false,
+                     *         "OrderedViews": [],
+                     *         "LatestItemsExcludes": [],
+                     *         "MyMediaExcludes": [],
+                     *         "HidePlayedInLatest": true,
+                     *         "RememberAudioSelections": true,
+                     *         "RememberSubtitleSelections": true,
+                     *         "EnableNextEpisodeAutoPlay": true
+                     *       },
+                     *       "Policy": {
+                     *         "IsAdministrator": true,
+                     *         "IsHidden": false,
+                     *         "IsDisabled": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUserById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id (32 hex digits, with or without the dashes of a GUID).
+                 * @example 6b0f2c1a9d8e4f7a8b6c5d4e3f2a1b0c
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "Name": "admin",
+                     *       "Id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+                     *       "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5",
+                     *       "HasPassword": true,
+                     *       "HasConfiguredPassword": true,
+                     *       "HasConfiguredEasyPassword": false,
+                     *       "EnableAutoLogin": false,
+                     *       "LastLoginDate": "2026-03-14T18:02:11.000Z",
+                     *       "LastActivityDate": "2026-03-14T18:02:11.000Z",
+                     *       "Configuration": {
+                     *         "PlayDefaultAudioTrack": true,
+                     *         "SubtitleLanguagePreference": "",
+                     *         "DisplayMissingEpisodes": false,
+                     *         "GroupedFolders": [],
+                     *         "SubtitleMode": "Default",
+                     *         "DisplayCollectionsView": false,
+                     *         "EnableLocalPassword": false,
+                     *         "OrderedViews": [],
+                     *         "LatestItemsExcludes": [],
+                     *         "MyMediaExcludes": [],
+                     *         "HidePlayedInLatest": true,
+                     *         "RememberAudioSelections": true,
+                     *         "RememberSubtitleSelections": true,
+                     *         "EnableNextEpisodeAutoPlay": true
+                     *       },
+                     *       "Policy": {
+                     *         "IsAdministrator": true,
+                     *         "IsHidden": false,
+                     *         "IsDisabled": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getBrandingConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "LoginDisclaimer": null,
+                     *       "CustomCss": null,
+                     *       "SplashscreenEnabled": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BrandingOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    postFullCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "PlayableMediaTypes": [
+                 *         "Audio",
+                 *         "Video"
+                 *       ],
+                 *       "SupportedCommands": [
+                 *         "DisplayMessage"
+                 *       ],
+                 *       "SupportsPersistentIdentifier": false,
+                 *       "SupportsMediaControl": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientCapabilities"];
+            };
+        };
+        responses: {
+            /** @description Taken. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only sessions active within this many seconds.
+                 * @example 960
+                 */
+                activeWithinSeconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "Id": "9c8b7a6d5e4f43a2b1c0d9e8f7a6b5c4",
+                     *         "UserId": "6b0f2c1a9d8e4f7a8b6c5d4e3f2a1b0c",
+                     *         "UserName": "admin",
+                     *         "Client": "Jellyfin Web",
+                     *         "DeviceId": "4f0d2b7c9e1a",
+                     *         "DeviceName": "Firefox",
+                     *         "ApplicationVersion": "10.11.11",
+                     *         "LastActivityDate": "2026-05-12T08:30:00.000Z",
+                     *         "IsActive": true,
+                     *         "ServerId": "0a1b2c3d4e5f46a7b8c9d0e1f2a3b4c5"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["SessionInfo"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDisplayPreferences: {
+        parameters: {
+            query: {
+                /**
+                 * @description Whose preferences (default the signed-in user; another user's only for an administrator).
+                 * @example 6b0f2c1a9d8e4f7a8b6c5d4e3f2a1b0c
+                 */
+                userId?: string;
+                /**
+                 * @description The client the preferences belong to (`emby` for the web client).
+                 * @example emby
+                 */
+                client: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The preferences' id (`usersettings` for the web client's own settings).
+                 * @example usersettings
+                 */
+                displayPreferencesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "Id": "usersettings",
+                     *       "SortBy": "SortName",
+                     *       "RememberIndexing": false,
+                     *       "PrimaryImageHeight": 250,
+                     *       "PrimaryImageWidth": 250,
+                     *       "CustomPrefs": {},
+                     *       "ScrollDirection": "Horizontal",
+                     *       "ShowBackdrop": true,
+                     *       "RememberSorting": false,
+                     *       "SortOrder": "Ascending",
+                     *       "ShowSidebar": false,
+                     *       "Client": "emby"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisplayPreferences"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDisplayPreferences: {
+        parameters: {
+            query: {
+                /**
+                 * @description Whose preferences (default the signed-in user; another user's only for an administrator).
+                 * @example 6b0f2c1a9d8e4f7a8b6c5d4e3f2a1b0c
+                 */
+                userId?: string;
+                /**
+                 * @description The client the preferences belong to (`emby` for the web client).
+                 * @example emby
+                 */
+                client: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The preferences' id (`usersettings` for the web client's own settings).
+                 * @example usersettings
+                 */
+                displayPreferencesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "Id": "usersettings",
+                 *       "CustomPrefs": {
+                 *         "homesection0": "smalllibrarytiles"
+                 *       },
+                 *       "Client": "emby"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisplayPreferences"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEndpointInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "IsLocal": true,
+                     *       "IsInNetwork": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndPointInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSystemStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ProgramDataFolder": {
+                     *         "Path": "/data",
+                     *         "FreeSpace": 51234567890,
+                     *         "UsedSpace": 120000000000,
+                     *         "StorageType": null,
+                     *         "DeviceId": null
+                     *       },
+                     *       "WebFolder": {
+                     *         "Path": "/data/web",
+                     *         "FreeSpace": 51234567890,
+                     *         "UsedSpace": 120000000000,
+                     *         "StorageType": null,
+                     *         "DeviceId": null
+                     *       },
+                     *       "Libraries": [
+                     *         {
+                     *           "Id": "2f4e6a8c0b1d43f5a7c9e1b3d5f7a9c1",
+                     *           "Name": "Media",
+                     *           "Folders": [
+                     *             {
+                     *               "Path": "/media",
+                     *               "FreeSpace": 51234567890,
+                     *               "UsedSpace": 120000000000,
+                     *               "StorageType": null,
+                     *               "DeviceId": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SystemStorage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getActivityLogEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries to skip.
+                 * @example 0
+                 */
+                startIndex?: number;
+                /**
+                 * @description Entries to return at most.
+                 * @example 7
+                 */
+                limit?: number;
+                /**
+                 * @description Entries from this time on.
+                 * @example 2026-05-11T08:30:00.000Z
+                 */
+                minDate?: string;
+                /**
+                 * @description Entries of a user (true) or of the system (false).
+                 * @example true
+                 */
+                hasUserId?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "Items": [],
+                     *       "TotalRecordCount": 0,
+                     *       "StartIndex": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActivityLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getBitrateTestBytes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many bytes (default 102,400).
+                 * @example 500000
+                 */
+                Size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getItemCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "MovieCount": 2,
+                     *       "SeriesCount": 0,
+                     *       "EpisodeCount": 0,
+                     *       "ArtistCount": 0,
+                     *       "ProgramCount": 0,
+                     *       "TrailerCount": 0,
+                     *       "SongCount": 1,
+                     *       "AlbumCount": 0,
+                     *       "MusicVideoCount": 0,
+                     *       "BoxSetCount": 0,
+                     *       "BookCount": 0,
+                     *       "ItemCount": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ItemCounts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listScheduledTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only hidden (true) or visible (false) tasks.
+                 * @example false
+                 */
+                isHidden?: boolean;
+                /**
+                 * @description Only enabled (true) or disabled (false) tasks.
+                 * @example true
+                 */
+                isEnabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An empty list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example [] */
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPlugins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "Name": "Subtitles",
+                     *         "Version": "0.1.0.0",
+                     *         "ConfigurationFileName": null,
+                     *         "Description": "Generates subtitles for the media library with a speech-to-text engine.",
+                     *         "Id": "5c2b8e1f4a7d4c9eb6f0a3d2e1c4b7a8",
+                     *         "CanUninstall": false,
+                     *         "HasImage": false,
+                     *         "Status": "Active"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PluginInfo"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An empty list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example [] */
+                    "application/json": Record<string, never>[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    openSocket: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The access token or API key, as the web client sends it on the socket.
+                 * @example 3f9c0e4b8a7d4c2e9b1a6f5d4c3b2a19
+                 */
+                api_key?: string;
+                /**
+                 * @description The client's device id.
+                 * @example 4f0d2b7c9e1a
+                 */
+                deviceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched to the WebSocket protocol. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     redirectToWebClient: {
         parameters: {
             query?: never;
@@ -1293,7 +2502,7 @@ export interface operations {
                  * @description The page to serve.
                  * @example subtitles.js
                  */
-                name: "subtitles.js" | "subtitles.html" | "subtitles-settings.js" | "subtitles-settings.css";
+                name: "subtitles.js" | "subtitles.html" | "subtitles-page" | "subtitles-settings.js" | "subtitles-settings.css";
             };
             header?: never;
             path?: never;
@@ -1369,6 +2578,47 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listConfigurationPages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only pages in the main menu (true) or not (false).
+                 * @example true
+                 */
+                enableInMainMenu?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "Name": "subtitles-page",
+                     *         "EnableInMainMenu": false,
+                     *         "MenuSection": null,
+                     *         "MenuIcon": null,
+                     *         "DisplayName": "Subtitles",
+                     *         "PluginId": "5c2b8e1f4a7d4c9eb6f0a3d2e1c4b7a8"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ConfigurationPageInfo"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

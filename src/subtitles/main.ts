@@ -13,6 +13,7 @@ import { loadServerSettings } from './domain/server-settings';
 import { locateEngine } from './domain/setup-status';
 import { localTranscriber, remoteTranscriber, type Transcriber } from './domain/transcribe';
 import { createSubtitlesApp } from './http/app';
+import { attachSocket } from './http/socket';
 import { databasePath, openSqliteStore } from './store/sqlite';
 
 export interface RunningSubtitles {
@@ -64,6 +65,12 @@ export async function start(env: Env, options: StartOptions = {}): Promise<Runni
     let selfUrl: string | undefined;
     const app = createSubtitlesApp({ config, store, queue, probe, settings, selfUrl: () => selfUrl }, logger);
     const server = await listen(app, config.port, config.host);
+    attachSocket(server.server, {
+      basePath: config.basePath,
+      store,
+      legacyAuthorization: () => settings.legacy.enabled,
+      logger,
+    });
     selfUrl = server.url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
     if (config.pluginEnabled) queue.start();
     watchQueue(() => queue.status());

@@ -10,14 +10,22 @@ export type Gpu = components['schemas']['Gpu'];
 export type QueueStatus = components['schemas']['QueueStatus'];
 export type InjectionStatus = components['schemas']['InjectionStatus'];
 
-/** The server's base path: the page is served at `{base}/web/configurationpage` (during development at `/`). */
-export const basePath = () =>
-  window.location.pathname.replace(/\/web\/configurationpage$/i, '').replace(/\/+$/, '');
+/**
+ * The server's base path: the page is served at `{base}/web/configurationpage`, or shown inside the media
+ * server's web client at `{base}/web/...` (during development at `/`).
+ */
+export const basePath = () => window.location.pathname.replace(/\/web(\/.*)?$/i, '').replace(/\/+$/, '');
 export const pluginName = () =>
   document.querySelector<HTMLMetaElement>('meta[name="plugin"]')?.content || 'Subtitles';
 
 const TOKEN_KEY = 'subtitles.token';
-export const storedToken = () => window.sessionStorage.getItem(TOKEN_KEY);
+
+/** Inside the media server's web client, the page uses its sign-in: the client's token, when it has one. */
+const hostToken = (): string | null => {
+  const host = (globalThis as { ApiClient?: { accessToken?: () => string | null } }).ApiClient;
+  return host?.accessToken?.() || null;
+};
+export const storedToken = () => hostToken() ?? window.sessionStorage.getItem(TOKEN_KEY);
 export const storeToken = (token: string | null) =>
   token ? window.sessionStorage.setItem(TOKEN_KEY, token) : window.sessionStorage.removeItem(TOKEN_KEY);
 

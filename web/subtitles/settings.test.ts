@@ -4,6 +4,7 @@
  * the page's policy and an accessibility check, in light and dark and at phone size.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,6 +164,48 @@ describe('the subtitles settings page', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows inside the media server web client’s dashboard as a data-role="page" view, with its sign-in', async () => {
+    // What the web client does with a plugin page (release 10.11): fetch the HTML, keep the div marked
+    // data-role="page", put it in the page, then import the module its data-controller names; its
+    // `ApiClient` global holds the signed-in user's token.
+    const signIn = await fetch(`${server.url}/Users/AuthenticateByName`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        Authorization:
+          'MediaBrowser Client="Jellyfin Web", Device="Chromium", DeviceId="view-test", Version="10.11.11"',
+      },
+      body: JSON.stringify({ Username: 'admin', Pw: 'correct horse battery staple' }),
+    });
+    const { AccessToken } = (await signIn.json()) as { AccessToken: string };
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${server.url}/web/index.html`);
+    // A script of text: the test runner would otherwise rewrite its `import()`.
+    const controller = await page.evaluate(`(async (token) => {
+      globalThis.ApiClient = { accessToken: () => token };
+      const html = await (await fetch('configurationpage?name=subtitles-page')).text();
+      const holder = document.createElement('div');
+      holder.innerHTML = html;
+      const view = holder.querySelector('div[data-role="page"]');
+      if (!view) throw new Error('no data-role="page" div');
+      view.classList.add('mainAnimatedPage');
+      document.body.replaceChildren(view);
+      const name = (view.getAttribute('data-controller') || '').replace('__plugin/', '');
+      await import('/web/configurationpage?name=' + encodeURIComponent(name));
+      view.dispatchEvent(new CustomEvent('viewshow', { bubbles: true }));
+      return name;
+    })(${JSON.stringify(AccessToken)})`);
+    expect(controller).toBe('subtitles-settings.js');
+    // Signed in already: no sign-in form, the setup verdict shows.
+    await expect(page.getByTestId('setup-verdict').textContent()).resolves.toContain(
+      'Local transcription can run',
+    );
+    await expect(page.getByLabel('Password').count()).resolves.toBe(0);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'subtitles-in-web-client.png'), fullPage: true });
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

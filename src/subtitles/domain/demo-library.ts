@@ -8,15 +8,39 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { indexPath } from './injection';
 
+/**
+ * The web client's start page: what the host serves at `/web/index.html` in place of the media server's own
+ * web client (which the client script is injected into), linking what a visitor comes for: the plugin's
+ * settings page and the host's API. Links are relative, so they work under a base path.
+ */
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Media Server</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { max-width: 40rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
+  nav ul { list-style: none; padding: 0; }
+  nav li { margin: 0.5rem 0; }
+  a { font-weight: 600; }
+  small { opacity: 0.75; }
+</style>
 </head>
 <body>
 <h1>Media Server</h1>
-<p>The Subtitles plugin adds a Generate Subtitles button to this page.</p>
+<p>A small media-server host with the Subtitles plugin loaded. The plugin adds a Generate Subtitles button
+to this page, and keeps its settings, diagnostics and work queue on its settings page.</p>
+<nav aria-label="Dashboard">
+<h2>Dashboard</h2>
+<ul>
+<li><a href="configurationpage?name=subtitles.html">Plugins → Subtitles: settings, diagnostics and queue</a></li>
+<li><a href="../System/Info/Public">Server information</a> <small>(public, JSON)</small></li>
+</ul>
+</nav>
+<p><small>With the media server's own web client installed here instead, the same settings page opens
+from Dashboard → Plugins → Subtitles.</small></p>
 </body>
 </html>
 `;

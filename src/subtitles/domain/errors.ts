@@ -13,3 +13,8 @@ export class InvalidInputError extends Error {
 export class ConflictError extends Error {
   override name = 'ConflictError';
 }
+
+/** The caller may not do this (403, an empty body as the media server answers). */
+export class ForbiddenError extends Error {
+  override name = 'ForbiddenError';
+}

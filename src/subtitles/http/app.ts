@@ -11,6 +11,7 @@ import { setupHandlers } from './handlers/setup';
 import { systemHandlers } from './handlers/system';
 import { usersHandlers } from './handlers/users';
 import { webHandlers } from './handlers/web';
+import { webClientHandlers } from './handlers/web-client';
 import type { Services } from './services';
 
 /** Every operation's handler, made once from the app's wiring (a missing or mistyped one fails `tsc`). */
@@ -21,6 +22,7 @@ export function subtitlesHandlers(services: Services) {
     ...usersHandlers(services),
     ...systemHandlers(services),
     ...webHandlers(services),
+    ...webClientHandlers(services),
   } satisfies Handlers<operations>;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { classifyError } from '../../common/http/errors';
-import { ConflictError, InvalidInputError } from '../domain/errors';
+import { ConflictError, ForbiddenError, InvalidInputError } from '../domain/errors';
 
 const PROBLEM_TYPES: Record<number, string> = {
   400: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -56,6 +56,10 @@ export const errorMapper: ErrorRequestHandler = (error, req, res, _next) => {
   }
   if (error instanceof ConflictError) {
     problem(res, 409, error.message);
+    return;
+  }
+  if (error instanceof ForbiddenError) {
+    res.status(403).end();
     return;
   }
   const kind = classifyError(error);

@@ -133,6 +133,33 @@ export class SqliteStore implements SubtitlesStore {
     return row && toUser(row);
   }
 
+  async findUserById(id: string) {
+    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    return row && toUser(row);
+  }
+
+  async listSessions(since: string | null) {
+    const rows = this.db
+      .prepare(
+        `SELECT sessions.public_id, sessions.user_id, users.name, sessions.client, sessions.device,
+           sessions.device_id, sessions.version, sessions.last_activity_at
+         FROM sessions JOIN users ON users.id = sessions.user_id
+         WHERE ? IS NULL OR sessions.last_activity_at >= ?
+         ORDER BY sessions.last_activity_at DESC`,
+      )
+      .all(since, since) as Record<string, string | null>[];
+    return rows.map((r) => ({
+      id: String(r.public_id),
+      userId: String(r.user_id),
+      userName: String(r.name),
+      client: r.client ?? null,
+      device: r.device ?? null,
+      deviceId: r.device_id ?? null,
+      version: r.version ?? null,
+      lastActivityAt: String(r.last_activity_at),
+    }));
+  }
+
   async listUsers() {
     return (this.db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser);
   }

@@ -11,6 +11,17 @@ export interface StoredUser {
   createdAt: string;
 }
 
+export interface StoredSession {
+  id: string;
+  userId: string;
+  userName: string;
+  client: string | null;
+  device: string | null;
+  deviceId: string | null;
+  version: string | null;
+  lastActivityAt: string;
+}
+
 export interface StoredApiKey {
   id: number;
   name: string;
@@ -66,6 +77,7 @@ export interface SubtitlesStore {
   /** Throws DuplicateError when the name (compared without case) is taken. */
   createUser(user: StoredUser): Promise<void>;
   findUserByName(name: string): Promise<StoredUser | undefined>;
+  findUserById(id: string): Promise<StoredUser | undefined>;
   listUsers(): Promise<StoredUser[]>;
 
   createApiKey(key: { name: string; keyHash: string; keyPrefix: string; createdAt: string }): Promise<number>;
@@ -84,6 +96,8 @@ export interface SubtitlesStore {
   endSession(tokenHash: string): Promise<boolean>;
   /** The user behind a session token, marking the session active. */
   useSession(tokenHash: string, at: string): Promise<StoredUser | undefined>;
+  /** Open sessions active at or after `since`, most recently active first. */
+  listSessions(since: string | null): Promise<StoredSession[]>;
 
   /** Adds a job unless the same path and language is already queued or running; true when added. */
   enqueue(job: NewJob): Promise<boolean>;

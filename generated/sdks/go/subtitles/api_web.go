@@ -1,7 +1,7 @@
 /*
 Subtitles plugin diagnostics API
 
-Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
+Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`, and those the official web client asks on its way from sign-in to the plugin's settings page (users, display preferences, the WebSocket at `/socket`, the dashboard's figures, the plugin list and the settings pages), each answered with what this host has. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
 
 API version: 1.0.0
 */
@@ -48,8 +48,13 @@ that queues a media file through `POST /Plugins/{plugin}/Queue/Items` (it asks f
 language and an administrator key). `subtitles.html` is the plugin's settings page (setup status with
 every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached
 from the dashboard's plugin list at `/web/configurationpage?name=subtitles.html`; it signs in and calls
-the plugin's routes itself, and loads `subtitles-settings.js` and `subtitles-settings.css`. The page
-and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the
+the plugin's routes itself, and loads `subtitles-settings.js` and `subtitles-settings.css`.
+`subtitles-page` is the same settings page as the media server's web client shows a plugin's page
+inside its dashboard (`#/configurationpage?name=subtitles-page`, listed by `GET /web/ConfigurationPages`):
+a `<div data-role="page">` view whose `data-controller` names `subtitles-settings.js`, which the web
+client imports once the view is in place; there the page uses the web client's own sign-in. The
+standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style);
+the view takes the web client's. Public, as the
 media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings
 page's files while the web pages are not built (`npm run build:web`).
 
@@ -243,6 +248,196 @@ func (a *WebAPIService) GetWebClientIndexExecute(r ApiGetWebClientIndexRequest) 
 		newErr := &GenericOpenAPIError{
 			body:  localVarBody,
 			error: localVarHTTPResponse.Status,
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	err = a.client.decode(&localVarReturnValue, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+	if err != nil {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: err.Error(),
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	return localVarReturnValue, localVarHTTPResponse, nil
+}
+
+type ApiListConfigurationPagesRequest struct {
+	ctx context.Context
+	ApiService *WebAPIService
+	enableInMainMenu *bool
+}
+
+// Only pages in the main menu (true) or not (false).
+func (r ApiListConfigurationPagesRequest) EnableInMainMenu(enableInMainMenu bool) ApiListConfigurationPagesRequest {
+	r.enableInMainMenu = &enableInMainMenu
+	return r
+}
+
+func (r ApiListConfigurationPagesRequest) Execute() ([]ConfigurationPageInfo, *http.Response, error) {
+	return r.ApiService.ListConfigurationPagesExecute(r)
+}
+
+/*
+ListConfigurationPages The plugins’ settings pages
+
+The subtitles plugin’s settings page while the plugin is loaded: `subtitles-page`, opened by the web client at `/web/configurationpage?name=subtitles-page`, named after the plugin, and not in the main menu (so `enableInMainMenu=true` lists none). The official web client asks it on its way from sign- in to a plugin's settings page; the seed does not cover it; this is the media server's own route, answered with what this host has.
+
+ @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
+ @return ApiListConfigurationPagesRequest
+*/
+func (a *WebAPIService) ListConfigurationPages(ctx context.Context) ApiListConfigurationPagesRequest {
+	return ApiListConfigurationPagesRequest{
+		ApiService: a,
+		ctx: ctx,
+	}
+}
+
+// Execute executes the request
+//  @return []ConfigurationPageInfo
+func (a *WebAPIService) ListConfigurationPagesExecute(r ApiListConfigurationPagesRequest) ([]ConfigurationPageInfo, *http.Response, error) {
+	var (
+		localVarHTTPMethod   = http.MethodGet
+		localVarPostBody     interface{}
+		formFiles            []formFile
+		localVarReturnValue  []ConfigurationPageInfo
+	)
+
+	localBasePath, err := a.client.cfg.ServerURLWithContext(r.ctx, "WebAPIService.ListConfigurationPages")
+	if err != nil {
+		return localVarReturnValue, nil, &GenericOpenAPIError{error: err.Error()}
+	}
+
+	localVarPath := localBasePath + "/web/ConfigurationPages"
+
+	localVarHeaderParams := make(map[string]string)
+	localVarQueryParams := url.Values{}
+	localVarFormParams := url.Values{}
+
+	if r.enableInMainMenu != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "enableInMainMenu", r.enableInMainMenu, "form", "")
+	}
+	// to determine the Content-Type header
+	localVarHTTPContentTypes := []string{}
+
+	// set Content-Type header
+	localVarHTTPContentType := selectHeaderContentType(localVarHTTPContentTypes)
+	if localVarHTTPContentType != "" {
+		localVarHeaderParams["Content-Type"] = localVarHTTPContentType
+	}
+
+	// to determine the Accept header
+	localVarHTTPHeaderAccepts := []string{"application/json", "application/problem+json"}
+
+	// set Accept header
+	localVarHTTPHeaderAccept := selectHeaderAccept(localVarHTTPHeaderAccepts)
+	if localVarHTTPHeaderAccept != "" {
+		localVarHeaderParams["Accept"] = localVarHTTPHeaderAccept
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["mediaServerToken"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarHeaderParams["Authorization"] = key
+			}
+		}
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["legacyTokenHeader"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarHeaderParams["X-Media-Token"] = key
+			}
+		}
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["sessionToken"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarHeaderParams["Authorization"] = key
+			}
+		}
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["legacyAuthorizationHeader"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarHeaderParams["X-Emby-Authorization"] = key
+			}
+		}
+	}
+	if r.ctx != nil {
+		// API Key Authentication
+		if auth, ok := r.ctx.Value(ContextAPIKeys).(map[string]APIKey); ok {
+			if apiKey, ok := auth["apiKeyQuery"]; ok {
+				var key string
+				if apiKey.Prefix != "" {
+					key = apiKey.Prefix + " " + apiKey.Key
+				} else {
+					key = apiKey.Key
+				}
+				localVarQueryParams.Add("ApiKey", key)
+			}
+		}
+	}
+	req, err := a.client.prepareRequest(r.ctx, localVarPath, localVarHTTPMethod, localVarPostBody, localVarHeaderParams, localVarQueryParams, localVarFormParams, formFiles)
+	if err != nil {
+		return localVarReturnValue, nil, err
+	}
+
+	localVarHTTPResponse, err := a.client.callAPI(req)
+	if err != nil || localVarHTTPResponse == nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	localVarBody, err := io.ReadAll(localVarHTTPResponse.Body)
+	localVarHTTPResponse.Body.Close()
+	localVarHTTPResponse.Body = io.NopCloser(bytes.NewBuffer(localVarBody))
+	if err != nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	if localVarHTTPResponse.StatusCode >= 300 {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: localVarHTTPResponse.Status,
+		}
+		if localVarHTTPResponse.StatusCode == 400 {
+			var v ProblemDetails
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		return localVarReturnValue, localVarHTTPResponse, newErr
 	}

@@ -1,26 +1,9 @@
 import { clientIp } from '../../../common/http/client';
 import { clientInfo, signIn, signOut } from '../../domain/accounts';
 import { authorizationInfo } from '../../domain/credentials';
+import { userDto } from '../../domain/web-client';
 import { principalOf } from '../gate';
 import type { Services, SubtitlesHandlers } from '../services';
-
-/** The media server's defaults: this host keeps no per-user preferences. */
-const DEFAULT_USER_CONFIGURATION = {
-  PlayDefaultAudioTrack: true,
-  SubtitleLanguagePreference: '',
-  DisplayMissingEpisodes: false,
-  GroupedFolders: [],
-  SubtitleMode: 'Default' as const,
-  DisplayCollectionsView: false,
-  EnableLocalPassword: false,
-  OrderedViews: [],
-  LatestItemsExcludes: [],
-  MyMediaExcludes: [],
-  HidePlayedInLatest: true,
-  RememberAudioSelections: true,
-  RememberSubtitleSelections: true,
-  EnableNextEpisodeAutoPlay: true,
-};
 
 export function usersHandlers(services: Services) {
   return {
@@ -47,19 +30,7 @@ export function usersHandlers(services: Services) {
       req.log.info({ user: user.id, session: session.id, endedOnDevice: ended }, 'signed in');
       res.json({
         AccessToken: accessToken,
-        User: {
-          Name: user.name,
-          Id: user.id,
-          ServerId: serverId,
-          HasPassword: user.hasPassword,
-          HasConfiguredPassword: user.hasPassword,
-          HasConfiguredEasyPassword: false,
-          EnableAutoLogin: false,
-          LastLoginDate: session.at,
-          LastActivityDate: session.at,
-          Configuration: DEFAULT_USER_CONFIGURATION,
-          Policy: { IsAdministrator: user.isAdmin, IsHidden: false, IsDisabled: false },
-        },
+        User: userDto(user, serverId, session.at),
         SessionInfo: {
           Id: session.id,
           UserId: user.id,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { builtFile, sameOriginPolicy, withMeta } from '../../../common/http/web-page';
 import { clientScript } from '../../domain/client-script';
 import { indexPath, normalizeInjection, usesTransform } from '../../domain/injection';
+import { SETTINGS_PAGE } from '../../domain/web-client';
 import type { Services, SubtitlesHandlers } from '../services';
 
 export function webHandlers(services: Services) {
@@ -34,6 +35,11 @@ export function webHandlers(services: Services) {
         res.type('text/javascript').end(clientScript(config.basePath, config.pluginName));
         return;
       }
+      if (name === SETTINGS_PAGE) {
+        // A view of the web client's dashboard: it takes the web client's policy and sign-in.
+        res.type('text/html').set('Cache-Control', 'no-cache').end(settingsView(config.pluginName));
+        return;
+      }
       // The settings page and its two files, built from web/subtitles/ (npm run build:web).
       const [relative, type] = SETTINGS_FILES[name];
       const body = builtFile({ service: 'subtitles' }, relative);
@@ -46,6 +52,23 @@ export function webHandlers(services: Services) {
     },
   } satisfies SubtitlesHandlers;
 }
+
+/**
+ * The settings page as the web client shows a plugin's page: a `data-role="page"` view (the web client
+ * keeps the `div` and drops the rest), its controller the settings page's own module, which the web client
+ * imports once the view is in place and which mounts the page into `#app`.
+ */
+export function settingsView(pluginName: string): string {
+  const name = escapeHtml(pluginName);
+  return `<div data-role="page" class="page type-interior pluginConfigurationPage" data-title="${name}" data-controller="__plugin/subtitles-settings.js">
+<meta name="plugin" content="${name}">
+<link rel="stylesheet" href="configurationpage?name=subtitles-settings.css">
+<div class="content-primary"><div id="app"></div></div>
+</div>
+`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const SETTINGS_FILES = {
   'subtitles.html': ['index.html', 'text/html'],

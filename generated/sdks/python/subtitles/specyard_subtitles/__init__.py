@@ -5,7 +5,7 @@
 """
     Subtitles plugin diagnostics API
 
-    Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
+    Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`, and those the official web client asks on its way from sign-in to the plugin's settings page (users, display preferences, the WebSocket at `/socket`, the dashboard's figures, the plugin list and the settings pages), each answered with what this host has. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
 
     The version of the OpenAPI document: 1.0.0
     Generated by OpenAPI Generator (https://openapi-generator.tech)
@@ -32,12 +32,21 @@ __all__ = [
     "ApiKeyError",
     "ApiAttributeError",
     "ApiException",
+    "ActivityLogPage",
     "AuthenticateByName",
     "AuthenticationResult",
+    "BrandingOptions",
+    "ClientCapabilities",
+    "ConfigurationPageInfo",
+    "DisplayPreferences",
+    "EndPointInfo",
     "EnqueueRequest",
     "EnqueueResult",
+    "FolderStorage",
     "Gpu",
     "InjectionStatus",
+    "ItemCounts",
+    "PluginInfo",
     "ProblemDetails",
     "PublicSystemInfo",
     "QueuePhase",
@@ -49,6 +58,8 @@ __all__ = [
     "SessionInfo",
     "SetupStatus",
     "SystemInfo",
+    "SystemStorage",
+    "SystemStorageLibrariesInner",
     "User",
     "UserConfiguration",
     "UserPolicy",
@@ -73,12 +84,21 @@ from specyard_subtitles.exceptions import ApiAttributeError as ApiAttributeError
 from specyard_subtitles.exceptions import ApiException as ApiException
 
 # import models into sdk package
+from specyard_subtitles.models.activity_log_page import ActivityLogPage as ActivityLogPage
 from specyard_subtitles.models.authenticate_by_name import AuthenticateByName as AuthenticateByName
 from specyard_subtitles.models.authentication_result import AuthenticationResult as AuthenticationResult
+from specyard_subtitles.models.branding_options import BrandingOptions as BrandingOptions
+from specyard_subtitles.models.client_capabilities import ClientCapabilities as ClientCapabilities
+from specyard_subtitles.models.configuration_page_info import ConfigurationPageInfo as ConfigurationPageInfo
+from specyard_subtitles.models.display_preferences import DisplayPreferences as DisplayPreferences
+from specyard_subtitles.models.end_point_info import EndPointInfo as EndPointInfo
 from specyard_subtitles.models.enqueue_request import EnqueueRequest as EnqueueRequest
 from specyard_subtitles.models.enqueue_result import EnqueueResult as EnqueueResult
+from specyard_subtitles.models.folder_storage import FolderStorage as FolderStorage
 from specyard_subtitles.models.gpu import Gpu as Gpu
 from specyard_subtitles.models.injection_status import InjectionStatus as InjectionStatus
+from specyard_subtitles.models.item_counts import ItemCounts as ItemCounts
+from specyard_subtitles.models.plugin_info import PluginInfo as PluginInfo
 from specyard_subtitles.models.problem_details import ProblemDetails as ProblemDetails
 from specyard_subtitles.models.public_system_info import PublicSystemInfo as PublicSystemInfo
 from specyard_subtitles.models.queue_phase import QueuePhase as QueuePhase
@@ -90,6 +110,8 @@ from specyard_subtitles.models.server_configuration import ServerConfiguration a
 from specyard_subtitles.models.session_info import SessionInfo as SessionInfo
 from specyard_subtitles.models.setup_status import SetupStatus as SetupStatus
 from specyard_subtitles.models.system_info import SystemInfo as SystemInfo
+from specyard_subtitles.models.system_storage import SystemStorage as SystemStorage
+from specyard_subtitles.models.system_storage_libraries_inner import SystemStorageLibrariesInner as SystemStorageLibrariesInner
 from specyard_subtitles.models.user import User as User
 from specyard_subtitles.models.user_configuration import UserConfiguration as UserConfiguration
 from specyard_subtitles.models.user_policy import UserPolicy as UserPolicy

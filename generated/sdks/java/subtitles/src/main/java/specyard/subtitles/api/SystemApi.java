@@ -1,6 +1,6 @@
 /*
  * Subtitles plugin diagnostics API
- * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
+ * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`, and those the official web client asks on its way from sign-in to the plugin's settings page (users, display preferences, the WebSocket at `/socket`, the dashboard's figures, the plugin list and the settings pages), each answered with what this host has. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
  *
  * The version of the OpenAPI document: 1.0.0
  * 
@@ -18,10 +18,18 @@ import specyard.subtitles.ApiResponse;
 import specyard.subtitles.Configuration;
 import specyard.subtitles.Pair;
 
+import specyard.subtitles.model.ActivityLogPage;
+import specyard.subtitles.model.BrandingOptions;
+import specyard.subtitles.model.EndPointInfo;
+import java.io.File;
+import specyard.subtitles.model.ItemCounts;
+import java.time.OffsetDateTime;
+import specyard.subtitles.model.PluginInfo;
 import specyard.subtitles.model.ProblemDetails;
 import specyard.subtitles.model.PublicSystemInfo;
 import specyard.subtitles.model.ServerConfiguration;
 import specyard.subtitles.model.SystemInfo;
+import specyard.subtitles.model.SystemStorage;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -163,6 +171,606 @@ public class SystemApi {
       file.deleteOnExit(); // best effort cleanup
     }
     return file;
+  }
+
+  /**
+   * The server’s activity log
+   * Always empty: this host keeps no activity log (sign-ins and plugin work are in its JSON log lines). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param startIndex Entries to skip. (optional)
+   * @param limit Entries to return at most. (optional)
+   * @param minDate Entries from this time on. (optional)
+   * @param hasUserId Entries of a user (true) or of the system (false). (optional)
+   * @return ActivityLogPage
+   * @throws ApiException if fails to make API call
+   */
+  public ActivityLogPage getActivityLogEntries(@jakarta.annotation.Nullable Integer startIndex, @jakarta.annotation.Nullable Integer limit, @jakarta.annotation.Nullable OffsetDateTime minDate, @jakarta.annotation.Nullable Boolean hasUserId) throws ApiException {
+    return getActivityLogEntries(startIndex, limit, minDate, hasUserId, null);
+  }
+
+  /**
+   * The server’s activity log
+   * Always empty: this host keeps no activity log (sign-ins and plugin work are in its JSON log lines). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param startIndex Entries to skip. (optional)
+   * @param limit Entries to return at most. (optional)
+   * @param minDate Entries from this time on. (optional)
+   * @param hasUserId Entries of a user (true) or of the system (false). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ActivityLogPage
+   * @throws ApiException if fails to make API call
+   */
+  public ActivityLogPage getActivityLogEntries(@jakarta.annotation.Nullable Integer startIndex, @jakarta.annotation.Nullable Integer limit, @jakarta.annotation.Nullable OffsetDateTime minDate, @jakarta.annotation.Nullable Boolean hasUserId, Map<String, String> headers) throws ApiException {
+    ApiResponse<ActivityLogPage> localVarResponse = getActivityLogEntriesWithHttpInfo(startIndex, limit, minDate, hasUserId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The server’s activity log
+   * Always empty: this host keeps no activity log (sign-ins and plugin work are in its JSON log lines). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param startIndex Entries to skip. (optional)
+   * @param limit Entries to return at most. (optional)
+   * @param minDate Entries from this time on. (optional)
+   * @param hasUserId Entries of a user (true) or of the system (false). (optional)
+   * @return ApiResponse&lt;ActivityLogPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ActivityLogPage> getActivityLogEntriesWithHttpInfo(@jakarta.annotation.Nullable Integer startIndex, @jakarta.annotation.Nullable Integer limit, @jakarta.annotation.Nullable OffsetDateTime minDate, @jakarta.annotation.Nullable Boolean hasUserId) throws ApiException {
+    return getActivityLogEntriesWithHttpInfo(startIndex, limit, minDate, hasUserId, null);
+  }
+
+  /**
+   * The server’s activity log
+   * Always empty: this host keeps no activity log (sign-ins and plugin work are in its JSON log lines). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param startIndex Entries to skip. (optional)
+   * @param limit Entries to return at most. (optional)
+   * @param minDate Entries from this time on. (optional)
+   * @param hasUserId Entries of a user (true) or of the system (false). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;ActivityLogPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ActivityLogPage> getActivityLogEntriesWithHttpInfo(@jakarta.annotation.Nullable Integer startIndex, @jakarta.annotation.Nullable Integer limit, @jakarta.annotation.Nullable OffsetDateTime minDate, @jakarta.annotation.Nullable Boolean hasUserId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getActivityLogEntriesRequestBuilder(startIndex, limit, minDate, hasUserId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getActivityLogEntries", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<ActivityLogPage>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        ActivityLogPage responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<ActivityLogPage>() {});
+        
+
+        return new ApiResponse<ActivityLogPage>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getActivityLogEntriesRequestBuilder(@jakarta.annotation.Nullable Integer startIndex, @jakarta.annotation.Nullable Integer limit, @jakarta.annotation.Nullable OffsetDateTime minDate, @jakarta.annotation.Nullable Boolean hasUserId, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/System/ActivityLog/Entries";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "startIndex";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("startIndex", startIndex));
+    localVarQueryParameterBaseName = "limit";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
+    localVarQueryParameterBaseName = "minDate";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("minDate", minDate));
+    localVarQueryParameterBaseName = "hasUserId";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("hasUserId", hasUserId));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Bytes to measure the connection with
+   * &#x60;Size&#x60; zero bytes, which the client times to guess its bandwidth. At most 10,000,000 bytes (our bound; the media server allows more). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param size How many bytes (default 102,400). (optional, default to 102400)
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getBitrateTestBytes(@jakarta.annotation.Nullable Integer size) throws ApiException {
+    return getBitrateTestBytes(size, null);
+  }
+
+  /**
+   * Bytes to measure the connection with
+   * &#x60;Size&#x60; zero bytes, which the client times to guess its bandwidth. At most 10,000,000 bytes (our bound; the media server allows more). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param size How many bytes (default 102,400). (optional, default to 102400)
+   * @param headers Optional headers to include in the request
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getBitrateTestBytes(@jakarta.annotation.Nullable Integer size, Map<String, String> headers) throws ApiException {
+    ApiResponse<File> localVarResponse = getBitrateTestBytesWithHttpInfo(size, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Bytes to measure the connection with
+   * &#x60;Size&#x60; zero bytes, which the client times to guess its bandwidth. At most 10,000,000 bytes (our bound; the media server allows more). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param size How many bytes (default 102,400). (optional, default to 102400)
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getBitrateTestBytesWithHttpInfo(@jakarta.annotation.Nullable Integer size) throws ApiException {
+    return getBitrateTestBytesWithHttpInfo(size, null);
+  }
+
+  /**
+   * Bytes to measure the connection with
+   * &#x60;Size&#x60; zero bytes, which the client times to guess its bandwidth. At most 10,000,000 bytes (our bound; the media server allows more). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param size How many bytes (default 102,400). (optional, default to 102400)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getBitrateTestBytesWithHttpInfo(@jakarta.annotation.Nullable Integer size, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getBitrateTestBytesRequestBuilder(size, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getBitrateTestBytes", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<File>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        // Handle file downloading.
+        File responseValue = downloadFileFromResponse(localVarResponse, localVarResponseBody);
+        
+
+        return new ApiResponse<File>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getBitrateTestBytesRequestBuilder(@jakarta.annotation.Nullable Integer size, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Playback/BitrateTest";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "Size";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("Size", size));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/octet-stream, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The sign-in page’s branding
+   * No disclaimer, no custom style, no splash screen: this host has no branding settings. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return BrandingOptions
+   * @throws ApiException if fails to make API call
+   */
+  public BrandingOptions getBrandingConfiguration() throws ApiException {
+    return getBrandingConfiguration(null);
+  }
+
+  /**
+   * The sign-in page’s branding
+   * No disclaimer, no custom style, no splash screen: this host has no branding settings. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return BrandingOptions
+   * @throws ApiException if fails to make API call
+   */
+  public BrandingOptions getBrandingConfiguration(Map<String, String> headers) throws ApiException {
+    ApiResponse<BrandingOptions> localVarResponse = getBrandingConfigurationWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The sign-in page’s branding
+   * No disclaimer, no custom style, no splash screen: this host has no branding settings. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;BrandingOptions&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<BrandingOptions> getBrandingConfigurationWithHttpInfo() throws ApiException {
+    return getBrandingConfigurationWithHttpInfo(null);
+  }
+
+  /**
+   * The sign-in page’s branding
+   * No disclaimer, no custom style, no splash screen: this host has no branding settings. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;BrandingOptions&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<BrandingOptions> getBrandingConfigurationWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getBrandingConfigurationRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getBrandingConfiguration", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<BrandingOptions>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        BrandingOptions responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<BrandingOptions>() {});
+        
+
+        return new ApiResponse<BrandingOptions>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getBrandingConfigurationRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Branding/Configuration";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Where the caller is, seen from the server
+   * &#x60;IsLocal&#x60;: the connection comes from this machine (a loopback address); &#x60;IsInNetwork&#x60;: from a private or loopback address. The socket peer decides, never a forwarded address. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return EndPointInfo
+   * @throws ApiException if fails to make API call
+   */
+  public EndPointInfo getEndpointInfo() throws ApiException {
+    return getEndpointInfo(null);
+  }
+
+  /**
+   * Where the caller is, seen from the server
+   * &#x60;IsLocal&#x60;: the connection comes from this machine (a loopback address); &#x60;IsInNetwork&#x60;: from a private or loopback address. The socket peer decides, never a forwarded address. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return EndPointInfo
+   * @throws ApiException if fails to make API call
+   */
+  public EndPointInfo getEndpointInfo(Map<String, String> headers) throws ApiException {
+    ApiResponse<EndPointInfo> localVarResponse = getEndpointInfoWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Where the caller is, seen from the server
+   * &#x60;IsLocal&#x60;: the connection comes from this machine (a loopback address); &#x60;IsInNetwork&#x60;: from a private or loopback address. The socket peer decides, never a forwarded address. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;EndPointInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<EndPointInfo> getEndpointInfoWithHttpInfo() throws ApiException {
+    return getEndpointInfoWithHttpInfo(null);
+  }
+
+  /**
+   * Where the caller is, seen from the server
+   * &#x60;IsLocal&#x60;: the connection comes from this machine (a loopback address); &#x60;IsInNetwork&#x60;: from a private or loopback address. The socket peer decides, never a forwarded address. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;EndPointInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<EndPointInfo> getEndpointInfoWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getEndpointInfoRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getEndpointInfo", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<EndPointInfo>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        EndPointInfo responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<EndPointInfo>() {});
+        
+
+        return new ApiResponse<EndPointInfo>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getEndpointInfoRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/System/Endpoint";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * How many items the library holds
+   * Counted from the media library this host scans: its video files as movies, its audio files as songs, all of them as items; the kinds it does not tell apart (series, episodes, albums, ...) are 0. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ItemCounts
+   * @throws ApiException if fails to make API call
+   */
+  public ItemCounts getItemCounts() throws ApiException {
+    return getItemCounts(null);
+  }
+
+  /**
+   * How many items the library holds
+   * Counted from the media library this host scans: its video files as movies, its audio files as songs, all of them as items; the kinds it does not tell apart (series, episodes, albums, ...) are 0. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ItemCounts
+   * @throws ApiException if fails to make API call
+   */
+  public ItemCounts getItemCounts(Map<String, String> headers) throws ApiException {
+    ApiResponse<ItemCounts> localVarResponse = getItemCountsWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * How many items the library holds
+   * Counted from the media library this host scans: its video files as movies, its audio files as songs, all of them as items; the kinds it does not tell apart (series, episodes, albums, ...) are 0. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;ItemCounts&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ItemCounts> getItemCountsWithHttpInfo() throws ApiException {
+    return getItemCountsWithHttpInfo(null);
+  }
+
+  /**
+   * How many items the library holds
+   * Counted from the media library this host scans: its video files as movies, its audio files as songs, all of them as items; the kinds it does not tell apart (series, episodes, albums, ...) are 0. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;ItemCounts&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<ItemCounts> getItemCountsWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getItemCountsRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getItemCounts", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<ItemCounts>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        ItemCounts responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<ItemCounts>() {});
+        
+
+        return new ApiResponse<ItemCounts>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getItemCountsRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Items/Counts";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
   }
 
   /**
@@ -479,6 +1087,587 @@ public class SystemApi {
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Where the server keeps its files, and the room left
+   * The data folder (&#x60;ProgramDataFolder&#x60;, also its cache, log and metadata folders, as this host keeps them together), the web client’s folder and the media library, each with its path, the free and used space of its file system (in bytes) and its file system type when known. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return SystemStorage
+   * @throws ApiException if fails to make API call
+   */
+  public SystemStorage getSystemStorage() throws ApiException {
+    return getSystemStorage(null);
+  }
+
+  /**
+   * Where the server keeps its files, and the room left
+   * The data folder (&#x60;ProgramDataFolder&#x60;, also its cache, log and metadata folders, as this host keeps them together), the web client’s folder and the media library, each with its path, the free and used space of its file system (in bytes) and its file system type when known. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return SystemStorage
+   * @throws ApiException if fails to make API call
+   */
+  public SystemStorage getSystemStorage(Map<String, String> headers) throws ApiException {
+    ApiResponse<SystemStorage> localVarResponse = getSystemStorageWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Where the server keeps its files, and the room left
+   * The data folder (&#x60;ProgramDataFolder&#x60;, also its cache, log and metadata folders, as this host keeps them together), the web client’s folder and the media library, each with its path, the free and used space of its file system (in bytes) and its file system type when known. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;SystemStorage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SystemStorage> getSystemStorageWithHttpInfo() throws ApiException {
+    return getSystemStorageWithHttpInfo(null);
+  }
+
+  /**
+   * Where the server keeps its files, and the room left
+   * The data folder (&#x60;ProgramDataFolder&#x60;, also its cache, log and metadata folders, as this host keeps them together), the web client’s folder and the media library, each with its path, the free and used space of its file system (in bytes) and its file system type when known. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;SystemStorage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SystemStorage> getSystemStorageWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getSystemStorageRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getSystemStorage", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<SystemStorage>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        SystemStorage responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<SystemStorage>() {});
+        
+
+        return new ApiResponse<SystemStorage>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getSystemStorageRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/System/Info/Storage";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The plugin catalogue
+   * Always an empty list: this host installs no plugin from a repository. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return List&lt;Object&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<Object> listPackages() throws ApiException {
+    return listPackages(null);
+  }
+
+  /**
+   * The plugin catalogue
+   * Always an empty list: this host installs no plugin from a repository. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return List&lt;Object&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<Object> listPackages(Map<String, String> headers) throws ApiException {
+    ApiResponse<List<Object>> localVarResponse = listPackagesWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The plugin catalogue
+   * Always an empty list: this host installs no plugin from a repository. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;List&lt;Object&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<Object>> listPackagesWithHttpInfo() throws ApiException {
+    return listPackagesWithHttpInfo(null);
+  }
+
+  /**
+   * The plugin catalogue
+   * Always an empty list: this host installs no plugin from a repository. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;Object&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<Object>> listPackagesWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listPackagesRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listPackages", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<Object>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<Object> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<Object>>() {});
+        
+
+        return new ApiResponse<List<Object>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listPackagesRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Packages";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The plugins the server has loaded
+   * The subtitles plugin, while it is loaded (an empty list when &#x60;SUBTITLES_PLUGIN_ENABLED&#x3D;false&#x60;): its name (the route segment), version, description and id (32 hex digits), &#x60;Active&#x60;, no image, and not uninstallable from here. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return List&lt;PluginInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<PluginInfo> listPlugins() throws ApiException {
+    return listPlugins(null);
+  }
+
+  /**
+   * The plugins the server has loaded
+   * The subtitles plugin, while it is loaded (an empty list when &#x60;SUBTITLES_PLUGIN_ENABLED&#x3D;false&#x60;): its name (the route segment), version, description and id (32 hex digits), &#x60;Active&#x60;, no image, and not uninstallable from here. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return List&lt;PluginInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<PluginInfo> listPlugins(Map<String, String> headers) throws ApiException {
+    ApiResponse<List<PluginInfo>> localVarResponse = listPluginsWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The plugins the server has loaded
+   * The subtitles plugin, while it is loaded (an empty list when &#x60;SUBTITLES_PLUGIN_ENABLED&#x3D;false&#x60;): its name (the route segment), version, description and id (32 hex digits), &#x60;Active&#x60;, no image, and not uninstallable from here. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;List&lt;PluginInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<PluginInfo>> listPluginsWithHttpInfo() throws ApiException {
+    return listPluginsWithHttpInfo(null);
+  }
+
+  /**
+   * The plugins the server has loaded
+   * The subtitles plugin, while it is loaded (an empty list when &#x60;SUBTITLES_PLUGIN_ENABLED&#x3D;false&#x60;): its name (the route segment), version, description and id (32 hex digits), &#x60;Active&#x60;, no image, and not uninstallable from here. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;PluginInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<PluginInfo>> listPluginsWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listPluginsRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listPlugins", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<PluginInfo>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<PluginInfo> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<PluginInfo>>() {});
+        
+
+        return new ApiResponse<List<PluginInfo>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listPluginsRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Plugins";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The server’s scheduled tasks
+   * Always an empty list: this host runs no scheduled task of the media server (the plugin’s library scan is &#x60;POST /Plugins/{plugin}/Queue/Scan&#x60;). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param isHidden Only hidden (true) or visible (false) tasks. (optional)
+   * @param isEnabled Only enabled (true) or disabled (false) tasks. (optional)
+   * @return List&lt;Object&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<Object> listScheduledTasks(@jakarta.annotation.Nullable Boolean isHidden, @jakarta.annotation.Nullable Boolean isEnabled) throws ApiException {
+    return listScheduledTasks(isHidden, isEnabled, null);
+  }
+
+  /**
+   * The server’s scheduled tasks
+   * Always an empty list: this host runs no scheduled task of the media server (the plugin’s library scan is &#x60;POST /Plugins/{plugin}/Queue/Scan&#x60;). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param isHidden Only hidden (true) or visible (false) tasks. (optional)
+   * @param isEnabled Only enabled (true) or disabled (false) tasks. (optional)
+   * @param headers Optional headers to include in the request
+   * @return List&lt;Object&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<Object> listScheduledTasks(@jakarta.annotation.Nullable Boolean isHidden, @jakarta.annotation.Nullable Boolean isEnabled, Map<String, String> headers) throws ApiException {
+    ApiResponse<List<Object>> localVarResponse = listScheduledTasksWithHttpInfo(isHidden, isEnabled, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The server’s scheduled tasks
+   * Always an empty list: this host runs no scheduled task of the media server (the plugin’s library scan is &#x60;POST /Plugins/{plugin}/Queue/Scan&#x60;). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param isHidden Only hidden (true) or visible (false) tasks. (optional)
+   * @param isEnabled Only enabled (true) or disabled (false) tasks. (optional)
+   * @return ApiResponse&lt;List&lt;Object&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<Object>> listScheduledTasksWithHttpInfo(@jakarta.annotation.Nullable Boolean isHidden, @jakarta.annotation.Nullable Boolean isEnabled) throws ApiException {
+    return listScheduledTasksWithHttpInfo(isHidden, isEnabled, null);
+  }
+
+  /**
+   * The server’s scheduled tasks
+   * Always an empty list: this host runs no scheduled task of the media server (the plugin’s library scan is &#x60;POST /Plugins/{plugin}/Queue/Scan&#x60;). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param isHidden Only hidden (true) or visible (false) tasks. (optional)
+   * @param isEnabled Only enabled (true) or disabled (false) tasks. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;Object&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<Object>> listScheduledTasksWithHttpInfo(@jakarta.annotation.Nullable Boolean isHidden, @jakarta.annotation.Nullable Boolean isEnabled, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listScheduledTasksRequestBuilder(isHidden, isEnabled, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listScheduledTasks", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<Object>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<Object> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<Object>>() {});
+        
+
+        return new ApiResponse<List<Object>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listScheduledTasksRequestBuilder(@jakarta.annotation.Nullable Boolean isHidden, @jakarta.annotation.Nullable Boolean isEnabled, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/ScheduledTasks";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "isHidden";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("isHidden", isHidden));
+    localVarQueryParameterBaseName = "isEnabled";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("isEnabled", isEnabled));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The server’s WebSocket
+   * A WebSocket upgrade (&#x60;ws://.../socket?api_key&#x3D;&lt;token&gt;&amp;deviceId&#x3D;&lt;id&gt;&#x60;; the token may also come in any header the other routes read). The server first sends &#x60;{\&quot;MessageType\&quot;:\&quot;ForceKeepAlive\&quot;,\&quot;Data\&quot;:60,\&quot;MessageId\&quot;:...}&#x60; and answers each &#x60;{\&quot;MessageType\&quot;:\&quot;KeepAlive\&quot;}&#x60; with a &#x60;KeepAlive&#x60; of its own, each message with a new &#x60;MessageId&#x60;; it sends nothing else (this host has no sessions to report or commands to relay). A request that is no WebSocket upgrade answers 400. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param apiKey The access token or API key, as the web client sends it on the socket. (optional)
+   * @param deviceId The client&#39;s device id. (optional)
+   * @throws ApiException if fails to make API call
+   */
+  public void openSocket(@jakarta.annotation.Nullable String apiKey, @jakarta.annotation.Nullable String deviceId) throws ApiException {
+    openSocket(apiKey, deviceId, null);
+  }
+
+  /**
+   * The server’s WebSocket
+   * A WebSocket upgrade (&#x60;ws://.../socket?api_key&#x3D;&lt;token&gt;&amp;deviceId&#x3D;&lt;id&gt;&#x60;; the token may also come in any header the other routes read). The server first sends &#x60;{\&quot;MessageType\&quot;:\&quot;ForceKeepAlive\&quot;,\&quot;Data\&quot;:60,\&quot;MessageId\&quot;:...}&#x60; and answers each &#x60;{\&quot;MessageType\&quot;:\&quot;KeepAlive\&quot;}&#x60; with a &#x60;KeepAlive&#x60; of its own, each message with a new &#x60;MessageId&#x60;; it sends nothing else (this host has no sessions to report or commands to relay). A request that is no WebSocket upgrade answers 400. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param apiKey The access token or API key, as the web client sends it on the socket. (optional)
+   * @param deviceId The client&#39;s device id. (optional)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void openSocket(@jakarta.annotation.Nullable String apiKey, @jakarta.annotation.Nullable String deviceId, Map<String, String> headers) throws ApiException {
+    openSocketWithHttpInfo(apiKey, deviceId, headers);
+  }
+
+  /**
+   * The server’s WebSocket
+   * A WebSocket upgrade (&#x60;ws://.../socket?api_key&#x3D;&lt;token&gt;&amp;deviceId&#x3D;&lt;id&gt;&#x60;; the token may also come in any header the other routes read). The server first sends &#x60;{\&quot;MessageType\&quot;:\&quot;ForceKeepAlive\&quot;,\&quot;Data\&quot;:60,\&quot;MessageId\&quot;:...}&#x60; and answers each &#x60;{\&quot;MessageType\&quot;:\&quot;KeepAlive\&quot;}&#x60; with a &#x60;KeepAlive&#x60; of its own, each message with a new &#x60;MessageId&#x60;; it sends nothing else (this host has no sessions to report or commands to relay). A request that is no WebSocket upgrade answers 400. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param apiKey The access token or API key, as the web client sends it on the socket. (optional)
+   * @param deviceId The client&#39;s device id. (optional)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> openSocketWithHttpInfo(@jakarta.annotation.Nullable String apiKey, @jakarta.annotation.Nullable String deviceId) throws ApiException {
+    return openSocketWithHttpInfo(apiKey, deviceId, null);
+  }
+
+  /**
+   * The server’s WebSocket
+   * A WebSocket upgrade (&#x60;ws://.../socket?api_key&#x3D;&lt;token&gt;&amp;deviceId&#x3D;&lt;id&gt;&#x60;; the token may also come in any header the other routes read). The server first sends &#x60;{\&quot;MessageType\&quot;:\&quot;ForceKeepAlive\&quot;,\&quot;Data\&quot;:60,\&quot;MessageId\&quot;:...}&#x60; and answers each &#x60;{\&quot;MessageType\&quot;:\&quot;KeepAlive\&quot;}&#x60; with a &#x60;KeepAlive&#x60; of its own, each message with a new &#x60;MessageId&#x60;; it sends nothing else (this host has no sessions to report or commands to relay). A request that is no WebSocket upgrade answers 400. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param apiKey The access token or API key, as the web client sends it on the socket. (optional)
+   * @param deviceId The client&#39;s device id. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> openSocketWithHttpInfo(@jakarta.annotation.Nullable String apiKey, @jakarta.annotation.Nullable String deviceId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = openSocketRequestBuilder(apiKey, deviceId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("openSocket", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder openSocketRequestBuilder(@jakarta.annotation.Nullable String apiKey, @jakarta.annotation.Nullable String deviceId, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/socket";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "api_key";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("api_key", apiKey));
+    localVarQueryParameterBaseName = "deviceId";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("deviceId", deviceId));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {

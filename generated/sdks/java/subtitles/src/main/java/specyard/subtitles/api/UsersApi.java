@@ -1,6 +1,6 @@
 /*
  * Subtitles plugin diagnostics API
- * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
+ * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`, and those the official web client asks on its way from sign-in to the plugin's settings page (users, display preferences, the WebSocket at `/socket`, the dashboard's figures, the plugin list and the settings pages), each answered with what this host has. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
  *
  * The version of the OpenAPI document: 1.0.0
  * 
@@ -20,7 +20,11 @@ import specyard.subtitles.Pair;
 
 import specyard.subtitles.model.AuthenticateByName;
 import specyard.subtitles.model.AuthenticationResult;
+import specyard.subtitles.model.ClientCapabilities;
+import specyard.subtitles.model.DisplayPreferences;
 import specyard.subtitles.model.ProblemDetails;
+import specyard.subtitles.model.SessionInfo;
+import specyard.subtitles.model.User;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -288,6 +292,726 @@ public class UsersApi {
   }
 
   /**
+   * The signed-in user
+   * The user of the session the request carries. An API key is no user: 400 with a problem body. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return User
+   * @throws ApiException if fails to make API call
+   */
+  public User getCurrentUser() throws ApiException {
+    return getCurrentUser(null);
+  }
+
+  /**
+   * The signed-in user
+   * The user of the session the request carries. An API key is no user: 400 with a problem body. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return User
+   * @throws ApiException if fails to make API call
+   */
+  public User getCurrentUser(Map<String, String> headers) throws ApiException {
+    ApiResponse<User> localVarResponse = getCurrentUserWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The signed-in user
+   * The user of the session the request carries. An API key is no user: 400 with a problem body. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<User> getCurrentUserWithHttpInfo() throws ApiException {
+    return getCurrentUserWithHttpInfo(null);
+  }
+
+  /**
+   * The signed-in user
+   * The user of the session the request carries. An API key is no user: 400 with a problem body. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<User> getCurrentUserWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getCurrentUserRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getCurrentUser", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<User>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        User responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<User>() {});
+        
+
+        return new ApiResponse<User>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getCurrentUserRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Users/Me";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * A client’s display preferences for a user
+   * The preferences last saved under this id, user and client, or the defaults when none were. The web client keeps them and saves them back when a setting changes; kept in the host’s database. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @return DisplayPreferences
+   * @throws ApiException if fails to make API call
+   */
+  public DisplayPreferences getDisplayPreferences(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nullable String userId) throws ApiException {
+    return getDisplayPreferences(displayPreferencesId, client, userId, null);
+  }
+
+  /**
+   * A client’s display preferences for a user
+   * The preferences last saved under this id, user and client, or the defaults when none were. The web client keeps them and saves them back when a setting changes; kept in the host’s database. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @return DisplayPreferences
+   * @throws ApiException if fails to make API call
+   */
+  public DisplayPreferences getDisplayPreferences(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    ApiResponse<DisplayPreferences> localVarResponse = getDisplayPreferencesWithHttpInfo(displayPreferencesId, client, userId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * A client’s display preferences for a user
+   * The preferences last saved under this id, user and client, or the defaults when none were. The web client keeps them and saves them back when a setting changes; kept in the host’s database. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @return ApiResponse&lt;DisplayPreferences&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<DisplayPreferences> getDisplayPreferencesWithHttpInfo(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nullable String userId) throws ApiException {
+    return getDisplayPreferencesWithHttpInfo(displayPreferencesId, client, userId, null);
+  }
+
+  /**
+   * A client’s display preferences for a user
+   * The preferences last saved under this id, user and client, or the defaults when none were. The web client keeps them and saves them back when a setting changes; kept in the host’s database. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;DisplayPreferences&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<DisplayPreferences> getDisplayPreferencesWithHttpInfo(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getDisplayPreferencesRequestBuilder(displayPreferencesId, client, userId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getDisplayPreferences", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<DisplayPreferences>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        DisplayPreferences responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<DisplayPreferences>() {});
+        
+
+        return new ApiResponse<DisplayPreferences>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getDisplayPreferencesRequestBuilder(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'displayPreferencesId' is set
+    if (displayPreferencesId == null) {
+      throw new ApiException(400, "Missing the required parameter 'displayPreferencesId' when calling getDisplayPreferences");
+    }
+    // verify the required parameter 'client' is set
+    if (client == null) {
+      throw new ApiException(400, "Missing the required parameter 'client' when calling getDisplayPreferences");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/DisplayPreferences/{displayPreferencesId}"
+        .replace("{displayPreferencesId}", ApiClient.urlEncode(displayPreferencesId.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "userId";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("userId", userId));
+    localVarQueryParameterBaseName = "client";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("client", client));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Whether Quick Connect sign-in is on
+   * Always false: this host has no Quick Connect, so the sign-in page shows no Quick Connect button. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return Boolean
+   * @throws ApiException if fails to make API call
+   */
+  public Boolean getQuickConnectEnabled() throws ApiException {
+    return getQuickConnectEnabled(null);
+  }
+
+  /**
+   * Whether Quick Connect sign-in is on
+   * Always false: this host has no Quick Connect, so the sign-in page shows no Quick Connect button. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return Boolean
+   * @throws ApiException if fails to make API call
+   */
+  public Boolean getQuickConnectEnabled(Map<String, String> headers) throws ApiException {
+    ApiResponse<Boolean> localVarResponse = getQuickConnectEnabledWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Whether Quick Connect sign-in is on
+   * Always false: this host has no Quick Connect, so the sign-in page shows no Quick Connect button. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;Boolean&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Boolean> getQuickConnectEnabledWithHttpInfo() throws ApiException {
+    return getQuickConnectEnabledWithHttpInfo(null);
+  }
+
+  /**
+   * Whether Quick Connect sign-in is on
+   * Always false: this host has no Quick Connect, so the sign-in page shows no Quick Connect button. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Boolean&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Boolean> getQuickConnectEnabledWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getQuickConnectEnabledRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getQuickConnectEnabled", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Boolean>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Boolean responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Boolean>() {});
+        
+
+        return new ApiResponse<Boolean>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getQuickConnectEnabledRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/QuickConnect/Enabled";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * One user
+   * A user reads itself; an administrator (or an API key) reads anyone: another user’s id from a non- administrator answers 403, an unknown id 404. The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId The user&#39;s id (32 hex digits, with or without the dashes of a GUID). (required)
+   * @return User
+   * @throws ApiException if fails to make API call
+   */
+  public User getUserById(@jakarta.annotation.Nonnull String userId) throws ApiException {
+    return getUserById(userId, null);
+  }
+
+  /**
+   * One user
+   * A user reads itself; an administrator (or an API key) reads anyone: another user’s id from a non- administrator answers 403, an unknown id 404. The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId The user&#39;s id (32 hex digits, with or without the dashes of a GUID). (required)
+   * @param headers Optional headers to include in the request
+   * @return User
+   * @throws ApiException if fails to make API call
+   */
+  public User getUserById(@jakarta.annotation.Nonnull String userId, Map<String, String> headers) throws ApiException {
+    ApiResponse<User> localVarResponse = getUserByIdWithHttpInfo(userId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * One user
+   * A user reads itself; an administrator (or an API key) reads anyone: another user’s id from a non- administrator answers 403, an unknown id 404. The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId The user&#39;s id (32 hex digits, with or without the dashes of a GUID). (required)
+   * @return ApiResponse&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<User> getUserByIdWithHttpInfo(@jakarta.annotation.Nonnull String userId) throws ApiException {
+    return getUserByIdWithHttpInfo(userId, null);
+  }
+
+  /**
+   * One user
+   * A user reads itself; an administrator (or an API key) reads anyone: another user’s id from a non- administrator answers 403, an unknown id 404. The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId The user&#39;s id (32 hex digits, with or without the dashes of a GUID). (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<User> getUserByIdWithHttpInfo(@jakarta.annotation.Nonnull String userId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getUserByIdRequestBuilder(userId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getUserById", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<User>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        User responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<User>() {});
+        
+
+        return new ApiResponse<User>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getUserByIdRequestBuilder(@jakarta.annotation.Nonnull String userId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'userId' is set
+    if (userId == null) {
+      throw new ApiException(400, "Missing the required parameter 'userId' when calling getUserById");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Users/{userId}"
+        .replace("{userId}", ApiClient.urlEncode(userId.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The users shown on the sign-in page
+   * Always an empty list: this host lists no user before sign-in (the sign-in page then shows the form with a user name field). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return List&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<User> listPublicUsers() throws ApiException {
+    return listPublicUsers(null);
+  }
+
+  /**
+   * The users shown on the sign-in page
+   * Always an empty list: this host lists no user before sign-in (the sign-in page then shows the form with a user name field). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return List&lt;User&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<User> listPublicUsers(Map<String, String> headers) throws ApiException {
+    ApiResponse<List<User>> localVarResponse = listPublicUsersWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The users shown on the sign-in page
+   * Always an empty list: this host lists no user before sign-in (the sign-in page then shows the form with a user name field). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @return ApiResponse&lt;List&lt;User&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<User>> listPublicUsersWithHttpInfo() throws ApiException {
+    return listPublicUsersWithHttpInfo(null);
+  }
+
+  /**
+   * The users shown on the sign-in page
+   * Always an empty list: this host lists no user before sign-in (the sign-in page then shows the form with a user name field). The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;User&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<User>> listPublicUsersWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listPublicUsersRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listPublicUsers", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<User>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<User> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<User>>() {});
+        
+
+        return new ApiResponse<List<User>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listPublicUsersRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Users/Public";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The open sign-in sessions
+   * Every session opened by signing in (API keys open none), most recently active first; with &#x60;activeWithinSeconds&#x60;, only those active within that many seconds. A session’s activity is refreshed at most once a minute. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param activeWithinSeconds Only sessions active within this many seconds. (optional)
+   * @return List&lt;SessionInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<SessionInfo> listSessions(@jakarta.annotation.Nullable Integer activeWithinSeconds) throws ApiException {
+    return listSessions(activeWithinSeconds, null);
+  }
+
+  /**
+   * The open sign-in sessions
+   * Every session opened by signing in (API keys open none), most recently active first; with &#x60;activeWithinSeconds&#x60;, only those active within that many seconds. A session’s activity is refreshed at most once a minute. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param activeWithinSeconds Only sessions active within this many seconds. (optional)
+   * @param headers Optional headers to include in the request
+   * @return List&lt;SessionInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<SessionInfo> listSessions(@jakarta.annotation.Nullable Integer activeWithinSeconds, Map<String, String> headers) throws ApiException {
+    ApiResponse<List<SessionInfo>> localVarResponse = listSessionsWithHttpInfo(activeWithinSeconds, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The open sign-in sessions
+   * Every session opened by signing in (API keys open none), most recently active first; with &#x60;activeWithinSeconds&#x60;, only those active within that many seconds. A session’s activity is refreshed at most once a minute. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param activeWithinSeconds Only sessions active within this many seconds. (optional)
+   * @return ApiResponse&lt;List&lt;SessionInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<SessionInfo>> listSessionsWithHttpInfo(@jakarta.annotation.Nullable Integer activeWithinSeconds) throws ApiException {
+    return listSessionsWithHttpInfo(activeWithinSeconds, null);
+  }
+
+  /**
+   * The open sign-in sessions
+   * Every session opened by signing in (API keys open none), most recently active first; with &#x60;activeWithinSeconds&#x60;, only those active within that many seconds. A session’s activity is refreshed at most once a minute. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param activeWithinSeconds Only sessions active within this many seconds. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;SessionInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<SessionInfo>> listSessionsWithHttpInfo(@jakarta.annotation.Nullable Integer activeWithinSeconds, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listSessionsRequestBuilder(activeWithinSeconds, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listSessions", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<SessionInfo>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<SessionInfo> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<SessionInfo>>() {});
+        
+
+        return new ApiResponse<List<SessionInfo>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listSessionsRequestBuilder(@jakarta.annotation.Nullable Integer activeWithinSeconds, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Sessions";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "activeWithinSeconds";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("activeWithinSeconds", activeWithinSeconds));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
    * Sign out (end the caller&#39;s session)
    * Ends the session whose token the request carries; the token answers 401 afterwards. Any signed-in user may sign out, administrator or not. Sent with an API key, nothing is ended (keys are revoked with the command line, &#x60;apikey revoke&#x60;) and the answer is the same 204. No body in either direction. A query parameter answers 400, as on every other API route (it takes none). The seed does not cover it; this is the media server&#39;s own route. 
    * @throws ApiException if fails to make API call
@@ -371,6 +1095,258 @@ public class UsersApi {
     localVarRequestBuilder.header("Accept", "application/problem+json");
 
     localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Tell the server what this client can play
+   * The client names the media types and remote commands it supports. This host plays nothing and sends no commands: the capabilities are read and dropped, and the answer is 204. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param clientCapabilities  (optional)
+   * @throws ApiException if fails to make API call
+   */
+  public void postFullCapabilities(@jakarta.annotation.Nullable ClientCapabilities clientCapabilities) throws ApiException {
+    postFullCapabilities(clientCapabilities, null);
+  }
+
+  /**
+   * Tell the server what this client can play
+   * The client names the media types and remote commands it supports. This host plays nothing and sends no commands: the capabilities are read and dropped, and the answer is 204. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param clientCapabilities  (optional)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void postFullCapabilities(@jakarta.annotation.Nullable ClientCapabilities clientCapabilities, Map<String, String> headers) throws ApiException {
+    postFullCapabilitiesWithHttpInfo(clientCapabilities, headers);
+  }
+
+  /**
+   * Tell the server what this client can play
+   * The client names the media types and remote commands it supports. This host plays nothing and sends no commands: the capabilities are read and dropped, and the answer is 204. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param clientCapabilities  (optional)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> postFullCapabilitiesWithHttpInfo(@jakarta.annotation.Nullable ClientCapabilities clientCapabilities) throws ApiException {
+    return postFullCapabilitiesWithHttpInfo(clientCapabilities, null);
+  }
+
+  /**
+   * Tell the server what this client can play
+   * The client names the media types and remote commands it supports. This host plays nothing and sends no commands: the capabilities are read and dropped, and the answer is 204. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param clientCapabilities  (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> postFullCapabilitiesWithHttpInfo(@jakarta.annotation.Nullable ClientCapabilities clientCapabilities, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = postFullCapabilitiesRequestBuilder(clientCapabilities, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("postFullCapabilities", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder postFullCapabilitiesRequestBuilder(@jakarta.annotation.Nullable ClientCapabilities clientCapabilities, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/Sessions/Capabilities/Full";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(clientCapabilities);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Save a client’s display preferences for a user
+   * Stores the preferences as sent (the fields of the answer of the GET), for that id, user and client. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param displayPreferences  (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @throws ApiException if fails to make API call
+   */
+  public void updateDisplayPreferences(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nonnull DisplayPreferences displayPreferences, @jakarta.annotation.Nullable String userId) throws ApiException {
+    updateDisplayPreferences(displayPreferencesId, client, displayPreferences, userId, null);
+  }
+
+  /**
+   * Save a client’s display preferences for a user
+   * Stores the preferences as sent (the fields of the answer of the GET), for that id, user and client. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param displayPreferences  (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void updateDisplayPreferences(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nonnull DisplayPreferences displayPreferences, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    updateDisplayPreferencesWithHttpInfo(displayPreferencesId, client, displayPreferences, userId, headers);
+  }
+
+  /**
+   * Save a client’s display preferences for a user
+   * Stores the preferences as sent (the fields of the answer of the GET), for that id, user and client. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param displayPreferences  (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> updateDisplayPreferencesWithHttpInfo(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nonnull DisplayPreferences displayPreferences, @jakarta.annotation.Nullable String userId) throws ApiException {
+    return updateDisplayPreferencesWithHttpInfo(displayPreferencesId, client, displayPreferences, userId, null);
+  }
+
+  /**
+   * Save a client’s display preferences for a user
+   * Stores the preferences as sent (the fields of the answer of the GET), for that id, user and client. The official web client asks it on its way from sign-in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param displayPreferencesId The preferences&#39; id (&#x60;usersettings&#x60; for the web client&#39;s own settings). (required)
+   * @param client The client the preferences belong to (&#x60;emby&#x60; for the web client). (required)
+   * @param displayPreferences  (required)
+   * @param userId Whose preferences (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> updateDisplayPreferencesWithHttpInfo(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nonnull DisplayPreferences displayPreferences, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = updateDisplayPreferencesRequestBuilder(displayPreferencesId, client, displayPreferences, userId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("updateDisplayPreferences", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder updateDisplayPreferencesRequestBuilder(@jakarta.annotation.Nonnull String displayPreferencesId, @jakarta.annotation.Nonnull String client, @jakarta.annotation.Nonnull DisplayPreferences displayPreferences, @jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'displayPreferencesId' is set
+    if (displayPreferencesId == null) {
+      throw new ApiException(400, "Missing the required parameter 'displayPreferencesId' when calling updateDisplayPreferences");
+    }
+    // verify the required parameter 'client' is set
+    if (client == null) {
+      throw new ApiException(400, "Missing the required parameter 'client' when calling updateDisplayPreferences");
+    }
+    // verify the required parameter 'displayPreferences' is set
+    if (displayPreferences == null) {
+      throw new ApiException(400, "Missing the required parameter 'displayPreferences' when calling updateDisplayPreferences");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/DisplayPreferences/{displayPreferencesId}"
+        .replace("{displayPreferencesId}", ApiClient.urlEncode(displayPreferencesId.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "userId";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("userId", userId));
+    localVarQueryParameterBaseName = "client";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("client", client));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(displayPreferences);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

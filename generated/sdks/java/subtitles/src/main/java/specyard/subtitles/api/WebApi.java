@@ -1,6 +1,6 @@
 /*
  * Subtitles plugin diagnostics API
- * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
+ * Admin-only, read-only JSON diagnostics of the subtitle-generation plugin that runs inside the media server. The plugin writes subtitles with a local speech-to-text engine (the `whisper-cli` binary plus a model file) or with a remote API. These three endpoints answer, without reading any log:  1. whether the local engine is installed (binary and model present) and what hardware was detected    (`GET /Plugins/{plugin}/Setup/Status`; the plugin's settings page calls it too); 2. what the work queue is doing now (`GET /Plugins/{plugin}/Queue`); 3. whether the client script that adds the Generate Subtitles button is injected into the web client    (`GET /Plugins/{plugin}/Setup/InjectionStatus`).  Every path starts at the server root, never under the web client path `/web`. When the media server has a base path prefix configured (for example `/jellyfin`), every path carries it; without it the answer is 404. `{plugin}` is the plugin's route segment, `Subtitles` by default.  Every endpoint requires the administrator role. An API key created in the server dashboard always counts as an administrator. A key grants full administrator access to the whole server: never post one publicly. A request without credentials, or with an unrecognised or revoked token, gets 401 with an empty body (a plain browser tab always gets this); a 401 proves that the plugin's routes are registered. A valid token of a non-admin user gets 403.  The plugin lives in a small media-server host that provides what the plugin relies on: users and sign-in sessions (`POST /Users/AuthenticateByName`), API keys (created with the command line, always administrators), the legacy authorization switch (`/System/Configuration`), and the web client under `/web`. The plugin adds a work queue that can be fed (`POST /Plugins/{plugin}/Queue/Items`, `POST /Plugins/{plugin}/Queue/Scan`). These routes are our choice (the seed documents the three diagnostics only) and say so with `x-specyard-choice`. So are the routes the media server's own clients need: `GET /System/Info/Public` (no credentials), `GET /System/Info` and `POST /Sessions/Logout`, and those the official web client asks on its way from sign-in to the plugin's settings page (users, display preferences, the WebSocket at `/socket`, the dashboard's figures, the plugin list and the settings pages), each answered with what this host has. Paths are matched without regard to letter case or a trailing slash, as the media server does (`/users/authenticatebyname`, `/plugins/subtitles/queue` and the base path in any case reach the same routes); this document keeps their canonical spelling. The query parameter name `ApiKey` stays case-sensitive. Any other path answers 404 with an empty body, with or without credentials. Every answer, errors included, carries `X-Content-Type-Options: nosniff`.  Access: every operation carries `x-access`, the role it needs: `public` (no credentials), `user` (any signed-in user or an API key) or `admin` (an administrator's session or an API key). The server reads it from this document at start and refuses to start when an operation has none.  Versioning: the plugin targets media server version 10.11. How the legacy token header behaves depends on the server version (see the `legacyTokenHeader` security scheme). The endpoints carry no version of their own; `info.version` is the version of this document. 
  *
  * The version of the OpenAPI document: 1.0.0
  * 
@@ -18,6 +18,7 @@ import specyard.subtitles.ApiResponse;
 import specyard.subtitles.Configuration;
 import specyard.subtitles.Pair;
 
+import specyard.subtitles.model.ConfigurationPageInfo;
 import specyard.subtitles.model.ProblemDetails;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -164,7 +165,7 @@ public class WebApi {
 
   /**
    * The plugin&#39;s pages, the Generate Subtitles client script and the settings page
-   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. The page and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
+   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. &#x60;subtitles-page&#x60; is the same settings page as the media server&#39;s web client shows a plugin&#39;s page inside its dashboard (&#x60;#/configurationpage?name&#x3D;subtitles-page&#x60;, listed by &#x60;GET /web/ConfigurationPages&#x60;): a &#x60;&lt;div data-role&#x3D;\&quot;page\&quot;&gt;&#x60; view whose &#x60;data-controller&#x60; names &#x60;subtitles-settings.js&#x60;, which the web client imports once the view is in place; there the page uses the web client&#39;s own sign-in. The standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style); the view takes the web client&#39;s. Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
    * @param name The page to serve. (required)
    * @return String
    * @throws ApiException if fails to make API call
@@ -175,7 +176,7 @@ public class WebApi {
 
   /**
    * The plugin&#39;s pages, the Generate Subtitles client script and the settings page
-   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. The page and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
+   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. &#x60;subtitles-page&#x60; is the same settings page as the media server&#39;s web client shows a plugin&#39;s page inside its dashboard (&#x60;#/configurationpage?name&#x3D;subtitles-page&#x60;, listed by &#x60;GET /web/ConfigurationPages&#x60;): a &#x60;&lt;div data-role&#x3D;\&quot;page\&quot;&gt;&#x60; view whose &#x60;data-controller&#x60; names &#x60;subtitles-settings.js&#x60;, which the web client imports once the view is in place; there the page uses the web client&#39;s own sign-in. The standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style); the view takes the web client&#39;s. Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
    * @param name The page to serve. (required)
    * @param headers Optional headers to include in the request
    * @return String
@@ -188,7 +189,7 @@ public class WebApi {
 
   /**
    * The plugin&#39;s pages, the Generate Subtitles client script and the settings page
-   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. The page and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
+   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. &#x60;subtitles-page&#x60; is the same settings page as the media server&#39;s web client shows a plugin&#39;s page inside its dashboard (&#x60;#/configurationpage?name&#x3D;subtitles-page&#x60;, listed by &#x60;GET /web/ConfigurationPages&#x60;): a &#x60;&lt;div data-role&#x3D;\&quot;page\&quot;&gt;&#x60; view whose &#x60;data-controller&#x60; names &#x60;subtitles-settings.js&#x60;, which the web client imports once the view is in place; there the page uses the web client&#39;s own sign-in. The standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style); the view takes the web client&#39;s. Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
    * @param name The page to serve. (required)
    * @return ApiResponse&lt;String&gt;
    * @throws ApiException if fails to make API call
@@ -199,7 +200,7 @@ public class WebApi {
 
   /**
    * The plugin&#39;s pages, the Generate Subtitles client script and the settings page
-   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. The page and its files carry a same-origin Content-Security-Policy (no inline script or style). Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
+   * Serves the plugin page named by &#x60;name&#x60;, as the media server serves its plugins&#39; pages. &#x60;subtitles.js&#x60; is the client script that the injected script tag (whose &#x60;src&#x60; is &#x60;configurationpage?name&#x3D;subtitles.js&#x60;) loads into the web client; it adds a Generate Subtitles button that queues a media file through &#x60;POST /Plugins/{plugin}/Queue/Items&#x60; (it asks for the file, the language and an administrator key). &#x60;subtitles.html&#x60; is the plugin&#39;s settings page (setup status with every flag explained, the live queue, the injection diagnosis, the legacy-authorization switch), reached from the dashboard&#39;s plugin list at &#x60;/web/configurationpage?name&#x3D;subtitles.html&#x60;; it signs in and calls the plugin&#39;s routes itself, and loads &#x60;subtitles-settings.js&#x60; and &#x60;subtitles-settings.css&#x60;. &#x60;subtitles-page&#x60; is the same settings page as the media server&#39;s web client shows a plugin&#39;s page inside its dashboard (&#x60;#/configurationpage?name&#x3D;subtitles-page&#x60;, listed by &#x60;GET /web/ConfigurationPages&#x60;): a &#x60;&lt;div data-role&#x3D;\&quot;page\&quot;&gt;&#x60; view whose &#x60;data-controller&#x60; names &#x60;subtitles-settings.js&#x60;, which the web client imports once the view is in place; there the page uses the web client&#39;s own sign-in. The standalone page and its files carry a same-origin Content-Security-Policy (no inline script or style); the view takes the web client&#39;s. Public, as the media server serves plugin pages; 404 while the plugin is not loaded, and 503 (empty) for the settings page&#39;s files while the web pages are not built (&#x60;npm run build:web&#x60;). 
    * @param name The page to serve. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;String&gt;
@@ -390,6 +391,134 @@ public class WebApi {
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 
     localVarRequestBuilder.header("Accept", "text/html");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The plugins’ settings pages
+   * The subtitles plugin’s settings page while the plugin is loaded: &#x60;subtitles-page&#x60;, opened by the web client at &#x60;/web/configurationpage?name&#x3D;subtitles-page&#x60;, named after the plugin, and not in the main menu (so &#x60;enableInMainMenu&#x3D;true&#x60; lists none). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param enableInMainMenu Only pages in the main menu (true) or not (false). (optional)
+   * @return List&lt;ConfigurationPageInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<ConfigurationPageInfo> listConfigurationPages(@jakarta.annotation.Nullable Boolean enableInMainMenu) throws ApiException {
+    return listConfigurationPages(enableInMainMenu, null);
+  }
+
+  /**
+   * The plugins’ settings pages
+   * The subtitles plugin’s settings page while the plugin is loaded: &#x60;subtitles-page&#x60;, opened by the web client at &#x60;/web/configurationpage?name&#x3D;subtitles-page&#x60;, named after the plugin, and not in the main menu (so &#x60;enableInMainMenu&#x3D;true&#x60; lists none). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param enableInMainMenu Only pages in the main menu (true) or not (false). (optional)
+   * @param headers Optional headers to include in the request
+   * @return List&lt;ConfigurationPageInfo&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public List<ConfigurationPageInfo> listConfigurationPages(@jakarta.annotation.Nullable Boolean enableInMainMenu, Map<String, String> headers) throws ApiException {
+    ApiResponse<List<ConfigurationPageInfo>> localVarResponse = listConfigurationPagesWithHttpInfo(enableInMainMenu, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The plugins’ settings pages
+   * The subtitles plugin’s settings page while the plugin is loaded: &#x60;subtitles-page&#x60;, opened by the web client at &#x60;/web/configurationpage?name&#x3D;subtitles-page&#x60;, named after the plugin, and not in the main menu (so &#x60;enableInMainMenu&#x3D;true&#x60; lists none). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param enableInMainMenu Only pages in the main menu (true) or not (false). (optional)
+   * @return ApiResponse&lt;List&lt;ConfigurationPageInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<ConfigurationPageInfo>> listConfigurationPagesWithHttpInfo(@jakarta.annotation.Nullable Boolean enableInMainMenu) throws ApiException {
+    return listConfigurationPagesWithHttpInfo(enableInMainMenu, null);
+  }
+
+  /**
+   * The plugins’ settings pages
+   * The subtitles plugin’s settings page while the plugin is loaded: &#x60;subtitles-page&#x60;, opened by the web client at &#x60;/web/configurationpage?name&#x3D;subtitles-page&#x60;, named after the plugin, and not in the main menu (so &#x60;enableInMainMenu&#x3D;true&#x60; lists none). The official web client asks it on its way from sign- in to a plugin&#39;s settings page; the seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param enableInMainMenu Only pages in the main menu (true) or not (false). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;List&lt;ConfigurationPageInfo&gt;&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<List<ConfigurationPageInfo>> listConfigurationPagesWithHttpInfo(@jakarta.annotation.Nullable Boolean enableInMainMenu, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listConfigurationPagesRequestBuilder(enableInMainMenu, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listConfigurationPages", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<List<ConfigurationPageInfo>>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        List<ConfigurationPageInfo> responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<List<ConfigurationPageInfo>>() {});
+        
+
+        return new ApiResponse<List<ConfigurationPageInfo>>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listConfigurationPagesRequestBuilder(@jakarta.annotation.Nullable Boolean enableInMainMenu, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/web/ConfigurationPages";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "enableInMainMenu";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("enableInMainMenu", enableInMainMenu));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
