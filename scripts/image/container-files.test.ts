@@ -246,6 +246,39 @@ describe('compose.yaml', () => {
     }
   });
 
+  it('mounts the subtitles library writable: each subtitle is written beside its media file', () => {
+    const [, subtitles] = own.find(([, s]) => s.command?.[0] === 'subtitles') ?? [];
+    const mediaDir = exampleEnv('deploy/subtitles.env.example').SUBTITLES_MEDIA_DIR;
+    expect(mediaDir).toBe('/media');
+    // source:target[:options], where the source may be a ${VARIABLE:-default} holding a colon.
+    const mounts = (subtitles?.volumes ?? []).map((v) => /^(\$\{[^}]*\}|[^:]+):([^:]+)(?::(.*))?$/.exec(v));
+    const media = mounts.find((m) => m?.[2] === mediaDir);
+    expect(media).toBeDefined();
+    expect(media?.[3] ?? 'rw').not.toMatch(/\bro\b/);
+  });
+
+  it('prints, in the example files, only compose commands the entry point runs', () => {
+    const runs = readdirSync(path.join(ROOT, 'deploy'))
+      .filter((f) => f.endsWith('.env.example'))
+      .flatMap((f) => [
+        ...readFileSync(path.join(ROOT, 'deploy', f), 'utf8').matchAll(/docker compose run ([^`\n]+)/g),
+      ])
+      .map((m) =>
+        (m[1] ?? '')
+          .trim()
+          .split(/\s+/)
+          .filter((word) => !word.startsWith('-')),
+      );
+    expect(runs.length).toBeGreaterThan(0);
+    for (const [service = '', program = '', command = ''] of runs) {
+      expect(Object.keys(compose.services), service).toContain(service);
+      expect(isService(program), `${service} ${program}: the entry point's first word is a service`).toBe(
+        true,
+      );
+      expect(commandsOf(program), `${program} ${command}`).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    }
+  });
+
   it('runs the routing engine, the geocoder and the databases the services point at', () => {
     expect(Object.keys(compose.services)).toEqual(
       expect.arrayContaining(['osrm', 'photon', 'fuel-db', 'archive-db']),
