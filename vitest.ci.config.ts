@@ -5,6 +5,8 @@ import { EXCLUDED, HOOK_TIMEOUT_MS, reporters, SLOW_TESTS, TEST_TIMEOUT_MS } fro
 export default defineConfig({
   test: {
     ...reporters(),
+    // A PostgreSQL for the store suites: started when none answers and this machine may (test-postgres.ts).
+    globalSetup: ['scripts/ci/test-postgres.ts'],
     include: SLOW_TESTS,
     exclude: EXCLUDED,
     // As the fast tier (vitest.tiers.ts): waits are for events, the limits only stop a hang. A page's

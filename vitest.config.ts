@@ -13,6 +13,8 @@ import {
 export default defineConfig({
   test: {
     ...reporters(),
+    // A PostgreSQL for the store suites: started when none answers and this machine may (test-postgres.ts).
+    globalSetup: ['scripts/ci/test-postgres.ts'],
     // Tests wait for events (an answer, a line, a poll that holds), not for a time: these limits only stop
     // one that hangs, set far above what any test takes on two cores busy with other work (a 20 s limit
     // failed tests that were waiting correctly on a loaded machine).
