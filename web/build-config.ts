@@ -13,6 +13,7 @@ import preact from '@preact/preset-vite';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { InlineConfig, Plugin } from 'vite';
+import { faviconIco } from './favicon';
 
 export const WEB_SERVICES = ['archive', 'fuel', 'subtitles'] as const;
 export type WebService = (typeof WEB_SERVICES)[number];
@@ -29,6 +30,7 @@ export function viteConfig(service: WebService, overrides: InlineConfig = {}): I
     plugins: [
       preact({ devtoolsInProd: false, prefreshEnabled: overrides.mode === 'development' }),
       ...(service === 'fuel' ? [offlineWorld()] : []),
+      favicon(service),
     ],
     build: {
       outDir: distOf(service),
@@ -76,6 +78,16 @@ const subtitlesAsPluginPage: InlineConfig = {
     renderBuiltUrl: (filename) => `configurationpage?name=${path.basename(filename)}`,
   },
 };
+
+/** The page's `favicon.ico` (web/favicon.ts), at the root of its build, where `GET /favicon.ico` finds it. */
+function favicon(service: WebService): Plugin {
+  return {
+    name: 'specyard-favicon',
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'favicon.ico', source: await faviconIco(service) });
+    },
+  };
+}
 
 type Position = number[];
 type Geometry = { type: string; coordinates: unknown };

@@ -1,8 +1,10 @@
 /**
  * The real subtitles server, started in-process for the live contract suite and the Dredd run: port 0,
- * a temporary data folder, the documented examples' media file, user and web client, and an admin key.
+ * a temporary data folder, the documented examples' media file, user and web client, the icon the page
+ * build makes, and an admin key.
  */
 import path from 'node:path';
+import { writeExampleIcon } from '../../src/common/testing/example-pages';
 import {
   type Fixture,
   makeFixture,
@@ -30,7 +32,11 @@ export async function startLiveSubtitles(env: Record<string, string> = {}): Prom
   writeModel(fixture.dataDir);
   // The admin user has the password of the sign-in example; a `viewer` user is not an administrator.
   const { adminKey } = await seedAccounts(fixture.dataDir);
-  const server = await startServer({ ...fixture.env, SUBTITLES_WHISPER_BINARY: standIn.path, ...env });
+  const icon = await writeExampleIcon('subtitles');
+  const server = await startServer(
+    { ...fixture.env, SUBTITLES_WHISPER_BINARY: standIn.path, ...env },
+    { webDist: icon.distRoot },
+  );
   return {
     fixture,
     adminKey,
@@ -40,6 +46,7 @@ export async function startLiveSubtitles(env: Record<string, string> = {}): Prom
       stop: async () => {
         await server.close();
         fixture.remove();
+        await icon.remove();
       },
     },
   };

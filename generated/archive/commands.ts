@@ -1059,6 +1059,13 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "none"
   },
+  "getFavicon": {
+    "method": "get",
+    "path": "/favicon.ico",
+    "summary": "The viewer's icon",
+    "parameters": [],
+    "body": "none"
+  },
   "getWebAsset": {
     "method": "get",
     "path": "/static/{file}",

@@ -1295,6 +1295,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The viewer's icon
+         * @description Public. The icon browsers ask for beside every page (`/favicon.ico`), made by the page's build: a
+         *     speech bubble at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while
+         *     the page is not built. Not shown by the seed; browsers ask for it whatever the page says.
+         */
+        get: operations["getFavicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/static/{file}": {
         parameters: {
             query?: never;
@@ -8313,6 +8335,32 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a day.
+                     * @example public, max-age=86400
+                     */
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
     getWebAsset: {

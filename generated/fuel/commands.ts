@@ -310,6 +310,13 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "none"
   },
+  "getFavicon": {
+    "method": "get",
+    "path": "/favicon.ico",
+    "summary": "The map's icon",
+    "parameters": [],
+    "body": "none"
+  },
   "getWebAsset": {
     "method": "get",
     "path": "/static/{file}",

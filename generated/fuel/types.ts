@@ -249,6 +249,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The map's icon
+         * @description Public. The icon browsers ask for beside every page (`/favicon.ico`), made by the page's build: a
+         *     drop of fuel at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while
+         *     the page is not built. Not shown by the seed; browsers ask for it whatever the page says.
+         */
+        get: operations["getFavicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/static/{file}": {
         parameters: {
             query?: never;
@@ -2229,6 +2251,45 @@ export interface operations {
                 content: {
                     /** @example The fuel web page is not built yet: run `npm run build:web`. */
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a day.
+                     * @example public, max-age=86400
+                     */
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
+                };
+            };
+            /** @description `Not found`: the page is not built. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

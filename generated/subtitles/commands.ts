@@ -358,6 +358,13 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "none"
   },
+  "getFavicon": {
+    "method": "get",
+    "path": "/favicon.ico",
+    "summary": "The host's icon",
+    "parameters": [],
+    "body": "none"
+  },
   "getWebClientIndex": {
     "method": "get",
     "path": "/web/index.html",

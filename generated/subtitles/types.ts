@@ -662,6 +662,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The host's icon
+         * @description Public. The icon browsers ask for beside every page (`/favicon.ico`), made by the settings page's
+         *     build: a screen with two lines of subtitles at 16, 32 and 48 pixels, each a PNG inside the ICO
+         *     container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it
+         *     whatever the page says.
+         */
+        get: operations["getFavicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/index.html": {
         parameters: {
             query?: never;
@@ -2449,6 +2472,38 @@ export interface operations {
                      * @example /web/index.html
                      */
                     Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    /**
+                     * @description Kept for a day.
+                     * @example public, max-age=86400
+                     */
+                    "Cache-Control": "public, max-age=86400";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
+                };
+            };
+            /** @description The settings page is not built. The body is empty. */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;

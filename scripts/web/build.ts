@@ -41,6 +41,7 @@ export function fingerprint(service: WebService): string {
     ...files(path.join(webRoot, 'shared')),
     ...files(path.join(repoRoot, 'generated', service)),
     path.join(webRoot, 'build-config.ts'),
+    path.join(webRoot, 'favicon.ts'),
     path.join(repoRoot, 'package-lock.json'),
   ].sort();
   const hash = createHash('sha256');

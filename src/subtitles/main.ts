@@ -25,6 +25,8 @@ export interface RunningSubtitles {
 export interface StartOptions {
   probe?: Probe;
   logger?: Logger;
+  /** The folder of the built pages (default `web/dist`). */
+  webDist?: string;
 }
 
 function transcriberFor(config: SubtitlesConfig, probe: Probe): Transcriber {
@@ -63,7 +65,10 @@ export async function start(env: Env, options: StartOptions = {}): Promise<Runni
       logger,
     });
     let selfUrl: string | undefined;
-    const app = createSubtitlesApp({ config, store, queue, probe, settings, selfUrl: () => selfUrl }, logger);
+    const app = createSubtitlesApp(
+      { config, store, queue, probe, settings, webDist: options.webDist, selfUrl: () => selfUrl },
+      logger,
+    );
     const server = await listen(app, config.port, config.host);
     attachSocket(server.server, {
       basePath: config.basePath,

@@ -142,10 +142,14 @@ export interface Server {
 }
 
 /** Starts the real server; the machine probe sees nothing on PATH, so results do not depend on it. */
-export async function startServer(env: Record<string, string>, probe?: Probe): Promise<Server> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { probe?: Probe; webDist?: string } = {},
+): Promise<Server> {
   const server = await start(env, {
     logger: silentLogger(),
-    probe: probe ?? hostProbe({ run: async () => ({ code: null, stdout: '' }) }),
+    probe: options.probe ?? hostProbe({ run: async () => ({ code: null, stdout: '' }) }),
+    ...(options.webDist !== undefined && { webDist: options.webDist }),
   });
   return { ...server, origin: new URL(server.url).origin };
 }

@@ -19,7 +19,9 @@ import {
   ensureBuilt,
   focusOutline,
   launchBrowser,
+  nextAnswerTo,
   openPage,
+  openUnroutedPage,
   policyViolations,
   seriousViolations,
 } from '../test/browser';
@@ -46,6 +48,16 @@ async function signIn(page: Page, username = MASTER.username, password = MASTER.
 }
 
 describe('the archive viewer', () => {
+  it('answers the browser’s icon request, so the console opens without an error', async () => {
+    const { page, errors, context } = await openUnroutedPage(browser);
+    const icon = nextAnswerTo('/favicon.ico');
+    await page.goto(`${viewer.url}/`);
+    expect(await icon).toEqual({ status: 200, type: 'image/x-icon' });
+    await page.getByLabel('User name').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('is served at / and /sw.js under a policy without inline script or eval, and explains a viewer with no login set up', async () => {
     const res = await fetch(`${viewer.url}/`);
     expect(res.status).toBe(200);

@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { greatCircleKm } from '../../src/fuel/geo/sphere';
 import type { LonLat } from '../../src/fuel/store/store';
 import { BLANK_STYLE, startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
-import { ensureBuilt, launchBrowser, openPage, policyViolations, seriousViolations } from '../test/browser';
+import {
+  ensureBuilt,
+  launchBrowser,
+  nextAnswerTo,
+  openPage,
+  openUnroutedPage,
+  policyViolations,
+  seriousViolations,
+} from '../test/browser';
 
 let fuel: TestFuel;
 let browser: Browser;
@@ -41,6 +49,15 @@ describe('the fuel map', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await res.text()).toContain('<meta name="map-style" content="./static/blank-style.json">');
+  });
+
+  it('answers the browser’s icon request, so no resource fails to load', async () => {
+    const { page, errors, context } = await openUnroutedPage(browser);
+    const icon = nextAnswerTo('/favicon.ico');
+    await page.goto(`${fuel.url}/`);
+    expect(await icon).toEqual({ status: 200, type: 'image/x-icon' });
+    expect(errors.filter((line) => /Failed to load resource/.test(line))).toEqual([]);
+    await context.close();
   });
 
   it('says when the box holds more stations than the answer (X-Result-Truncated)', async () => {

@@ -23,7 +23,9 @@ import {
   ensureBuilt,
   focusOutline,
   launchBrowser,
+  nextAnswerTo,
   openPage,
+  openUnroutedPage,
   policyViolations,
   seriousViolations,
 } from '../test/browser';
@@ -73,6 +75,15 @@ describe('the subtitles settings page', () => {
     // The host's address sends a browser on to the web client, as the media server does.
     const root = await fetch(`${server.url}/`, { redirect: 'manual' });
     expect([root.status, root.headers.get('location')]).toEqual([302, '/web/index.html']);
+  });
+
+  it('answers the browser’s icon request, so no resource fails to load', async () => {
+    const { page, errors, context } = await openUnroutedPage(browser);
+    const icon = nextAnswerTo('/favicon.ico');
+    await page.goto(`${server.url}/web/configurationpage?name=subtitles.html`);
+    expect(await icon).toEqual({ status: 200, type: 'image/x-icon' });
+    expect(errors.filter((line) => /Failed to load resource/.test(line))).toEqual([]);
+    await context.close();
   });
 
   it('signs in with a password, explains the setup, follows a queued file, switches legacy authorization', async () => {

@@ -2,7 +2,9 @@
  * The browser side of the page tests: Debian's Chromium driven by playwright-core, each page built first
  * when its inputs changed, console errors and policy violations collected, and an axe-core check.
  */
+import diagnostics_channel from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildStale } from '../../scripts/web/build';
@@ -65,6 +67,38 @@ export async function openPage(
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error)));
+  return { context, page, errors };
+}
+
+/**
+ * How this process's server answered the next request for `path`: what the browser asked for by itself,
+ * such as the page's icon (`/favicon.ico`), which Playwright does not report as the page's request. The
+ * servers under test run in this process; Node's `http.server.response.finish` channel sees each answer.
+ */
+export function nextAnswerTo(path: string): Promise<{ status: number; type: string }> {
+  return new Promise((resolve) => {
+    const onFinish = (message: unknown) => {
+      const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
+      if (request.url !== path) return;
+      diagnostics_channel.unsubscribe('http.server.response.finish', onFinish);
+      resolve({ status: response.statusCode, type: String(response.getHeader('content-type') ?? '') });
+    };
+    diagnostics_channel.subscribe('http.server.response.finish', onFinish);
+  });
+}
+
+/**
+ * A page in a context that routes nothing: Chromium asks for a page's icon (`/favicon.ico`) by itself only
+ * then (under `openPage`'s routing for offsite requests it never does). Console errors are collected.
+ */
+export async function openUnroutedPage(browser: Browser): Promise<Watched & { context: BrowserContext }> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
   return { context, page, errors };
 }
 

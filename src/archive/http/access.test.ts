@@ -60,6 +60,7 @@ const SEED_ACCESS: Record<string, 'public' | 'login' | 'chat' | 'master' | 'inte
   'GET /': 'public',
   'GET /static/{file}': 'public',
   'GET /static/docs/{file}': 'public',
+  'GET /favicon.ico': 'public',
   'GET /api/accounts': 'login',
   'GET /api/chats': 'login',
   'GET /api/archived/count': 'login',

@@ -106,6 +106,22 @@ export async function sendWebAsset(
   return true;
 }
 
+/**
+ * Answers `GET /favicon.ico` with the icon the page's build made, kept for a day. Resolves false, having
+ * sent nothing, while the page is not built.
+ */
+export async function sendFavicon(res: Response, page: BuiltPage): Promise<boolean> {
+  const file = path.join(folderOf(page), 'favicon.ico');
+  const found = await stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!found) return false;
+  res.type('image/x-icon');
+  await sendFile(res, file, { maxAge: '1d' });
+  return true;
+}
+
 /** `res.sendFile` as a promise; a client that went away is not an error. */
 export function sendFile(
   res: Response,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../common/documents';
 import { documentedOperations } from '../../common/http/operations';
+import { writeExampleIcon } from '../../common/testing/example-pages';
 import {
   type Fixture,
   makeFixture,
@@ -38,6 +39,7 @@ const ACCESS: Record<string, 'public' | 'user' | 'admin'> = {
   'GET /': 'public',
   'GET /web/index.html': 'public',
   'GET /web/configurationpage': 'public',
+  'GET /favicon.ico': 'public',
   'GET /QuickConnect/Enabled': 'public',
   'GET /Users/Public': 'public',
   'GET /Branding/Configuration': 'public',
@@ -138,7 +140,10 @@ async function host(env: Record<string, string> = {}): Promise<Host> {
   const fixture = makeFixture();
   makeMedia(path.join(fixture.mediaDir, 'clip.mka'));
   const { adminKey, revokedKey } = await seedAccounts(fixture.dataDir);
-  const server = await startServer({ ...fixture.env, SUBTITLES_QUEUE_MAX_ATTEMPTS: '1', ...env });
+  const server = await startServer(
+    { ...fixture.env, SUBTITLES_QUEUE_MAX_ATTEMPTS: '1', ...env },
+    { webDist: icon.distRoot },
+  );
   return {
     fixture,
     server,
@@ -185,7 +190,10 @@ let legacyOff: Host;
 let prefixed: Host;
 let unloaded: Host;
 
+let icon: Awaited<ReturnType<typeof writeExampleIcon>>;
+
 beforeAll(async () => {
+  icon = await writeExampleIcon('subtitles');
   [legacyOn, legacyOff, prefixed, unloaded] = await Promise.all([
     host(),
     host({ SUBTITLES_SERVER_VERSION: '12.0' }),
@@ -199,6 +207,7 @@ afterAll(async () => {
     await h?.server.close();
     h?.fixture.remove();
   }
+  await icon?.remove();
 });
 
 describe.each(admin(true).map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -387,6 +396,7 @@ const OTHER_SAMPLES: Record<
   'GET /': { method: 'GET', path: '/', ok: 302 },
   'GET /web/index.html': { method: 'GET', path: '/web/index.html', ok: 200 },
   'GET /web/configurationpage': { method: 'GET', path: '/web/configurationpage?name=subtitles.js', ok: 200 },
+  'GET /favicon.ico': { method: 'GET', path: '/favicon.ico', ok: 200 },
   'GET /QuickConnect/Enabled': { method: 'GET', path: '/QuickConnect/Enabled', ok: 200 },
   'GET /Users/Public': { method: 'GET', path: '/Users/Public', ok: 200 },
   'GET /Branding/Configuration': { method: 'GET', path: '/Branding/Configuration', ok: 200 },

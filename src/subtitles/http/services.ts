@@ -19,6 +19,8 @@ export interface Services {
   settings: ServerSettings;
   /** Failed sign-ins per client (built by createSubtitlesApp from the config). */
   signIns: SignInThrottle;
+  /** The folder of the built pages (`web/dist` unless a test serves pages of its own). */
+  webDist?: string | undefined;
   /** The server's own address once it listens (for probing what it serves). */
   selfUrl: () => string | undefined;
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
-import { sendFile, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
+import { sendFavicon, sendFile, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { notFound } from '../../domain/errors';
 import type { ArchiveDeps } from '../context';
 import { CONTENT_SECURITY_POLICY } from '../security';
@@ -29,6 +29,10 @@ export function webHandlers(d: ArchiveDeps) {
         file: req.params.file,
         contentSecurityPolicy: CONTENT_SECURITY_POLICY,
       });
+      if (!sent) throw notFound('Not found');
+    },
+    getFavicon: async (_req, res) => {
+      const sent = await sendFavicon(res as Response, { service: 'archive', distRoot: d.webDist });
       if (!sent) throw notFound('Not found');
     },
     getDocsAsset: async (req, res) => {

@@ -4,7 +4,7 @@
  * come from the style's host); a style on the fuel server itself needs nothing beyond 'self'.
  */
 import type { Response } from 'express';
-import { sameOriginPolicy, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
+import { sameOriginPolicy, sendFavicon, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { NotFound } from '../../model/errors';
 import type { FuelContext } from '../context';
 import type { FuelHandlers } from '../handler';
@@ -39,6 +39,10 @@ export function webHandlers(ctx: FuelContext) {
         file: req.params.file,
         contentSecurityPolicy: mapPagePolicy(config.map.styleUrl),
       });
+      if (!sent) throw new NotFound('Not found');
+    },
+    getFavicon: async (_req, res) => {
+      const sent = await sendFavicon(res as Response, { service: 'fuel', distRoot: ctx.webDist });
       if (!sent) throw new NotFound('Not found');
     },
   } satisfies FuelHandlers;

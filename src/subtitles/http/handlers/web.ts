@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { builtFile, sameOriginPolicy, withMeta } from '../../../common/http/web-page';
+import type { Response } from 'express';
+import { builtFile, sameOriginPolicy, sendFavicon, withMeta } from '../../../common/http/web-page';
 import { clientScript } from '../../domain/client-script';
 import { indexPath, normalizeInjection, usesTransform } from '../../domain/injection';
 import { SETTINGS_PAGE } from '../../domain/web-client';
@@ -24,6 +25,10 @@ export function webHandlers(services: Services) {
         .set('Cache-Control', 'no-cache')
         .end(transform ? normalizeInjection(html) : html);
     },
+    getFavicon: async (_req, res) => {
+      const page = { service: 'subtitles', distRoot: services.webDist } as const;
+      if (!(await sendFavicon(res as Response, page))) res.status(404).end();
+    },
     getConfigurationPage: (req, res) => {
       const { config } = services;
       if (!config.pluginEnabled) {
@@ -42,7 +47,7 @@ export function webHandlers(services: Services) {
       }
       // The settings page and its two files, built from web/subtitles/ (npm run build:web).
       const [relative, type] = SETTINGS_FILES[name];
-      const body = builtFile({ service: 'subtitles' }, relative);
+      const body = builtFile({ service: 'subtitles', distRoot: services.webDist }, relative);
       res.set('Content-Security-Policy', sameOriginPolicy()).set('Cache-Control', 'no-cache');
       if (body === undefined) {
         res.status(503).end();

@@ -164,6 +164,114 @@ public class WebApi {
   }
 
   /**
+   * The viewer&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the page&#39;s build: a speech bubble at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getFavicon() throws ApiException {
+    return getFavicon(null);
+  }
+
+  /**
+   * The viewer&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the page&#39;s build: a speech bubble at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @param headers Optional headers to include in the request
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getFavicon(Map<String, String> headers) throws ApiException {
+    ApiResponse<File> localVarResponse = getFaviconWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The viewer&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the page&#39;s build: a speech bubble at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getFaviconWithHttpInfo() throws ApiException {
+    return getFaviconWithHttpInfo(null);
+  }
+
+  /**
+   * The viewer&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the page&#39;s build: a speech bubble at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getFaviconWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getFaviconRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getFavicon", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<File>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        // Handle file downloading.
+        File responseValue = downloadFileFromResponse(localVarResponse, localVarResponseBody);
+        
+
+        return new ApiResponse<File>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getFaviconRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/favicon.ico";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "image/x-icon, application/json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
    * A built file of the web viewer
    * Public. A script, style sheet or other file of the built page, by the name the page&#39;s HTML gives it. The names carry a hash of the content, so each answer may be kept for a year (&#x60;Cache-Control: public, max-age&#x3D;31536000, immutable&#x60;). 404 for any other name, including names with a path or starting with a dot. 
    * @param _file The file&#39;s name, as the built page refers to it. (required)

@@ -19,6 +19,7 @@ import specyard.subtitles.Configuration;
 import specyard.subtitles.Pair;
 
 import specyard.subtitles.model.ConfigurationPageInfo;
+import java.io.File;
 import specyard.subtitles.model.ProblemDetails;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -282,6 +283,114 @@ public class WebApi {
     }
 
     localVarRequestBuilder.header("Accept", "text/javascript, text/html, text/css, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * The host&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the settings page&#39;s build: a screen with two lines of subtitles at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getFavicon() throws ApiException {
+    return getFavicon(null);
+  }
+
+  /**
+   * The host&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the settings page&#39;s build: a screen with two lines of subtitles at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @param headers Optional headers to include in the request
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getFavicon(Map<String, String> headers) throws ApiException {
+    ApiResponse<File> localVarResponse = getFaviconWithHttpInfo(headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * The host&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the settings page&#39;s build: a screen with two lines of subtitles at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getFaviconWithHttpInfo() throws ApiException {
+    return getFaviconWithHttpInfo(null);
+  }
+
+  /**
+   * The host&#39;s icon
+   * Public. The icon browsers ask for beside every page (&#x60;/favicon.ico&#x60;), made by the settings page&#39;s build: a screen with two lines of subtitles at 16, 32 and 48 pixels, each a PNG inside the ICO container. Kept for a day. 404 while the page is not built. Not shown by the seed; browsers ask for it whatever the page says. 
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getFaviconWithHttpInfo(Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getFaviconRequestBuilder(headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getFavicon", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<File>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        // Handle file downloading.
+        File responseValue = downloadFileFromResponse(localVarResponse, localVarResponseBody);
+        
+
+        return new ApiResponse<File>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getFaviconRequestBuilder(Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/favicon.ico";
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "image/x-icon");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
