@@ -130,6 +130,29 @@ async function post(url: string, body: unknown, cookie?: string) {
   return { body: (await res.json()) as Record<string, unknown>, session };
 }
 
+/** A signed-in session token of the subtitles host's demo administrator (the recommended header). */
+async function subtitlesSession(url: string, user: { username: string; password: string }) {
+  const res = await fetch(`${url}/Users/AuthenticateByName`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'MediaServer Client="fuzz", Device="fuzz", DeviceId="fuzz-session", Version="1.0.0"',
+    },
+    body: JSON.stringify({ Username: user.username, Pw: user.password }),
+  });
+  if (res.status !== 200) throw new Error(`subtitles sign-in answered ${res.status}`);
+  return ((await res.json()) as { AccessToken: string }).AccessToken;
+}
+
+/**
+ * The subtitles operations that read or write the caller's own user: an API key is no user (the documented
+ * 400, as the media server answers), so they are fuzzed with a signed-in administrator instead.
+ */
+const OWN_USER = ['getCurrentUser', 'getDisplayPreferences', 'updateDisplayPreferences'].flatMap((id) => [
+  '--operation-id',
+  id,
+]);
+
 /** The archive's three kinds of login: the master, a viewer granted one chat, a share link. */
 async function archiveSessions(url: string, master: { username: string; password: string }) {
   const login = await post(`${url}/api/login`, master);
@@ -202,6 +225,7 @@ const demo = await startDemoServers({
 const outcomes: Outcome[] = [];
 try {
   const sessions = await archiveSessions(demo.urls.archive, demo.credentials.archive);
+  const subtitlesToken = await subtitlesSession(demo.urls.subtitles, demo.credentials.subtitles);
   const runs: Run[] = [
     { name: 'fuel', service: 'fuel', url: fuel.url },
     {
@@ -209,6 +233,14 @@ try {
       service: 'subtitles',
       url: demo.urls.subtitles,
       env: { SUBTITLES_API_KEY: demo.credentials.subtitles.apiKey },
+      args: OWN_USER.map((arg) => (arg === '--operation-id' ? '--exclude-operation-id' : arg)),
+    },
+    {
+      name: 'subtitles (signed-in administrator, own user)',
+      service: 'subtitles',
+      url: demo.urls.subtitles,
+      env: { SUBTITLES_API_KEY: subtitlesToken },
+      args: OWN_USER.map((arg) => (arg === '--operation-id' ? '--include-operation-id' : arg)),
     },
     {
       name: 'archive as the master',

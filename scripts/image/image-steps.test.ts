@@ -153,7 +153,10 @@ describe('the image built outside a container', () => {
   for (const [name, service] of servers) {
     const [svc = '', command = ''] = service.command ?? [];
     it(`${name}: starts as uid ${UID} writing only under the data folder, passes its health check, serves its page, stops on SIGTERM`, async () => {
-      const env = { [portVariable[svc] ?? 'PORT']: String(await freePort()) };
+      const env: Record<string, string> = { [portVariable[svc] ?? 'PORT']: String(await freePort()) };
+      // The viewer is ready once it has a schema and a login mode (the compose files set both).
+      if (svc === 'archive')
+        Object.assign(env, { VIEWER_USERNAME: 'admin', VIEWER_PASSWORD: 'image-test-pass' });
       if (svc === 'archive') {
         const migrate = asImageUser([entry, 'archive', 'migrate'], env);
         expect(await exitOf(migrate)).toBe(0);
@@ -205,4 +208,39 @@ describe('the image built outside a container', () => {
       expect(output).not.toMatch(/EACCES|EROFS/);
     }, 120_000);
   }
+
+  it('archive viewer started as the README shows it, with no migrate and no login: its health check says not ready, and why', async () => {
+    const env = { VIEWER_PORT: String(await freePort()), DATABASE_PATH: path.join(data, 'unready.db') };
+    const server = asImageUser([entry, 'archive', 'serve'], env);
+    let output = '';
+    server.stdout?.on('data', (chunk) => (output += chunk));
+    server.stderr?.on('data', (chunk) => (output += chunk));
+    const exited = exitOf(server);
+    for (let i = 0; i < 240 && !output.includes('viewer listening') && server.exitCode === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const check = spawnSync(
+      'setpriv',
+      [
+        `--reuid=${UID}`,
+        `--regid=${UID}`,
+        '--clear-groups',
+        process.execPath,
+        entry,
+        'healthcheck',
+        'archive',
+        'serve',
+      ],
+      {
+        cwd: image,
+        env: { PATH: process.env.PATH ?? '', ...imageEnv(), ...env },
+        timeout: 15_000,
+        encoding: 'utf8',
+      },
+    );
+    server.kill('SIGTERM');
+    await exited;
+    expect(check.status, output).not.toBe(0);
+    expect(`${check.stdout}${check.stderr}`).toMatch(/503|schema|login/i);
+  }, 120_000);
 });

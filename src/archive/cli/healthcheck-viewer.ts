@@ -24,12 +24,14 @@ export const healthcheckViewer: Command = {
     try {
       const [address, init] = withoutCredentials(url);
       const response = await fetch(address, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-      const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
+      const body = (await response.json().catch(() => null)) as { status?: unknown; reason?: unknown } | null;
       if (response.status === 200 && body?.status === 'ok') {
         ctx.io.out('Healthy: viewer answered status ok');
         return 0;
       }
-      ctx.io.err(`Unhealthy: viewer answered HTTP ${response.status}`);
+      // The viewer's own reason when it gives one (no schema, no login mode, the database unreachable).
+      const reason = typeof body?.reason === 'string' ? `: ${body.reason.slice(0, 300)}` : '';
+      ctx.io.err(`Unhealthy: viewer answered HTTP ${response.status}${reason}`);
       return 1;
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';

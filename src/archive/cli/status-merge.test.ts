@@ -500,11 +500,20 @@ describe('health checks and the configuration self-check', () => {
     ).toBe(0);
   });
 
-  it('healthcheck-viewer: 200 with status ok is healthy; 503 or no server is not', async () => {
+  it("healthcheck-viewer: 200 with status ok is healthy; 503 (with the viewer's reason) or no server is not", async () => {
     expect((await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: url })).code).toBe(0);
     answer = { status: 503, body: { status: 'degraded', database: 'unreachable' } };
     const degraded = await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: url });
     expect(degraded).toMatchObject({ code: 1, stderr: 'Unhealthy: viewer answered HTTP 503\n' });
+    answer = {
+      status: 503,
+      body: { status: 'degraded', database: 'no_schema', reason: 'no schema: run migrate' },
+    };
+    const unready = await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: url });
+    expect(unready).toMatchObject({
+      code: 1,
+      stderr: 'Unhealthy: viewer answered HTTP 503: no schema: run migrate\n',
+    });
     answer = { status: 200, body: { status: 'degraded' } };
     expect((await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: url })).code).toBe(1);
     const refused = await cli(['healthcheck-viewer'], { HEALTHCHECK_URL: 'http://127.0.0.1:1/api/health' });
