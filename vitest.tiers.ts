@@ -18,6 +18,8 @@ export const SLOW_TESTS = [
   // Dredd against each live server, and the contract suite against each document's Prism mock.
   'contract-tests/**/*.dredd.test.ts',
   'contract-tests/**/*.contract.test.ts',
+  // The README's commands, each as written (some forty Node processes, the demo started twice).
+  'scripts/readme/run.test.ts',
   // A page build made slow on purpose (about 4 s), for the bundler's timing warning.
   'scripts/web/build-warnings.test.ts',
   // Each page's journeys in Chromium.

@@ -3,10 +3,10 @@
  * server (or mock) through the generated typed client, from the command table `npm run generate` writes.
  */
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { createArchiveClient } from '../generated/archive/client';
 import { createFuelClient } from '../generated/fuel/client';
 import { createSubtitlesClient } from '../generated/subtitles/client';
+import { isMainModule } from '../src/common/cli/main-module';
 import type { HttpMethod } from '../src/common/openapi';
 import { isService, SERVICES, type Service, servicePort } from '../src/common/services';
 
@@ -209,7 +209,7 @@ export async function runApiCli(
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMainModule(import.meta.url)) {
   runApiCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -4,6 +4,7 @@ package smoke
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"testing"
@@ -40,6 +41,24 @@ func TestFuelConfigAndABoxOfStations(t *testing.T) {
 	}
 	if len(stations.Features) == 0 {
 		t.Fatal("no stations in the box")
+	}
+}
+
+// The README's Go example ("Clients in other languages"), line for line but the server's address
+// (scripts/readme/marks.test.ts holds the two alike).
+func TestReadmeExample(t *testing.T) {
+	ctx := context.Background()
+	cfg := fuel.NewConfiguration()
+	cfg.Servers = fuel.ServerConfigurations{{URL: env(t, "SPECYARD_FUEL_URL")}}
+	box, _, err := fuel.NewAPIClient(cfg).StationsAPI.ListStations(ctx).Bbox("-3.80,40.35,-3.60,40.50").Fuel(fuel.FUELCODE_B7).Execute()
+	if err != nil {
+		t.Fatalf("stations: %v", err)
+	}
+	for _, station := range box.Features {
+		fmt.Println(station.Properties.Name)
+	}
+	if len(box.Features) == 0 {
+		t.Fatal("no stations in the README's box")
 	}
 }
 

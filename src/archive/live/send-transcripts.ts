@@ -5,8 +5,8 @@
  * Viewers are told through the database (PostgreSQL) or `POST /internal/push` on `VIEWER_HOST`:`VIEWER_PORT`
  * with the `.push-secret` beside the database (SQLite); a viewer that is down misses only live frames.
  */
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { isMainModule } from '../../common/cli/main-module';
 import type { Env } from '../../common/env';
 import { createLogger, type Logger } from '../../common/logger';
 import { loadConfig } from '../config';
@@ -54,7 +54,7 @@ export async function sendQueuedTranscripts(
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMainModule(import.meta.url)) {
   sendQueuedTranscripts().then(
     (counts) =>
       console.log(

@@ -34,6 +34,20 @@ class SmokeTest {
     assertFalse(stations.getFeatures().isEmpty());
   }
 
+  /**
+   * The README's Java example ("Clients in other languages"), line for line but the server's address
+   * (scripts/readme/marks.test.ts holds the two alike).
+   */
+  @Test
+  void readmeExample() throws Exception {
+    var client = new specyard.fuel.ApiClient(); // sources: generated/sdks/java/fuel (pom.xml beside them)
+    client.updateBaseUri(env("SPECYARD_FUEL_URL"));
+    var box = new specyard.fuel.api.StationsApi(client)
+        .listStations("-3.80,40.35,-3.60,40.50", specyard.fuel.model.FuelCode.B7);
+    box.getFeatures().forEach(station -> System.out.println(station.getProperties().getName()));
+    assertFalse(box.getFeatures().isEmpty());
+  }
+
   @Test
   void archiveLoginChatsMessagesAndSearch() throws Exception {
     var client = new specyard.archive.ApiClient();
