@@ -163,8 +163,8 @@ describe('scraper keys across replicas on one PostgreSQL database', () => {
     await forgetRuns();
     // A run that ends at once and is counted: the lock alone would let the second replica's tick, a few
     // moments after the first's, run the key again.
-    const interval = { REPLICA_MODE: 'count', REPLICA_INTERVAL_HOURS: '0.0005' };
-    const intervalMs = 1800;
+    const interval = { REPLICA_MODE: 'count', REPLICA_INTERVAL_HOURS: '0.0003' };
+    const intervalMs = 1080;
     const runs: number[] = [];
     const first = replica(db.url, interval);
     running.push(first);
