@@ -16,6 +16,7 @@ import { loadBundledDocument } from '../src/common/documents';
 import { documentedOperations, handlerStarts } from '../src/common/http/operations';
 import { parametersOf } from '../src/common/openapi';
 import type { Service } from '../src/common/services';
+import { writeExampleIcon, writeExamplePages } from '../src/common/testing/example-pages';
 import { startTestFuel, type TestFuel } from '../src/fuel/testing/server';
 import { type Server, startSeededServer } from '../src/subtitles/test-support';
 
@@ -225,10 +226,14 @@ function corpus(service: Service, port: () => number, beforeEach: () => void = (
   });
 }
 
+// Each server serves a page "build" of its document's examples, so the page, its asset and its icon exist
+// whatever web/dist holds (a fresh clone has none).
 describe('archive', () => {
   let viewer: TestViewer;
+  let pages: Awaited<ReturnType<typeof writeExamplePages>>;
   let clock = Date.now();
   beforeAll(async () => {
+    pages = await writeExamplePages('archive');
     viewer = await startTestViewer(
       {
         ...PASSWORD_ENV,
@@ -237,10 +242,13 @@ describe('archive', () => {
         TRANSCRIPTION_WEBHOOK_SECRET: `whsec_${Buffer.from('a-secret-of-sixteen+').toString('base64')}`,
       },
       // Each request a login-limit window later, so the limit answers none of them.
-      { now: () => clock },
+      { now: () => clock, webDist: pages.distRoot },
     );
   });
-  afterAll(() => viewer.close());
+  afterAll(async () => {
+    await viewer.close();
+    await pages.remove();
+  });
   corpus(
     'archive',
     () => Number(new URL(viewer.url).port),
@@ -252,10 +260,15 @@ describe('archive', () => {
 
 describe('fuel', () => {
   let fuel: TestFuel;
+  let pages: Awaited<ReturnType<typeof writeExamplePages>>;
   beforeAll(async () => {
-    fuel = await startTestFuel();
+    pages = await writeExamplePages('fuel');
+    fuel = await startTestFuel({ webDist: pages.distRoot });
   });
-  afterAll(() => fuel.close());
+  afterAll(async () => {
+    await fuel.close();
+    await pages.remove();
+  });
   corpus(
     'fuel',
     () => Number(new URL(fuel.url).port),
@@ -265,9 +278,14 @@ describe('fuel', () => {
 
 describe('subtitles', () => {
   let server: Server;
+  let icon: Awaited<ReturnType<typeof writeExampleIcon>>;
   beforeAll(async () => {
-    server = await startSeededServer();
+    icon = await writeExampleIcon('subtitles');
+    server = await startSeededServer({}, { webDist: icon.distRoot });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await icon.remove();
+  });
   corpus('subtitles', () => Number(new URL(server.url).port));
 });

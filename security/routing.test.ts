@@ -10,6 +10,7 @@ import { loadBundledDocument } from '../src/common/documents';
 import { documentedOperations } from '../src/common/http/operations';
 import { parametersOf } from '../src/common/openapi';
 import type { Service } from '../src/common/services';
+import { writeExampleIcon, writeExamplePages } from '../src/common/testing/example-pages';
 import { startTestFuel, type TestFuel } from '../src/fuel/testing/server';
 import { type Server, startSeededServer } from '../src/subtitles/test-support';
 
@@ -78,34 +79,54 @@ function spellingsOf(service: Service, base: () => string) {
   );
 }
 
+// Each server serves a page "build" of its document's examples, so the page, its asset and its icon exist
+// whatever web/dist holds (a fresh clone has none).
 describe('archive', () => {
   let viewer: TestViewer;
+  let pages: Awaited<ReturnType<typeof writeExamplePages>>;
   beforeAll(async () => {
-    viewer = await startTestViewer({
-      ...PASSWORD_ENV,
-      TRANSCRIPTION_ENABLED: 'true',
-      TRANSCRIPTION_URL: 'http://127.0.0.1:9',
-      TRANSCRIPTION_WEBHOOK_SECRET: `whsec_${Buffer.from('a-secret-of-sixteen+').toString('base64')}`,
-    });
+    pages = await writeExamplePages('archive');
+    viewer = await startTestViewer(
+      {
+        ...PASSWORD_ENV,
+        TRANSCRIPTION_ENABLED: 'true',
+        TRANSCRIPTION_URL: 'http://127.0.0.1:9',
+        TRANSCRIPTION_WEBHOOK_SECRET: `whsec_${Buffer.from('a-secret-of-sixteen+').toString('base64')}`,
+      },
+      { webDist: pages.distRoot },
+    );
   });
-  afterAll(() => viewer.close());
+  afterAll(async () => {
+    await viewer.close();
+    await pages.remove();
+  });
   spellingsOf('archive', () => viewer.url);
 });
 
 describe('fuel', () => {
   let fuel: TestFuel;
+  let pages: Awaited<ReturnType<typeof writeExamplePages>>;
   beforeAll(async () => {
-    fuel = await startTestFuel();
+    pages = await writeExamplePages('fuel');
+    fuel = await startTestFuel({ webDist: pages.distRoot });
   });
-  afterAll(() => fuel.close());
+  afterAll(async () => {
+    await fuel.close();
+    await pages.remove();
+  });
   spellingsOf('fuel', () => fuel.url);
 });
 
 describe('subtitles', () => {
   let server: Server;
+  let icon: Awaited<ReturnType<typeof writeExampleIcon>>;
   beforeAll(async () => {
-    server = await startSeededServer();
+    icon = await writeExampleIcon('subtitles');
+    server = await startSeededServer({}, { webDist: icon.distRoot });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await icon.remove();
+  });
   spellingsOf('subtitles', () => server.url);
 });

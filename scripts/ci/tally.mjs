@@ -11,8 +11,8 @@
  * the line can never read "0 failed" after a red stage. Plain Node, no dependencies: it must speak even
  * when `npm ci` did not get as far as installing anything.
  *
- * Prints a line per stage, then the verdict alone as the last line; exits 1 when anything failed (or
- * no stage ran).
+ * Prints the failed tests by name (a run's record may keep only its tail), a line per stage, then the
+ * verdict alone as the last line; exits 1 when anything failed (or no stage ran).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,22 @@ export function vitestCounts(report) {
   return { passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + failedFiles };
 }
 
+/** `file > test` for each failed test of a vitest report; a file that failed before its tests, alone. */
+export function vitestFailures(report, root = process.cwd()) {
+  const names = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? '') || '(unnamed file)';
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests)
+      names.push(`${where} > ${test.fullName ?? test.title ?? '(unnamed test)'}`);
+    if (file.status === 'failed' && failedTests.length === 0) names.push(`${where} (the file failed to run)`);
+  }
+  return names;
+}
+
+/** At most this many names a stage, so a run that broke everything still ends readably. */
+const NAMES_SHOWN = 40;
+
 export function tally(dir) {
   const stages = existsSync(dir)
     ? readdirSync(dir)
@@ -34,11 +50,22 @@ export function tally(dir) {
         .sort()
     : [];
   const lines = [];
+  const failures = [];
   let passed = 0;
   let failed = 0;
   for (const stage of stages) {
     const code = Number(readFileSync(path.join(dir, `${stage}.status`), 'utf8').trim());
     const counts = { passed: 0, failed: 0 };
+    const report = path.join(dir, `${stage}.vitest.json`);
+    if (existsSync(report)) {
+      try {
+        const names = vitestFailures(JSON.parse(readFileSync(report, 'utf8')));
+        for (const name of names.slice(0, NAMES_SHOWN)) failures.push(`${stage}: FAILED ${name}`);
+        if (names.length > NAMES_SHOWN) failures.push(`${stage}: … and ${names.length - NAMES_SHOWN} more`);
+      } catch {
+        // Counted (or not) below.
+      }
+    }
     for (const [suffix, read] of [
       ['.vitest.json', vitestCounts],
       ['.counts.json', (c) => ({ passed: c.passed ?? 0, failed: c.failed ?? 0 })],
@@ -58,7 +85,7 @@ export function tally(dir) {
     failed += counts.failed;
     lines.push(`${stage}: exit ${code}, ${counts.passed} passed, ${counts.failed} failed`);
   }
-  return { passed, failed, lines };
+  return { passed, failed, lines: [...failures, ...lines] };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

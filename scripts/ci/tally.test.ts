@@ -52,6 +52,33 @@ describe('the CI verdict line', () => {
     expect(run(dir)).toMatchObject({ code: 1, last: '10 passed, 5 failed' });
   });
 
+  it('names each failed test before the stage lines, and a file that failed before its tests', () => {
+    const dir = results({
+      '4-fast.status': '1',
+      '4-fast.vitest.json': {
+        numPassedTests: 1,
+        numFailedTests: 1,
+        testResults: [
+          {
+            name: path.join(process.cwd(), 'security/routing.test.ts'),
+            status: 'failed',
+            assertionResults: [
+              { status: 'passed', fullName: 'archive GET / answers alike' },
+              { status: 'failed', fullName: 'fuel GET /favicon.ico answers alike' },
+            ],
+          },
+          { name: path.join(process.cwd(), 'src/broken.test.ts'), status: 'failed', assertionResults: [] },
+        ],
+      },
+    });
+    expect(run(dir).lines).toEqual([
+      '4-fast: FAILED security/routing.test.ts > fuel GET /favicon.ico answers alike',
+      '4-fast: FAILED src/broken.test.ts (the file failed to run)',
+      '4-fast: exit 1, 1 passed, 2 failed',
+      '1 passed, 2 failed',
+    ]);
+  });
+
   it('counts a stage that failed without a counted test (a type error, an install) as one failure', () => {
     const dir = results({ '2-install.status': '0', '3-audit.status': '0', '4-fast.status': '2' });
     expect(run(dir)).toMatchObject({ code: 1, last: '0 passed, 1 failed' });

@@ -187,10 +187,11 @@ export const authHeader = (token: string) => ({ Authorization: `MediaServer Toke
 /** A real server over a seeded fixture of its own (accounts of seedAccounts); closing it removes the fixture. */
 export async function startSeededServer(
   env: Record<string, string> = {},
+  options: { webDist?: string } = {},
 ): Promise<Server & { adminKey: string }> {
   const fixture = makeFixture();
   const { adminKey } = await seedAccounts(fixture.dataDir);
-  const server = await startServer({ ...fixture.env, ...env });
+  const server = await startServer({ ...fixture.env, ...env }, options);
   return {
     ...server,
     adminKey,
