@@ -10,8 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateSdks } from '../scripts/generate-sdks';
 import { ROOT } from '../src/common/services';
 
+/** Every file under `dir`, but Python's bytecode caches (written by whoever imports a package, not by the generator). */
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.name !== '__pycache__');
   const nested = await Promise.all(
     entries.map((e) =>
       e.isDirectory() ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],

@@ -65,6 +65,9 @@ describe('transcripts in the archive viewer', () => {
     await page.getByLabel('User name').fill(MASTER.username);
     await page.getByLabel('Password').fill(MASTER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in (the chat list shows) before the chat is opened: a route changed while the sign-in is
+    // still on its way is replaced by the page it lands on.
+    await page.getByRole('list', { name: 'Chats' }).waitFor();
     await page.goto(`${viewer.url}/#/chat/${RC.ref}?message=${FIXTURE.voiceMessageId}`);
     await page
       .locator(`[data-message="${FIXTURE.voiceMessageId}"] .transcript blockquote`)
