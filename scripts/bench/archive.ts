@@ -21,6 +21,7 @@ import { createTestDatabase } from '../../src/archive/store/test-databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';
+import { compareInChat, type InChatRow, substringIndexBytes, substringWriteCost } from './in-chat-search';
 import { fullTextKeysAlone, fullTextSizes, prepareUpstream, upstreamSearch } from './upstream-search';
 
 const { values } = parseArgs({
@@ -667,6 +668,7 @@ async function benchDatabase(backend: Backend) {
 
 const httpRows: (HttpRow & { backend: Backend })[] = [];
 const shapeRows: (ShapeRow & { backend: Backend })[] = [];
+const inChatRows: (InChatRow & { backend: Backend })[] = [];
 const sizes: string[] = [];
 for (const backend of backends) {
   seed = 0x2545f491;
@@ -688,6 +690,17 @@ for (const backend of backends) {
       console.error(`${backend}: generating ${TOTAL} messages in ${CHATS} chats`);
       big = await load(db);
     }
+    if (values.only === 'in-chat') {
+      await warmCaches(db, database.config);
+      const rare = await wordsWithHits(db, 25, 150, 3);
+      for (const r of await compareInChat(db, big, rare, RUNS)) inChatRows.push({ backend, ...r });
+      const driver = (db as ArchiveSqlStore).driver;
+      const cost = await substringWriteCost(driver, big);
+      sizes.push(
+        `${backend}: substring index ${((await substringIndexBytes(driver)) / 1e6).toFixed(1)} MB of a ${((await driver.sizeBytes()) / 1e6).toFixed(0)} MB database; 1,000 messages written in ${cost.with.toFixed(1)} ms with it, ${cost.without.toFixed(1)} ms without`,
+      );
+      continue;
+    }
     if (values.only !== 'upstream') {
       const results = await measure(db, big);
       console.log(`\n${backend} (${TOTAL} messages, ${CHATS} chats, ${RUNS} runs, ms)`);
@@ -706,6 +719,21 @@ for (const backend of backends) {
     await db.close();
     await database.drop();
   }
+}
+
+if (inChatRows.length > 0) {
+  console.log(
+    `\nIn-chat search in the big chat (${TOTAL} messages, ${CHATS} chats, ${RUNS} alternated runs, p50 ms; target: upstream/ours >= 2)`,
+  );
+  console.log('| backend | shape | hits | upstream | ours | upstream / ours | same page |');
+  console.log('|---|---|---:|---:|---:|---:|---|');
+  for (const r of inChatRows) {
+    console.log(
+      `| ${r.backend} | ${r.name} | ${r.hits} | ${r.upstream.toFixed(2)} | ${r.ours.toFixed(2)} | ${(r.upstream / r.ours).toFixed(1)} | ${r.samePage ? 'yes' : 'no'} |`,
+    );
+  }
+  for (const line of sizes) console.log(line);
+  process.exit(0);
 }
 
 console.log(

@@ -54,6 +54,13 @@ export interface DialectCapabilities {
     prefix: boolean,
     terms?: readonly (readonly string[] | null)[],
   ): TextMatch;
+  /**
+   * In-chat substring search through an index the search's own condition cannot use by itself: a condition
+   * on messages `m` that holds for every message whose searched text, casefolded, contains `needle`
+   * (casefolded), and for few others; null when the needle is too short for the index. Null as a whole
+   * where the planner answers the search's own condition from an index by itself (PostgreSQL's pg_trgm, migration 009).
+   */
+  substringCandidates: ((db: Queryable, needle: string) => Promise<Sql | null>) | null;
   /** A condition on media_transcripts aliased `t`: its text holds every word as a prefix. */
   matchTranscriptText(words: readonly string[]): Sql;
   /**
@@ -65,7 +72,7 @@ export interface DialectCapabilities {
    * Merges the full-text index into as few parts as it can after a bulk write (the command-line loads), or
    * null where the backend keeps its index compact by itself.
    */
-  compactFullTextIndex: Sql | null;
+  compactFullTextIndex: readonly Sql[] | null;
   /**
    * Statements that open and close a bulk write's transaction (an import's chat) where the full-text
    * index writes faster with other settings for that long; null where nothing changes.

@@ -753,6 +753,150 @@ export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
       });
     });
 
+    describe('in-chat substring search', () => {
+      // A chat longer than the search's first window (1,000 messages), so a word is found either by reading
+      // on (common) or through the substring index where the backend has one (rare, absent): the pages
+      // must be those of reading every message, in every paging mode.
+      const chat = { accountId: 1, id: 881_000, type: 'supergroup' as const };
+      let key: ChatKey;
+      const written: { id: number; date: Date; text: string | null; searched: string }[] = [];
+      const SPECIAL: Record<number, string> = {
+        17: 'Meet at ZANZIBAR pier',
+        230: 'zanzibar again, lower case',
+        900: 'Zanzibar? Zanzibar!',
+        1200: 'Прибыли в Занзибар 🚀 launch',
+        1500: 'Grüße aus MÜNCHEN',
+        1800: '100%_done said "hi" back\\slash',
+        2590: 'zz top',
+      };
+      beforeAll(async () => {
+        key = { ...chat, chatId: chat.id, ref: await db.upsertChat({ ...chat, title: 'Long Chat' }) };
+        const messages = Array.from({ length: 2600 }, (_, i) => {
+          const id = i + 1;
+          const date = new Date(Date.UTC(2025, 0, 1) + id * 60_000);
+          const text =
+            SPECIAL[id] ??
+            (id % 97 === 0
+              ? null
+              : `message ${id}${id % 3 === 0 ? ' with coffee' : ''}${id % 80 === 0 ? ' at the harbour' : ''}`);
+          const poll =
+            id % 97 === 0
+              ? {
+                  question: `Vote ${id}`,
+                  options: [
+                    { text: 'Lighthouse', voters: 1, chosen: false, correct: false },
+                    {
+                      text: id === 1164 ? 'Zanzibar trip' : 'Office',
+                      voters: 0,
+                      chosen: false,
+                      correct: false,
+                    },
+                  ],
+                  total_voters: 1,
+                  closed: false,
+                  quiz: false,
+                  multiple_choice: false,
+                  anonymous: true,
+                }
+              : null;
+          const searched = `${text ?? ''} ${poll ? [poll.question, ...poll.options.map((o) => o.text)].join('\n') : ''}`;
+          written.push({ id, date, text, searched });
+          return { accountId: 1, chatId: chat.id, id, date, text, poll, senderId: 5, senderName: 'Bench' };
+        });
+        for (let i = 0; i < messages.length; i += 500) await db.upsertMessages(messages.slice(i, i + 500));
+      });
+
+      /** What reading every message answers: newest first, the needle anywhere in the casefolded text. */
+      const reference = (needle: string, keep: (id: number) => boolean = () => true) =>
+        written
+          .filter((m) => keep(m.id) && m.searched.toLowerCase().includes(needle.toLowerCase()))
+          .sort((a, b) => b.date.getTime() - a.date.getTime())
+          .map((m) => m.id);
+
+      const NEEDLES = [
+        'zanzibar', // rare, mostly beyond the first window
+        'ZANZ', // a prefix in capitals
+        'занзибар', // Cyrillic, casefolded
+        '🚀 launch',
+        'grüße aus münchen',
+        'quokka', // absent
+        'coffee', // common
+        'harbour', // one in eighty: read on for a first page, the index for a deep one
+        'zz', // too short for a trigram
+        '%_done', // the pattern's own wildcards, literally
+        '"hi"',
+        'back\\slash',
+        'trip', // a poll's option
+        'message 2', // spans a space
+      ];
+
+      for (const needle of NEEDLES)
+        it(`finds ${JSON.stringify(needle)} as reading every message would, at every offset`, async () => {
+          for (const [limit, offset] of [
+            [50, 0],
+            [20, 40],
+            [50, 400],
+          ] as const) {
+            const page = await db.listMessages(key, {
+              limit,
+              offset,
+              search: needle,
+              withTranscripts: false,
+            });
+            expect(
+              page.map((m) => m.id),
+              `${needle} ${limit}@${offset}`,
+            ).toEqual(reference(needle).slice(offset, offset + limit));
+          }
+        });
+
+      for (const needle of NEEDLES)
+        it(`finds ${JSON.stringify(needle)} as reading every message would, page by cursor`, async () => {
+          const older = await db.listMessages(key, {
+            limit: 30,
+            beforeId: 1400,
+            search: needle,
+            withTranscripts: false,
+          });
+          expect(older.map((m) => m.id)).toEqual(reference(needle, (id) => id < 1400).slice(0, 30));
+          const newer = await db.listMessages(key, {
+            limit: 30,
+            afterId: 100,
+            search: needle,
+            withTranscripts: false,
+          });
+          expect(newer.map((m) => m.id)).toEqual(reference(needle, (id) => id > 100).slice(-30));
+          const dated = await db.listMessages(key, {
+            limit: 30,
+            beforeDate: new Date(Date.UTC(2025, 0, 1) + 1000 * 60_000),
+            search: needle,
+            withTranscripts: false,
+          });
+          expect(dated.map((m) => m.id)).toEqual(reference(needle, (id) => id < 1000).slice(0, 30));
+        });
+
+      it('follows edits and deletions of the text it searches', async () => {
+        await db.upsertMessages([
+          {
+            accountId: 1,
+            chatId: chat.id,
+            id: 17,
+            date: written[16]?.date as Date,
+            text: 'Meet at the quay',
+          },
+        ]);
+        const after = await db.listMessages(key, { limit: 50, search: 'zanzibar', withTranscripts: false });
+        expect(after.map((m) => m.id)).not.toContain(17);
+        const quay = await db.listMessages(key, { limit: 50, search: 'AT THE QUAY', withTranscripts: false });
+        expect(quay.map((m) => m.id)).toEqual([17]);
+        await (db as ArchiveSqlStore).driver.run(
+          sql`DELETE FROM messages WHERE account_id = 1 AND chat_id = ${chat.id} AND id = 230`,
+        );
+        const gone = await db.listMessages(key, { limit: 50, search: 'lower case', withTranscripts: false });
+        expect(gone).toEqual([]);
+      });
+    });
+
     describe('search, tags and the change feed', () => {
       it('finds every word as a prefix, newest first, with the chat attached', async () => {
         const page = await db.searchMessages(ALL_VISIBLE, {

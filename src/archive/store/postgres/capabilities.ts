@@ -35,15 +35,19 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
     newestFirst: sql`ORDER BY m.pk DESC`,
     keysOnly: null,
   }),
+  // pg_trgm's index of migration 009 holds the search's own expression; the planner chooses it.
+  substringCandidates: null,
   matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
   // Each message's word-shaped tags are kept in an indexed array (migration 003).
   tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
   // The entries a bulk write left in the GIN indexes' pending lists (every search reads them whole) merged
   // into the indexes (migration 007). Only the indexes' owner may: a role that only writes the archive's
   // rows leaves them to the next merge (64 kB at most, or autovacuum's).
-  compactFullTextIndex: sql`SELECT coalesce(sum(gin_clean_pending_list(c.oid)), 0) AS pages FROM pg_class c
-    WHERE c.relname IN ('idx_messages_text_search', 'idx_messages_tags')
+  compactFullTextIndex: [
+    sql`SELECT coalesce(sum(gin_clean_pending_list(c.oid)), 0) AS pages FROM pg_class c
+    WHERE c.relname IN ('idx_messages_text_search', 'idx_messages_tags', 'idx_messages_text_substrings')
       AND c.relnamespace = current_schema()::regnamespace AND pg_has_role(c.relowner, 'USAGE')`,
+  ],
   bulkWrite: null,
   hasFullTextIndex: async (db: Introspection) =>
     (await db.hasColumn('messages', 'text_search')) &&

@@ -183,20 +183,53 @@ function selectMessages(chat: ChatKey, where: Sql[], tail: Sql): Sql {
     WHERE ${join([inChat(chat), ...where], ' AND ')} ${tail}`;
 }
 
+/** Messages an in-chat search reads first, in its page's order, before it decides how to go on (SQLite). */
+const SEARCH_WINDOW = 1000;
+/** The most messages a search reads on when the window's matches say its page fills by then. */
+const SEARCH_READ_ON = 20_000;
+
+/**
+ * The conditions of an in-chat search: the exact one (the casefolded text, a poll's words included, holds
+ * the needle), and, where the backend has a substring index its planner cannot use by itself (SQLite), the
+ * index's candidates when reading on would be long. The first SEARCH_WINDOW messages of the page's order
+ * are checked first: when their matches fill the page, or they are all there is, or their rate says the
+ * page fills within SEARCH_READ_ON messages, the search reads on without the index (a common word); else
+ * it asks the index (a rare or absent word). Either way the answer is the same: the index only narrows
+ * which messages get the exact check.
+ */
+async function searchConditions(
+  db: Db,
+  scope: Sql,
+  order: Sql,
+  search: string,
+  need: number,
+): Promise<Sql[]> {
+  // A poll is found by its question or an option, as in the global search.
+  const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
+  const exact = sql`${db.capabilities.casefold(searched)} LIKE ${containsPattern(search)} ESCAPE '\\'`;
+  const candidates = (await db.capabilities.substringCandidates?.(db, search.toLowerCase())) ?? null;
+  if (!candidates) return [exact];
+  const found = await db.get<{ hits: number }>(sql`SELECT count(*) AS hits FROM (
+      SELECT 1 FROM (SELECT ${exact} AS hit FROM messages m WHERE ${scope} ${order} LIMIT ${SEARCH_WINDOW})
+       WHERE hit LIMIT ${need})`);
+  const hits = Number(found?.hits ?? 0);
+  if (hits >= need) return [exact];
+  const window = await db.get<{ rows: number }>(
+    sql`SELECT count(*) AS rows FROM (SELECT 1 FROM messages m WHERE ${scope} LIMIT ${SEARCH_WINDOW})`,
+  );
+  if (Number(window?.rows ?? 0) < SEARCH_WINDOW) return [exact];
+  if (hits > 0 && (SEARCH_WINDOW * need) / hits <= SEARCH_READ_ON) return [exact];
+  return [exact, candidates];
+}
+
 export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<StoredMessage[]> {
   const where: Sql[] = [];
   if (q.topicId !== undefined) where.push(sql`m.reply_to_top_id = ${q.topicId}`);
-  if (q.search) {
-    // A poll is found by its question or an option, as in the global search.
-    const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
-    where.push(sql`${db.capabilities.casefold(searched)} LIKE ${containsPattern(q.search)} ESCAPE '\\'`);
-  }
-  let tail: Sql;
-  let oldestFirst = false;
+  let order = NEWEST_FIRST;
+  let offset: number | undefined;
   if (q.afterId !== undefined) {
     where.push(sql`m.id > ${q.afterId}`);
-    tail = sql`ORDER BY m.id ASC LIMIT ${q.limit}`;
-    oldestFirst = true;
+    order = sql`ORDER BY m.id ASC`;
   } else if (q.beforeDate !== undefined) {
     const d = q.beforeDate;
     where.push(
@@ -205,15 +238,20 @@ export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): 
         : // Not an OR: the planners keep the date range on the chat's (date, id) index this way.
           sql`m.date <= ${d} AND NOT (m.date = ${d} AND m.id >= ${q.beforeId})`,
     );
-    tail = sql`${NEWEST_FIRST} LIMIT ${q.limit}`;
   } else if (q.beforeId !== undefined) {
     where.push(sql`m.id < ${q.beforeId}`);
-    tail = sql`ORDER BY m.id DESC LIMIT ${q.limit}`;
+    order = sql`ORDER BY m.id DESC`;
   } else {
-    tail = sql`${NEWEST_FIRST} LIMIT ${q.limit} OFFSET ${q.offset ?? 0}`;
+    offset = q.offset ?? 0;
   }
+  if (q.search) {
+    const scope = join([inChat(chat), ...where], ' AND ');
+    where.push(...(await searchConditions(db, scope, order, q.search, (offset ?? 0) + q.limit)));
+  }
+  const tail =
+    offset === undefined ? sql`${order} LIMIT ${q.limit}` : sql`${order} LIMIT ${q.limit} OFFSET ${offset}`;
   const rows = await db.all(selectMessages(chat, where, tail));
-  if (oldestFirst) rows.reverse();
+  if (q.afterId !== undefined) rows.reverse();
   return toMessages(db, chat, rows, q);
 }
 

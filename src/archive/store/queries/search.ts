@@ -230,9 +230,13 @@ export async function searchMessages(db: Driver, vis: Visibility, q: SearchQuery
  * written since moved into the list of the index's words (see dialects.ts).
  */
 export async function compactSearchIndex(db: Driver): Promise<void> {
-  const statement = db.capabilities.compactFullTextIndex;
+  const statements = db.capabilities.compactFullTextIndex;
   if (!(await hasSearchIndex(db))) return;
-  if (statement) await db.run(statement);
+  if (statements) {
+    await db.transaction(async (tx) => {
+      for (const statement of statements) await tx.run(statement);
+    });
+  }
   if (db.capabilities.flushPrefixTerms) await db.transaction(flushPrefixTerms);
 }
 

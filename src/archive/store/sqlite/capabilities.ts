@@ -1,9 +1,15 @@
 /** What the archive's queries write differently on SQLite (the capabilities of ../dialects.ts). */
 
-import { fts5PrefixQuery, fts5WordQuery } from '../../model/search';
+import {
+  fts5PrefixQuery,
+  fts5WordQuery,
+  needleTrigrams,
+  pickTrigrams,
+  trigramMatch,
+} from '../../model/search';
 import type { DialectCapabilities, Introspection } from '../dialects';
 import type { Queryable } from '../driver';
-import { count, join, raw, type Sql, sql } from '../sql';
+import { count, join, list, raw, type Sql, sql } from '../sql';
 
 const FTS_MESSAGES = raw('messages_fts f JOIN messages m ON m.pk = f.rowid');
 
@@ -72,13 +78,35 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
     newestFirst: sql`ORDER BY f.rowid DESC`,
     keysOnly: { from: raw('messages_fts f'), key: raw('f.rowid') },
   }),
+  // The trigram index of migration 009, read as a set of rowids (= pk), asked for the needle's rarest
+  // trigrams by the counts beside it.
+  substringCandidates: async (db: Queryable, needle: string) => {
+    const trigrams = needleTrigrams(needle);
+    if (trigrams === null) return null;
+    const rows = await db.all<{ term: string; docs: number }>(
+      sql`SELECT term, docs FROM messages_substrings_counts WHERE term IN ${list(['', ...trigrams])}`,
+    );
+    const docs = new Map(rows.map((r) => [String(r.term), Number(r.docs)]));
+    const picked = pickTrigrams(
+      trigrams.map((term) => ({ term, docs: docs.get(term) ?? null })),
+      docs.get('') ?? 0,
+    );
+    return sql`m.pk IN (SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ${trigramMatch(picked)})`;
+  },
   matchTranscriptText: (words: readonly string[]) =>
     sql`t.id IN (SELECT rowid FROM media_transcripts_fts WHERE media_transcripts_fts MATCH ${fts5PrefixQuery(words)})`,
   tagIndexMatch: () => null,
   // Rows added one by one leave the FTS5 index in many segments, each searched on every query; one
   // segment makes a common word's search about a fifth faster and the index a tenth smaller
-  // (scripts/bench/README.md). Seconds per million messages, so only after the bulk commands.
-  compactFullTextIndex: sql`INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`,
+  // (scripts/bench/README.md). Seconds per million messages, so only after the bulk commands; the
+  // substring index likewise, and its trigrams counted again (migration 009).
+  compactFullTextIndex: [
+    sql`INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`,
+    sql`INSERT INTO messages_substrings (messages_substrings) VALUES ('optimize')`,
+    sql`DELETE FROM messages_substrings_counts`,
+    sql`INSERT INTO messages_substrings_counts (term, docs)
+      SELECT term, doc FROM messages_substrings_vocabulary UNION ALL SELECT '', count(*) FROM messages`,
+  ],
   // FTS5 merges its segments as rows arrive, four of a level into one of the next (automerge 4, its
   // default); sixteen at a time rewrites each entry fewer times: an import of 1,000,000 messages took
   // about a tenth less (scripts/bench/README.md). Set back at the end of the same transaction.

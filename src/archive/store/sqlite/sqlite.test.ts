@@ -243,6 +243,7 @@ describe('migration 006 on an archive written before it', () => {
         '006_search_terms',
         '007_search_pending_lists',
         '008_channel_post_senders',
+        '009_substring_search',
       ]);
       const store = await openArchiveStore(config, silentLogger());
       try {
@@ -322,7 +323,7 @@ describe('migration 008 on an archive written before it', () => {
         INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (12, 1, -6, 1, '2023-05-03T00:00:00.000Z', 'no sender');`);
       db.close();
       const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual(['008_channel_post_senders']);
+      expect(await migrateArchive(config)).toEqual(['008_channel_post_senders', '009_substring_search']);
       const after = new Database(file, { readonly: true });
       try {
         expect(
@@ -338,5 +339,174 @@ describe('migration 008 on an archive written before it', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('migration 009 on an archive written before it', () => {
+  it('indexes the substrings of every message already written, polls included, casefolded, and counts them', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-009-'));
+    const file = path.join(dir, 'archive.db');
+    try {
+      const db = new Database(file);
+      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+        applied_at text NOT NULL, checksum text)`);
+      for (const m of listMigrations('sqlite').slice(0, 8)) {
+        db.exec(m.script);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
+          m.version,
+          m.name,
+          '2024-01-01',
+        );
+      }
+      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+        INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold2', 1, -6);
+        INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -6, 'oldoldoldoldoldoldold2', 'group', 'Team');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, -6, 1, '2023-05-01T00:00:00.000Z', 'Trip to ZANZIBAR');
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text, poll_text) VALUES (11, 1, -6, 2, '2023-05-02T00:00:00.000Z', NULL, 'Where to?
+Lighthouse');`);
+      db.close();
+      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+      expect(await migrateArchive(config)).toEqual(['009_substring_search']);
+      const after = new Database(file, { readonly: true });
+      try {
+        const match = (q: string) =>
+          after
+            .prepare('SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ? ORDER BY rowid')
+            .all(q)
+            .map((r) => (r as { rowid: number }).rowid);
+        expect(match('"zib" AND "bar"')).toEqual([10]);
+        expect(match('"ZIB"')).toEqual([]);
+        expect(match('"lig" AND "use"')).toEqual([11]);
+        expect(
+          after
+            .prepare("SELECT docs FROM messages_substrings_counts WHERE term IN ('', 'zan') ORDER BY term")
+            .all(),
+        ).toEqual([{ docs: 2 }, { docs: 1 }]);
+      } finally {
+        after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the substring index on SQLite', () => {
+  let store: TestStore;
+  afterAll(() => store.close());
+
+  // Characters JavaScript lower-cases into ASCII (İ, the Kelvin sign), or into more than they are (İ), or by
+  // their place (Σ), or that are more than one UTF-16 unit (emoji), beside quotes, wildcards, spaces and
+  // the ASCII letters those fold into: what the index may never miss.
+  const ALPHABET = [
+    'a',
+    'B',
+    'i',
+    'k',
+    'K',
+    ' ',
+    '"',
+    '%',
+    '_',
+    '\\',
+    '*',
+    'İ',
+    '\u212A',
+    'Σ',
+    'ς',
+    'ß',
+    'д',
+    'Ж',
+    '😀',
+    '\u0307',
+    '\n',
+  ];
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % n;
+  };
+  const text = (length: number) => Array.from({ length }, () => ALPHABET[random(ALPHABET.length)]).join('');
+  const texts = Array.from({ length: 1500 }, (_, i) => text(3 + (i % 40)));
+  /** Needles cut from the casefolded texts, one to eight characters long, and a few of plain ASCII. */
+  const needles = [
+    ...Array.from({ length: 150 }, () => {
+      const folded = Array.from(`${texts[random(texts.length)]} `.toLowerCase());
+      const from = random(folded.length - 1);
+      return folded.slice(from, from + 1 + random(8)).join('');
+    }),
+    'i',
+    'k',
+    'ki',
+    'KI',
+    'kak',
+    'i\u0307',
+  ];
+
+  beforeAll(async () => {
+    store = await openTestStore('sqlite', { seed: false });
+    await store.db.upsertAccount({ id: 1, label: null });
+    await store.db.upsertChat({ accountId: 1, id: 77, type: 'private', title: 'Spellings' });
+    const messages = texts.map((t, i) => ({
+      accountId: 1,
+      chatId: 77,
+      id: i + 1,
+      date: new Date(Date.UTC(2025, 0, 1, 0, i)),
+      text: t,
+    }));
+    for (let i = 0; i < messages.length; i += 500) await store.db.upsertMessages(messages.slice(i, i + 500));
+  });
+
+  it('holds every substring of three characters or more of each casefolded text, over many spellings', async () => {
+    const driver = (store.db as ArchiveSqlStore).driver;
+    let asked = 0;
+    for (const [i, t] of texts.entries()) {
+      if (i % 5 !== 0) continue;
+      const folded = Array.from(`${t} `.toLowerCase());
+      for (let k = 0; k < 5; k++) {
+        const from = random(folded.length - 2);
+        const needle = folded.slice(from, from + 3 + random(folded.length - from - 2)).join('');
+        const candidates = await driver.capabilities.substringCandidates?.(driver, needle);
+        if (!candidates) continue;
+        asked++;
+        const rows = await driver.all<{ id: number }>(
+          sql`SELECT m.id FROM messages m WHERE m.chat_id = 77 AND ${candidates}`,
+        );
+        expect(
+          rows.map((r) => Number(r.id)),
+          JSON.stringify({ t, needle }),
+        ).toContain(i + 1);
+      }
+    }
+    expect(asked).toBeGreaterThan(1000);
+  });
+
+  it('answers every search as the casefolded texts do, through the index or not, before and after the counts', async () => {
+    const reference = (needle: string) =>
+      texts
+        .map((t, i) => ({ id: i + 1, folded: `${t} `.toLowerCase() }))
+        .filter((m) => m.folded.includes(needle.toLowerCase()))
+        .map((m) => m.id)
+        .reverse();
+    const check = async () => {
+      for (const needle of needles) {
+        const page = await store.db.listMessages(
+          { accountId: 1, chatId: 77, ref: 'spellings' },
+          { limit: 50, search: needle, withTranscripts: false },
+        );
+        expect(
+          page.map((m) => m.id),
+          JSON.stringify(needle),
+        ).toEqual(reference(needle).slice(0, 50));
+      }
+    };
+    await check();
+    // The trigram counts taken, as after a bulk command: the search then asks for its rarest trigrams only.
+    await store.db.compactSearchIndex();
+    const counted = await (store.db as ArchiveSqlStore).driver.get<{ docs: number }>(
+      sql`SELECT docs FROM messages_substrings_counts WHERE term = ''`,
+    );
+    expect(Number(counted?.docs)).toBe(texts.length);
+    await check();
   });
 });
