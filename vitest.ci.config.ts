@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     ...reporters(),
     // A PostgreSQL for the store suites: started when none answers and this machine may (test-postgres.ts).
-    globalSetup: ['scripts/ci/test-postgres.ts'],
+    // and each page built when anything it is made from changed (scripts/web/build-for-tests.ts).
+    globalSetup: ['scripts/ci/test-postgres.ts', 'scripts/web/build-for-tests.ts'],
     include: SLOW_TESTS,
     exclude: EXCLUDED,
     // As the fast tier (vitest.tiers.ts): waits are for events, the limits only stop a hang. A page's

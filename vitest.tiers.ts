@@ -22,8 +22,8 @@ export const SLOW_TESTS = [
   'scripts/readme/run.test.ts',
   // A page build made slow on purpose (about 4 s), for the bundler's timing warning.
   'scripts/web/build-warnings.test.ts',
-  // Each page's journeys in Chromium.
-  'web/**/*.test.ts',
+  // Each page's journeys in Chromium (the pages' own pure tests run in the fast tier).
+  'web/**/*.browser.test.ts',
   // The generated SDKs in Python, Go, Java and bash against the live servers (Maven and Go fetch their
   // dependencies on a first run).
   'sdks/**/*.test.ts',

@@ -3,8 +3,8 @@
  * With `--if-stale` (what `npm start` runs) a page whose inputs have not changed is left as it is.
  */
 import { parseArgs } from 'node:util';
-import { WEB_SERVICES, type WebService } from '../web/build-config';
 import { buildPage, buildStale } from './web/build';
+import { WEB_SERVICES, type WebService } from './web/build-config';
 
 const USAGE = `usage: npm run build:web -- [${WEB_SERVICES.join('|')}]... [--if-stale]`;
 

@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { createServer, type ProxyOptions } from 'vite';
 import { DEFAULT_PORTS } from '../src/common/services';
-import { viteConfig, WEB_SERVICES, type WebService } from '../web/build-config';
 import { startPrism } from './prism';
+import { viteConfig, WEB_SERVICES, type WebService } from './web/build-config';
 
 const USAGE = `usage: npm run dev:web -- <${WEB_SERVICES.join('|')}> [--mock] [--port N] [--api URL]`;
 

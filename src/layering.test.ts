@@ -145,3 +145,61 @@ describe('layering', () => {
     expect(ALL.some((i) => i.from === 'archive/http/app.ts' && i.to.startsWith('archive/store/'))).toBe(true);
   });
 });
+
+/**
+ * The pages' floors (web/): `web/shared` is the ground floor (preact and the generated clients); a page
+ * (`web/<service>/`) imports its own folder, `web/shared` and its service's generated client (the archive
+ * also its live-update frames); `web/testing` (the Chromium driver) imports no page. No page code imports
+ * `src/` or `scripts/`: the tools that build, measure and photograph the pages live in `scripts/web/`. Test
+ * files are outside the rule (a journey starts the real server).
+ */
+const WEB = path.resolve(SRC, '../web');
+const ROOT = path.resolve(SRC, '..');
+const WEB_ALLOWED: Record<string, string[]> = {
+  shared: ['web/shared/', 'generated/'],
+  testing: ['web/testing/'],
+  archive: ['web/archive/', 'web/shared/', 'generated/archive/', 'generated/archive-updates/'],
+  fuel: ['web/fuel/', 'web/shared/', 'generated/fuel/'],
+  subtitles: ['web/subtitles/', 'web/shared/', 'generated/subtitles/'],
+};
+
+function webSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory())
+      return entry.name === 'dist' || entry.name === 'node_modules' ? [] : webSources(full);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe('the pages’ floors', () => {
+  const files = webSources(WEB);
+  const imports = files.flatMap((file) =>
+    importsOf(file).map((i) => ({
+      from: path.relative(ROOT, file),
+      to: path.relative(ROOT, path.resolve(SRC, i.to)),
+      line: i.line,
+    })),
+  );
+
+  it('every folder of web/ has a floor', () => {
+    const folders = new Set(files.map((file) => path.relative(WEB, file).split('/')[0] as string));
+    expect([...folders].filter((folder) => WEB_ALLOWED[folder] === undefined)).toEqual([]);
+  });
+
+  it('each folder imports only what its floor allows: no page imports src/, scripts/ or another page', () => {
+    const against = imports
+      .filter((i) => {
+        const folder = i.from.split('/')[1] as string;
+        return !(WEB_ALLOWED[folder] ?? []).some((allowed) => i.to.startsWith(allowed));
+      })
+      .map((i) => `${i.from}:${i.line} -> ${i.to}`);
+    expect(against).toEqual([]);
+  });
+
+  it('sees the imports it judges (the archive page imports its generated client)', () => {
+    expect(
+      imports.some((i) => i.from === 'web/archive/api.ts' && i.to.startsWith('generated/archive/')),
+    ).toBe(true);
+  });
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, createLogger, type InlineConfig, mergeConfig, type Plugin } from 'vite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { viteConfig } from '../../web/build-config';
+import { viteConfig } from './build-config';
 
 let dir: string;
 beforeEach(async () => {

@@ -18,7 +18,7 @@ import {
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'vite';
-import { distOf, viteConfig, type WebService, webRoot } from '../../web/build-config';
+import { distOf, viteConfig, type WebService, webRoot } from './build-config';
 
 const repoRoot = path.dirname(webRoot);
 const STAMP = '.build-stamp';

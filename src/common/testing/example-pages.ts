@@ -8,7 +8,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { faviconIco } from '../../../web/favicon';
+import { faviconIco } from '../../../scripts/web/favicon';
 import { loadBundledDocument } from '../documents';
 
 export interface ExamplePages {

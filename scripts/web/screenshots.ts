@@ -6,10 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildStale } from '../scripts/web/build';
-import { cli, databaseEnv, exportFolder } from '../src/archive/cli/test-cli';
-import { FIXTURE, MASTER, startTestViewer } from '../src/archive/http/test-viewer';
-import { BLANK_STYLE, startTestFuel } from '../src/fuel/testing/server';
+import { cli, databaseEnv, exportFolder } from '../../src/archive/cli/test-cli';
+import { FIXTURE, MASTER, startTestViewer } from '../../src/archive/http/test-viewer';
+import { BLANK_STYLE, startTestFuel } from '../../src/fuel/testing/server';
 import {
   makeFixture,
   makeMedia,
@@ -17,8 +16,9 @@ import {
   startServer,
   writeModel,
   writeStandInWhisper,
-} from '../src/subtitles/test-support';
-import { launchBrowser, openPage, type PageOptions } from './test/browser';
+} from '../../src/subtitles/test-support';
+import { launchBrowser, openPage, type PageOptions } from '../../web/testing/browser';
+import { buildStale } from './build';
 
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 const PHONE = { width: 390, height: 844 };

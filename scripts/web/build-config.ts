@@ -18,7 +18,7 @@ import { faviconIco } from './favicon';
 export const WEB_SERVICES = ['archive', 'fuel', 'subtitles'] as const;
 export type WebService = (typeof WEB_SERVICES)[number];
 
-export const webRoot = path.dirname(fileURLToPath(import.meta.url));
+export const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 export const distOf = (service: WebService) => path.join(webRoot, 'dist', service);
 
 export function viteConfig(service: WebService, overrides: InlineConfig = {}): InlineConfig {

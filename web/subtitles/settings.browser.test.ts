@@ -20,7 +20,6 @@ import {
   writeStandInWhisper,
 } from '../../src/subtitles/test-support';
 import {
-  ensureBuilt,
   focusOutline,
   launchBrowser,
   nextAnswerTo,
@@ -28,7 +27,7 @@ import {
   openUnroutedPage,
   policyViolations,
   seriousViolations,
-} from '../test/browser';
+} from '../testing/browser';
 
 let fixture: Fixture;
 let server: Server;
@@ -37,7 +36,6 @@ let adminKey: string;
 let hold: string;
 
 beforeAll(async () => {
-  await ensureBuilt('subtitles');
   fixture = makeFixture();
   ({ adminKey } = await seedAccounts(fixture.dataDir));
   const standIn = writeStandInWhisper(fixture.binDir);

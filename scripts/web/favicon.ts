@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
-const ICONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'shared', 'icons');
+const ICONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/shared/icons');
 const SIZES = [16, 32, 48] as const;
 
 export type IconService = 'archive' | 'fuel' | 'subtitles';

@@ -16,7 +16,6 @@ import type { components } from '../../generated/archive/types';
 import type { ClientMessage, ServerMessage } from '../../generated/archive-updates/frames';
 import { FIXTURE, MASTER, startTestViewer, type TestViewer } from '../../src/archive/http/test-viewer';
 import {
-  ensureBuilt,
   focusOutline,
   launchBrowser,
   nextAnswerTo,
@@ -24,13 +23,12 @@ import {
   openUnroutedPage,
   policyViolations,
   seriousViolations,
-} from '../test/browser';
+} from '../testing/browser';
 
 let viewer: TestViewer;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureBuilt('archive');
   viewer = await startTestViewer();
   browser = await launchBrowser();
 });

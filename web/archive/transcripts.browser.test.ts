@@ -22,7 +22,7 @@ import {
   type FakeTranscriptionServer,
   startFakeTranscriptionServer,
 } from '../../src/archive/live/fake-transcription-server';
-import { ensureBuilt, launchBrowser, openPage, policyViolations } from '../test/browser';
+import { launchBrowser, openPage, policyViolations } from '../testing/browser';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const RC = FIXTURE.releaseCrew;
@@ -33,7 +33,6 @@ let server: FakeTranscriptionServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  await ensureBuilt('archive');
   server = await startFakeTranscriptionServer(SECRET);
   viewer = await startTestViewer({
     ...PASSWORD_ENV,

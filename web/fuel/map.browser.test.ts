@@ -12,21 +12,19 @@ import { greatCircleKm } from '../../src/fuel/geo/sphere';
 import type { LonLat } from '../../src/fuel/store/store';
 import { BLANK_STYLE, startTestFuel, type TestFuel } from '../../src/fuel/testing/server';
 import {
-  ensureBuilt,
   launchBrowser,
   nextAnswerTo,
   openPage,
   openUnroutedPage,
   policyViolations,
   seriousViolations,
-} from '../test/browser';
+} from '../testing/browser';
 
 let fuel: TestFuel;
 let browser: Browser;
 const offsite: string[] = [];
 
 beforeAll(async () => {
-  await ensureBuilt('fuel');
   // A blank style served by the fuel server itself: the tests never reach a tile server.
   // France is enabled but has no data loaded (the demo data covers Spain and Portugal).
   fuel = await startTestFuel({

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, databaseEnv, exportFolder } from '../../src/archive/cli/test-cli';
 import { MASTER, startTestViewer, type TestViewer } from '../../src/archive/http/test-viewer';
-import { ensureBuilt, launchBrowser, openPage, seriousViolations } from '../test/browser';
+import { launchBrowser, openPage, seriousViolations } from '../testing/browser';
 
 let viewer: TestViewer;
 let browser: Browser;
@@ -28,7 +28,6 @@ const IMPORTS: [string, Record<string, string>, string[], string[]][] = [
 ];
 
 beforeAll(async () => {
-  await ensureBuilt('archive');
   viewer = await startTestViewer(undefined, { seed: false });
   const env = {
     ...databaseEnv(viewer.database),

@@ -23,13 +23,12 @@ import {
   type FakePushService,
   startFakePushService,
 } from '../../src/archive/live/fake-push-service';
-import { ensureBuilt, launchBrowser, openPage, policyViolations } from '../test/browser';
+import { launchBrowser, openPage, policyViolations } from '../testing/browser';
 
 const RC = FIXTURE.releaseCrew;
 
 let browser: Browser;
 beforeAll(async () => {
-  await ensureBuilt('archive');
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());

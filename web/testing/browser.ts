@@ -1,14 +1,12 @@
 /**
- * The browser side of the page tests: Debian's Chromium driven by playwright-core, each page built first
- * when its inputs changed, console errors and policy violations collected, and an axe-core check.
+ * The browser side of the page tests: Debian's Chromium driven by playwright-core (the slow tier builds
+ * each page first when its inputs changed: scripts/web/build-for-tests.ts), console errors and policy violations collected, and an axe-core check.
  */
 import diagnostics_channel from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildStale } from '../../scripts/web/build';
-import type { WebService } from '../build-config';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -23,11 +21,6 @@ const FLAGS = [
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
 ];
-
-/** Builds the page if anything it is made from changed since its last build. */
-export async function ensureBuilt(service: WebService): Promise<void> {
-  await buildStale([service]);
-}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });

@@ -8,13 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { MASTER, startTestViewer } from '../src/archive/http/test-viewer';
-import { openSqliteStore } from '../src/fuel/store/sqlite';
-import type { PriceInput, StationInput } from '../src/fuel/store/store';
-import { BLANK_STYLE, startTestFuel } from '../src/fuel/testing/server';
-import { makeFixture, startServer } from '../src/subtitles/test-support';
+import { MASTER, startTestViewer } from '../../src/archive/http/test-viewer';
+import { openSqliteStore } from '../../src/fuel/store/sqlite';
+import type { PriceInput, StationInput } from '../../src/fuel/store/store';
+import { BLANK_STYLE, startTestFuel } from '../../src/fuel/testing/server';
+import { makeFixture, startServer } from '../../src/subtitles/test-support';
+import { launchBrowser, openPage } from '../../web/testing/browser';
+import { buildStale } from './build';
 import { distOf, type WebService } from './build-config';
-import { ensureBuilt, launchBrowser, openPage } from './test/browser';
 
 const RUNS = 7;
 
@@ -184,7 +185,7 @@ async function subtitles(browser: Browser) {
 }
 
 export async function benchPage(service: WebService): Promise<void> {
-  await ensureBuilt(service);
+  await buildStale([service]);
   const browser = await launchBrowser();
   try {
     if (service === 'archive') await archive(browser);
