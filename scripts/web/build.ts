@@ -34,15 +34,22 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** The build's own files: a change to one makes every page stale. */
+const TOOLS = ['build-config.ts', 'favicon.ts', 'build.ts'].map((name) =>
+  path.join(import.meta.dirname, name),
+);
+TOOLS.push(path.join(repoRoot, 'package-lock.json'));
+for (const tool of TOOLS) if (!existsSync(tool)) throw new Error(`the page build's input ${tool} is missing`);
+
 /** A hash of the inputs' names, sizes and contents. */
 export function fingerprint(service: WebService): string {
   const inputs = [
     ...files(path.join(webRoot, service)),
     ...files(path.join(webRoot, 'shared')),
     ...files(path.join(repoRoot, 'generated', service)),
-    path.join(webRoot, 'build-config.ts'),
-    path.join(webRoot, 'favicon.ts'),
-    path.join(repoRoot, 'package-lock.json'),
+    // The archive page also reads the live updates' frames.
+    ...(service === 'archive' ? files(path.join(repoRoot, 'generated', 'archive-updates')) : []),
+    ...TOOLS,
   ].sort();
   const hash = createHash('sha256');
   for (const file of inputs) {

@@ -195,6 +195,13 @@ describe('the subtitles settings page', () => {
     // A script of text: the test runner would otherwise rewrite its `import()`.
     const controller = await page.evaluate(`(async (token) => {
       globalThis.ApiClient = { accessToken: () => token };
+      // The web client loads a Custom Elements polyfill (webcomponents.js 0.7) that replaces
+      // createElementNS with one reading its third argument as a type-extension name (a string).
+      const native = document.createElementNS.bind(document);
+      document.createElementNS = function (namespace, tag, typeExtension) {
+        if (typeExtension) typeExtension.toLowerCase();
+        return native(namespace, tag);
+      };
       const html = await (await fetch('configurationpage?name=subtitles-page')).text();
       const holder = document.createElement('div');
       holder.innerHTML = html;
