@@ -41,8 +41,7 @@ export const generateDummyDb: Command = {
         await migrateOpenStore(db, ctx.logger);
         summary = await seedFixtures(db);
         await installFixtureFiles(media);
-        await db.refreshArchiveFigures();
-        await db.compactSearchIndex();
+        await db.finishBulkWrite();
       } finally {
         await db.close();
       }

@@ -58,8 +58,7 @@ export const importCommand: Command = {
           report.chats.reduce((n, c) => n + f(c), 0);
         // The cached figures `stats` prints count what the import added (as gap-fill's do).
         if (!dryRun && sum((c) => c.messages) > 0) {
-          await db.refreshArchiveFigures(new Date());
-          await db.compactSearchIndex();
+          await db.finishBulkWrite(new Date());
         }
         const lines = [
           `${prefix}Import complete:`,

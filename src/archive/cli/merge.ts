@@ -192,8 +192,7 @@ export async function runMerge(
       copier.commit();
       // The cached figures `stats` prints count what the merge added (as gap-fill's do).
       if (!dryRun && Object.values(result.rows).some((n) => n > 0)) {
-        await target.refreshArchiveFigures(new Date());
-        await target.compactSearchIndex();
+        await target.finishBulkWrite(new Date());
       }
     } finally {
       await source?.close();

@@ -162,6 +162,8 @@ export interface ArchiveStore {
   listTaggedMessages(vis: Visibility, query: TagQuery): Promise<TagPage>;
   /** After a bulk write: the full-text index merged for faster searches (seconds per million messages). */
   compactSearchIndex(): Promise<void>;
+  /** The end of every bulk write (import, merge, generated archive): figures counted, indexes compacted. */
+  finishBulkWrite(now?: Date): Promise<void>;
   listChanges(vis: Visibility, query: ChangeQuery): Promise<ChangePage>;
 
   // Statistics and status

@@ -2,11 +2,14 @@
  * What `archive-cli import` writes, inside one transaction per chat: the ImportWriter is bound to that
  * transaction, so a chat either lands whole or not at all.
  */
+
 import type { Driver } from '../driver';
 import { list, sql } from '../sql';
 import type { ChatImportWriter, ImportTarget } from '../tools';
 import type { Db } from './common';
+import { refreshArchiveFigures } from './figures';
 import { insertMessageRows, upsertChatIn, upsertMedia, upsertUser } from './ingest';
+import { compactSearchIndex } from './search';
 
 const ID_BATCH = 500;
 
@@ -79,4 +82,14 @@ export async function importTransaction<T>(
     if (settings) await tx.run(settings.end);
     return result;
   });
+}
+
+/**
+ * What every bulk write (an import, a merge, a generated archive) ends with: the cached figures `stats`
+ * prints counted again, then the search indexes merged and their word lists and trigram counts brought up
+ * to date (seconds per million messages, so once at the end, not per chat).
+ */
+export async function finishBulkWrite(driver: Driver, now = new Date()): Promise<void> {
+  await refreshArchiveFigures(driver, now);
+  await compactSearchIndex(driver);
 }

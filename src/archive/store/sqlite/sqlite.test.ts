@@ -501,8 +501,14 @@ describe('the substring index on SQLite', () => {
       }
     };
     await check();
-    // The trigram counts taken, as after a bulk command: the search then asks for its rarest trigrams only.
-    await store.db.compactSearchIndex();
+    // The end of a bulk write, as after an import: the figures counted, the trigram counts taken (the
+    // search then asks for its rarest trigrams only).
+    await store.db.finishBulkWrite(new Date('2026-01-01T00:00:00Z'));
+    expect(await store.db.getArchiveFigures(ALL_VISIBLE)).toMatchObject({
+      chats: 1,
+      messages: texts.length,
+      stats_calculated_at: '2026-01-01T00:00:00Z',
+    });
     const counted = await (store.db as ArchiveSqlStore).driver.get<{ docs: number }>(
       sql`SELECT docs FROM messages_substrings_counts WHERE term = ''`,
     );
