@@ -9,10 +9,10 @@
  * the declared signature.
  */
 import type { Driver } from './driver';
+import * as archiveExport from './queries/archive-export';
 import * as changes from './queries/changes';
+import * as chatExport from './queries/chat-export';
 import * as chats from './queries/chats';
-import * as chatExport from './queries/export';
-import * as archiveExport from './queries/exports';
 import * as figures from './queries/figures';
 import * as grants from './queries/grants';
 import * as imports from './queries/imports';

@@ -1,3 +1,7 @@
+/**
+ * What `GET /api/chats/{chat_ref}/export` streams: one chat's messages and their versions in a window, page
+ * by page in archive order.
+ */
 import { mediaTypeOf } from '../../model/content-type';
 import { asPoll } from '../../model/polls';
 import { serviceOf } from '../../model/service-lines';
