@@ -19,8 +19,9 @@ import {
 import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
-import { type ArchiveDeps, requestState } from './context';
+import { requestState } from './context';
 import { drainBody, internalPushAllowed } from './internal-access';
+import type { ArchiveWiring } from './wiring';
 
 /**
  * `public`: anyone; `login`: any login, anonymous included; `chat`: a login that can see the chat of
@@ -36,9 +37,9 @@ export type Access = (typeof ACCESS_LEVELS)[number];
  * The login limit, a hook of the two login operations (app.ts), which share it: a limit, not an access
  * level (both are public). Counted per client before the password or token is looked at.
  */
-export function loginLimit(d: ArchiveDeps): RequestHandler {
+export function loginLimit(wiring: ArchiveWiring): RequestHandler {
   return (req, _res, next) => {
-    const decision = d.limiter.attempt(clientIp(req, d.config.auth.trustProxyHeaders));
+    const decision = wiring.limiter.attempt(clientIp(req, wiring.config.auth.trustProxyHeaders));
     if (decision.allowed) return next();
     throw new ArchiveError(
       'too-many-requests',
@@ -71,16 +72,16 @@ const COOKIE = 'viewer_auth';
  * Authenticates the caller (proxy header, session cookie, anonymous mode); null when nobody. HTTP requests
  * and WebSocket upgrades alike: it reads only the request's headers and its connection's peer.
  */
-export async function authenticate(d: ArchiveDeps, req: IncomingMessage): Promise<Principal | null> {
-  const proxy = d.config.auth.proxy;
+export async function authenticate(wiring: ArchiveWiring, req: IncomingMessage): Promise<Principal | null> {
+  const proxy = wiring.config.auth.proxy;
   // The identity header counts only from the proxy itself (the socket peer, never a forwarded address).
   if (proxy?.trusted.has(req.socket.remoteAddress)) {
     const name = String(req.headers[proxy.header] ?? '').trim();
-    if (name) return proxyPrincipal({ ...d, auth: d.config.auth }, name);
+    if (name) return proxyPrincipal({ ...wiring, auth: wiring.config.auth }, name);
   }
   const key = readCookie(req, COOKIE);
   if (key) {
-    const session = await d.sessions.resolve(key);
+    const session = await wiring.sessions.resolve(key);
     if (session) {
       return {
         via: 'session',
@@ -95,17 +96,17 @@ export async function authenticate(d: ArchiveDeps, req: IncomingMessage): Promis
   }
   // The anonymous login only for the viewer's own names: a page of another site whose name resolves to the
   // viewer's address (DNS rebinding) gets nobody.
-  return d.modes.anonymous && d.ownHost(req) ? ANONYMOUS : null;
+  return wiring.modes.anonymous && wiring.ownHost(req) ? ANONYMOUS : null;
 }
 
 /** The caller of a public route, when there is one (memoised per request). */
 export async function optionalPrincipal(
-  d: ArchiveDeps,
+  wiring: ArchiveWiring,
   req: IncomingMessage,
   res: Response,
 ): Promise<Principal | null> {
   const state = requestState(res);
-  if (state.principal === undefined) state.principal = await authenticate(d, req);
+  if (state.principal === undefined) state.principal = await authenticate(wiring, req);
   return state.principal;
 }
 
@@ -115,7 +116,7 @@ export async function optionalPrincipal(
  * matched request reaches it; one without an operation would go no further.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
-export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
+export function accessGuards(doc: any, wiring: ArchiveWiring): RequestHandler {
   const levels = accessLevels(doc);
   return async (req, res, next) => {
     const operation = matchedOperation(req);
@@ -125,21 +126,24 @@ export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
     if (
       access !== 'internal' &&
       changesState(req.method) &&
-      !sameOriginRequest(req.headers, d.config.corsOrigins)
+      !sameOriginRequest(req.headers, wiring.config.corsOrigins)
     ) {
       // A page of another origin (another port of this host included) acting with whatever the browser
       // sends for it: the viewer's cookie, a single-sign-on proxy's own cookie, an address the proxy trusts.
       await drainBody(req);
       throw new ArchiveError('forbidden', CROSS_SITE_REFUSED);
     }
-    if (operationId === 'pushInternalUpdate' && !internalPushAllowed(req, d.live.pushSecret, d.ownHost)) {
+    if (
+      operationId === 'pushInternalUpdate' &&
+      !internalPushAllowed(req, wiring.live.pushSecret, wiring.ownHost)
+    ) {
       // Refused before its body is looked at; it is drained so the connection stays usable.
       await drainBody(req);
       throw new ArchiveError('forbidden', 'Forbidden');
     }
     if (access === 'public' || access === 'internal') return next();
-    if (!d.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
-    const p = await optionalPrincipal(d, req, res);
+    if (!wiring.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
+    const p = await optionalPrincipal(wiring, req, res);
     if (!p) throw new ArchiveError('unauthenticated', NOT_AUTHENTICATED);
     if (access === 'master' && (!isMaster(p) || viewerOnly(req))) {
       throw new ArchiveError('forbidden', ADMIN_REQUIRED);
@@ -147,7 +151,9 @@ export function accessGuards(doc: any, d: ArchiveDeps): RequestHandler {
     if (operation.template.includes('{chat_ref}')) {
       const ref = pathParam(operation, 'chat_ref');
       const found =
-        ref === undefined ? undefined : await d.store.findChat(visibilityOf(p, d.config.displayChatIds), ref);
+        ref === undefined
+          ? undefined
+          : await wiring.store.findChat(visibilityOf(p, wiring.config.displayChatIds), ref);
       if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
       requestState(res).chat = found;
     }

@@ -11,7 +11,7 @@ import { Live, type LiveOptions } from '../live/live';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
 import { accessGuards, authenticate, loginLimit } from './access';
 import { TtlCache } from './cache';
-import { type ArchiveDeps, requestState } from './context';
+import { requestState } from './context';
 import { badTargetHandler, errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
 import { viewerHosts } from './hosts';
@@ -19,6 +19,7 @@ import { internalPushFastPath } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
 import { corsHeaders, corsPreflight, securityHeaders } from './security';
 import { transcriptionCallbackBody } from './transcription-callback';
+import type { ArchiveWiring } from './wiring';
 
 export interface ArchiveAppOptions {
   config: ArchiveConfig;
@@ -40,7 +41,7 @@ export interface ArchiveAppOptions {
 
 export interface ArchiveApp {
   app: Express;
-  deps: ArchiveDeps;
+  deps: ArchiveWiring;
   /** Start it (`live.start()`) and attach it to the HTTP server (`live.attach(server)`) after listening. */
   live: Live;
 }
@@ -66,7 +67,7 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     options.live,
   );
   sessions.onEnded((ended) => live.hub.revoke(ended));
-  const deps: ArchiveDeps = {
+  const deps: ArchiveWiring = {
     config,
     modes: loginModes(config.auth),
     store,

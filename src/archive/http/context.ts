@@ -18,27 +18,7 @@ import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/st
 import type { TtlCache } from './cache';
 import { clientIp } from './client';
 import type { HostRule } from './hosts';
-
-/** Everything a handler may reach: built once by createArchiveApp and given to each handlers module. */
-export interface ArchiveDeps {
-  config: ArchiveConfig;
-  modes: LoginModes;
-  store: ArchiveStore;
-  sessions: SessionManager;
-  /** WebSocket hub, event publisher, Web Push and transcripts. */
-  live: Live;
-  limiter: SlidingWindowLimiter;
-  /** Whether a request names one of the viewer's own hosts (hosts.ts). */
-  ownHost: HostRule;
-  /** Per-chat statistics, kept 60 seconds (seed). */
-  chatStats: TtlCache<ChatStats>;
-  passwordIterations: number;
-  thumbnails: Thumbnailer;
-  /** The folder of the built web pages (undefined: `web/dist`). */
-  webDist: string | undefined;
-  now: () => number;
-  logger: Logger;
-}
+import type { ArchiveWiring } from './wiring';
 
 // biome-ignore lint/suspicious/noExplicitAny: these helpers serve every typed handler.
 type AnyRequest = Request<any, any, any, any>;
@@ -79,51 +59,51 @@ export function chat(res: AnyResponse): FoundChat {
   return found;
 }
 
-export function visibility(d: ArchiveDeps, res: AnyResponse): Visibility {
-  return visibilityOf(principal(res), d.config.displayChatIds);
+export function visibility(wiring: ArchiveWiring, res: AnyResponse): Visibility {
+  return visibilityOf(principal(res), wiring.config.displayChatIds);
 }
 
 /** Where a request came from, for the audit log of logins. */
-export function attemptOrigin(d: ArchiveDeps, req: AnyRequest): AttemptOrigin {
+export function attemptOrigin(wiring: ArchiveWiring, req: AnyRequest): AttemptOrigin {
   return {
     endpoint: req.path,
-    ipAddress: clientIp(req, d.config.auth.trustProxyHeaders),
+    ipAddress: clientIp(req, wiring.config.auth.trustProxyHeaders),
     userAgent: req.headers['user-agent'] ?? null,
   };
 }
 
-export function actor(d: ArchiveDeps, req: AnyRequest, res: AnyResponse): Actor {
+export function actor(wiring: ArchiveWiring, req: AnyRequest, res: AnyResponse): Actor {
   const p = principal(res);
   return {
     username: p.username ?? 'anonymous',
     role: p.role,
     endpoint: req.path,
-    ipAddress: clientIp(req, d.config.auth.trustProxyHeaders),
+    ipAddress: clientIp(req, wiring.config.auth.trustProxyHeaders),
     userAgent: req.headers['user-agent'] ?? null,
   };
 }
 
 /** No-download logins get no transcripts. */
-export const messageView = (d: ArchiveDeps, res: AnyResponse) => ({
-  withTranscripts: d.config.transcription.enabled && !principal(res).noDownload,
+export const messageView = (wiring: ArchiveWiring, res: AnyResponse) => ({
+  withTranscripts: wiring.config.transcription.enabled && !principal(res).noDownload,
 });
 
 /** Who the payload is for: the no-download rule and a fresh look at the files on disk. */
-export const audience = (d: ArchiveDeps, res: AnyResponse): Audience => ({
+export const audience = (wiring: ArchiveWiring, res: AnyResponse): Audience => ({
   noDownload: principal(res).noDownload,
-  files: new FileProbe(d.config.media.backupPath),
+  files: new FileProbe(wiring.config.media.backupPath),
 });
 
-export function mediaDeps(d: ArchiveDeps): MediaDeps {
-  return { store: d.store, backupPath: d.config.media.backupPath, thumbnails: d.thumbnails };
+export function mediaDeps(wiring: ArchiveWiring): MediaDeps {
+  return { store: wiring.store, backupPath: wiring.config.media.backupPath, thumbnails: wiring.thumbnails };
 }
 
-export function adminDeps(d: ArchiveDeps): AdminDeps {
+export function adminDeps(wiring: ArchiveWiring): AdminDeps {
   return {
-    store: d.store,
-    sessions: d.sessions,
-    auth: d.config.auth,
-    passwordIterations: d.passwordIterations,
+    store: wiring.store,
+    sessions: wiring.sessions,
+    auth: wiring.config.auth,
+    passwordIterations: wiring.passwordIterations,
   };
 }
 

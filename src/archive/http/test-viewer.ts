@@ -17,7 +17,7 @@ import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
 import { openTestStore } from '../store/test-databases';
 import { createArchiveApp } from './app';
-import type { ArchiveDeps } from './context';
+import type { ArchiveWiring } from './wiring';
 
 export { FIXTURE };
 
@@ -29,7 +29,7 @@ export interface TestViewer {
   /** The viewer's BACKUP_PATH: a temporary folder holding the fixture files when seeded. */
   backupPath: string;
   db: ArchiveDatabase;
-  deps: ArchiveDeps;
+  deps: ArchiveWiring;
   database: DatabaseConfig;
   close(): Promise<void>;
 }

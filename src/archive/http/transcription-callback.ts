@@ -7,8 +7,9 @@
 import type { RequestHandler } from 'express';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
-import { type ArchiveDeps, requestState } from './context';
+import { requestState } from './context';
 import { drainBody } from './internal-access';
+import type { ArchiveWiring } from './wiring';
 
 function tooLarge(res: Parameters<RequestHandler>[1]): void {
   res.setHeader('Connection', 'close');
@@ -16,9 +17,9 @@ function tooLarge(res: Parameters<RequestHandler>[1]): void {
 }
 
 export const transcriptionCallbackBody =
-  (d: ArchiveDeps): RequestHandler =>
+  (wiring: ArchiveWiring): RequestHandler =>
   async (req, res, next) => {
-    const transcription = d.live.transcription;
+    const transcription = wiring.live.transcription;
     if (!transcription.callbackEnabled) {
       // The route does not exist: answer once the body is drained, so the connection stays usable.
       await drainBody(req, CALLBACK_LIMIT_BYTES);

@@ -8,7 +8,6 @@ import { Semaphore } from '../domain/semaphore';
 import type { FuelStore } from '../store/store';
 import { ExchangeRates } from '../upstreams/exchange-rates';
 import { OsrmClient } from '../upstreams/osrm';
-import type { FuelContext } from './context';
 import { fuelBadTarget, fuelErrorMapper, fuelMethodNotAllowed, fuelNotFound } from './errors';
 import { exchangeRatesHandlers } from './handlers/exchange-rates';
 import { geocodingHandlers } from './handlers/geocoding';
@@ -18,6 +17,7 @@ import { routingHandlers } from './handlers/routing';
 import { stationsHandlers } from './handlers/stations';
 import { webHandlers } from './handlers/web';
 import { routeRateLimits } from './rate-limit';
+import type { FuelWiring } from './wiring';
 
 export interface FuelAppOptions {
   config: FuelConfig;
@@ -32,15 +32,15 @@ export interface FuelAppOptions {
 }
 
 /** Every operation's handler, made once from the app's wiring (a missing or mistyped one fails `tsc`). */
-export function fuelHandlers(ctx: FuelContext) {
+export function fuelHandlers(wiring: FuelWiring) {
   return {
-    ...metaHandlers(ctx),
-    ...stationsHandlers(ctx),
-    ...historyHandlers(ctx),
-    ...geocodingHandlers(ctx),
-    ...exchangeRatesHandlers(ctx),
-    ...routingHandlers(ctx),
-    ...webHandlers(ctx),
+    ...metaHandlers(wiring),
+    ...stationsHandlers(wiring),
+    ...historyHandlers(wiring),
+    ...geocodingHandlers(wiring),
+    ...exchangeRatesHandlers(wiring),
+    ...routingHandlers(wiring),
+    ...webHandlers(wiring),
   } satisfies Handlers<operations>;
 }
 
@@ -48,7 +48,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
   const { config, store, logger } = options;
   const fetchImpl = options.fetchImpl ?? fetch;
   const now = options.now ?? Date.now;
-  const context: FuelContext = {
+  const wiring: FuelWiring = {
     config,
     store,
     engine: new OsrmClient(config.routing.url, fetchImpl),
@@ -59,7 +59,7 @@ export function createFuelApp(options: FuelAppOptions): Express {
   };
   const app = createServiceApp({
     service: 'fuel',
-    handlers: fuelHandlers(context),
+    handlers: fuelHandlers(wiring),
     logger,
     errorMapper: fuelErrorMapper,
     answers: { badTarget: fuelBadTarget, notFound: fuelNotFound, methodNotAllowed: fuelMethodNotAllowed },

@@ -12,23 +12,23 @@ import { systemHandlers } from './handlers/system';
 import { usersHandlers } from './handlers/users';
 import { webHandlers } from './handlers/web';
 import { webClientHandlers } from './handlers/web-client';
-import type { Services } from './services';
+import type { SubtitlesWiring } from './wiring';
 
 /** Every operation's handler, made once from the app's wiring (a missing or mistyped one fails `tsc`). */
-export function subtitlesHandlers(services: Services) {
+export function subtitlesHandlers(wiring: SubtitlesWiring) {
   return {
-    ...setupHandlers(services),
-    ...queueHandlers(services),
-    ...usersHandlers(services),
-    ...systemHandlers(services),
-    ...webHandlers(services),
-    ...webClientHandlers(services),
+    ...setupHandlers(wiring),
+    ...queueHandlers(wiring),
+    ...usersHandlers(wiring),
+    ...systemHandlers(wiring),
+    ...webHandlers(wiring),
+    ...webClientHandlers(wiring),
   } satisfies Handlers<operations>;
 }
 
-export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Logger): Express {
-  const services: Services = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
-  const { config, store, settings } = services;
+export function createSubtitlesApp(wired: Omit<SubtitlesWiring, 'signIns'>, logger: Logger): Express {
+  const wiring: SubtitlesWiring = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
+  const { config, store, settings } = wiring;
   const gateSettings = {
     basePath: config.basePath,
     pluginName: config.pluginName,
@@ -38,7 +38,7 @@ export function createSubtitlesApp(wired: Omit<Services, 'signIns'>, logger: Log
   };
   const app = createServiceApp({
     service: 'subtitles',
-    handlers: subtitlesHandlers(services),
+    handlers: subtitlesHandlers(wiring),
     logger,
     errorMapper,
     answers: { badTarget, notFound, methodNotAllowed },

@@ -4,39 +4,39 @@ import * as logins from '../../domain/login';
 import type { Principal } from '../../domain/principal';
 import { optionalPrincipal } from '../access';
 import { readCookie, viewerOnly } from '../client';
-import type { ArchiveDeps } from '../context';
 import { attemptOrigin } from '../context';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../cookies';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
 // biome-ignore lint/suspicious/noExplicitAny: any of the three login routes.
-const loginDeps = (d: ArchiveDeps, req: Request<any, any, any, any>): logins.LoginDeps => {
+const loginDeps = (wiring: ArchiveWiring, req: Request<any, any, any, any>): logins.LoginDeps => {
   return {
-    store: d.store,
-    sessions: d.sessions,
-    auth: d.config.auth,
-    passwordIterations: d.passwordIterations,
-    now: d.now,
+    store: wiring.store,
+    sessions: wiring.sessions,
+    auth: wiring.config.auth,
+    passwordIterations: wiring.passwordIterations,
+    now: wiring.now,
     onAuditFailure: (error) => req.log.warn({ err: error }, 'audit entry not written'),
   };
 };
 
-export function authHandlers(d: ArchiveDeps) {
+export function authHandlers(wiring: ArchiveWiring) {
   return {
     login: async (req, res) => {
-      if (!d.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
-      if (d.modes.anonymous) {
+      if (!wiring.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
+      if (wiring.modes.anonymous) {
         res.json({ success: true, message: 'Anonymous access is enabled, no login needed' });
         return;
       }
       const { username, password } = req.body;
       const done = await logins.loginWithPassword(
-        loginDeps(d, req),
+        loginDeps(wiring, req),
         { username, password, viewerOnly: viewerOnly(req) },
-        attemptOrigin(d, req),
+        attemptOrigin(wiring, req),
       );
       req.log.info({ role: done.role }, 'login');
-      setSessionCookie(req, res, done.key, d.config.auth);
+      setSessionCookie(req, res, done.key, wiring.config.auth);
       res.json({
         success: true,
         role: done.role === 'master' ? 'master' : 'viewer',
@@ -44,9 +44,13 @@ export function authHandlers(d: ArchiveDeps) {
       });
     },
     loginWithToken: async (req, res) => {
-      const done = await logins.loginWithToken(loginDeps(d, req), req.body.token, attemptOrigin(d, req));
+      const done = await logins.loginWithToken(
+        loginDeps(wiring, req),
+        req.body.token,
+        attemptOrigin(wiring, req),
+      );
       req.log.info({ role: 'token' }, 'login');
-      setSessionCookie(req, res, done.key, d.config.auth);
+      setSessionCookie(req, res, done.key, wiring.config.auth);
       res.json({
         success: true,
         role: 'token',
@@ -56,7 +60,7 @@ export function authHandlers(d: ArchiveDeps) {
       });
     },
     checkAuth: async (req, res) => {
-      const { modes } = d;
+      const { modes } = wiring;
       const nobody = {
         authenticated: false,
         auth_required: true,
@@ -68,7 +72,7 @@ export function authHandlers(d: ArchiveDeps) {
         res.json({ ...nobody, setup_required: true });
         return;
       }
-      const p = await callerOrNull(d, req, res);
+      const p = await callerOrNull(wiring, req, res);
       if (!p) {
         res.json(nobody);
         return;
@@ -87,20 +91,20 @@ export function authHandlers(d: ArchiveDeps) {
       if (key) {
         // Logging out always succeeds for the caller; a failure to end the stored session is only logged.
         await logins
-          .logout(loginDeps(d, req), key, attemptOrigin(d, req))
+          .logout(loginDeps(wiring, req), key, attemptOrigin(wiring, req))
           .catch((error: unknown) => req.log.warn({ err: error }, 'logout failed'));
         res.setHeader('Clear-Site-Data', '"cache"');
       }
-      clearSessionCookie(req, res, d.config.auth);
+      clearSessionCookie(req, res, wiring.config.auth);
       res.json({ success: true });
     },
   } satisfies ArchiveHandlers;
 }
 
 /** A caller the check cannot place (database down, inactive proxy account) is simply not logged in. */
-async function callerOrNull(d: ArchiveDeps, req: Request, res: Response): Promise<Principal | null> {
+async function callerOrNull(wiring: ArchiveWiring, req: Request, res: Response): Promise<Principal | null> {
   try {
-    return await optionalPrincipal(d, req, res);
+    return await optionalPrincipal(wiring, req, res);
   } catch (error) {
     req.log.warn({ err: error }, 'login check failed');
     return null;

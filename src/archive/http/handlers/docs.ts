@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import { loadBundledDocument } from '../../../common/documents';
-import type { ArchiveDeps } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
-export function docsHandlers(_d: ArchiveDeps) {
+export function docsHandlers(_d: ArchiveWiring) {
   return {
     getOpenApiDocument: async (_req, res) => {
       res.json(loadBundledDocument('archive') as never);

@@ -1,11 +1,11 @@
 import { DOWNLOADS_DISABLED, forbidden } from '../../domain/errors';
 import { exportFileName, exportWindow, writeChatExport } from '../../domain/export';
 import { contentDisposition } from '../../domain/media';
-import type { ArchiveDeps } from '../context';
 import { chat, principal } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
-export function exportHandlers(d: ArchiveDeps) {
+export function exportHandlers(wiring: ArchiveWiring) {
   return {
     /** Streams the export; once the head is sent a failure can only cut the body short (and is logged). */
     exportChat: async (req, res) => {
@@ -17,10 +17,10 @@ export function exportHandlers(d: ArchiveDeps) {
       res.setHeader('Content-Disposition', contentDisposition('attachment', exportFileName(found.chat)));
       res.setHeader('Cache-Control', 'private, no-store');
       try {
-        await writeChatExport(d.store, found, req.query, window, res);
+        await writeChatExport(wiring.store, found, req.query, window, res);
         res.end();
       } catch (err) {
-        d.logger.error({ err: (err as Error).message }, 'chat export cut short');
+        wiring.logger.error({ err: (err as Error).message }, 'chat export cut short');
         res.destroy();
       }
     },

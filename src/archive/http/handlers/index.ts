@@ -1,6 +1,6 @@
 import type { operations } from '../../../../generated/archive/types';
 import type { Handlers } from '../../../common/http/operations';
-import type { ArchiveDeps } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import { adminHandlers } from './admin';
 import { authHandlers } from './auth';
 import { chatsHandlers } from './chats';
@@ -19,20 +19,20 @@ import { webHandlers } from './web';
  * Every handler by operationId, made once from the app's wiring; createServiceApp refuses to start when
  * this and the document differ, and `tsc` when a handler is missing or mistyped.
  */
-export function archiveHandlers(d: ArchiveDeps) {
+export function archiveHandlers(wiring: ArchiveWiring) {
   return {
-    ...authHandlers(d),
-    ...healthHandlers(d),
-    ...chatsHandlers(d),
-    ...messagesHandlers(d),
-    ...searchHandlers(d),
-    ...mediaHandlers(d),
-    ...exportHandlers(d),
-    ...transcriptsHandlers(d),
-    ...pushHandlers(d),
-    ...adminHandlers(d),
-    ...internalHandlers(d),
-    ...docsHandlers(d),
-    ...webHandlers(d),
+    ...authHandlers(wiring),
+    ...healthHandlers(wiring),
+    ...chatsHandlers(wiring),
+    ...messagesHandlers(wiring),
+    ...searchHandlers(wiring),
+    ...mediaHandlers(wiring),
+    ...exportHandlers(wiring),
+    ...transcriptsHandlers(wiring),
+    ...pushHandlers(wiring),
+    ...adminHandlers(wiring),
+    ...internalHandlers(wiring),
+    ...docsHandlers(wiring),
+    ...webHandlers(wiring),
   } satisfies Handlers<operations>;
 }

@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import { invalid } from '../../domain/errors';
 import { type LiveEventType, missingField, type WireEvent } from '../../live/events';
-import type { ArchiveDeps } from '../context';
 import { rawBody, verifiedDelivery } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
-export function internalHandlers(d: ArchiveDeps) {
+export function internalHandlers(wiring: ArchiveWiring) {
   return {
     /**
      * From the backup in SQLite mode (callers are checked by the access guard, see internal-access.ts): the
@@ -15,7 +15,7 @@ export function internalHandlers(d: ArchiveDeps) {
       const body = rawBody(res) as WireEvent;
       const missing = missingField(body.type as LiveEventType, body.data);
       if (missing) throw invalid(`data: missing field ${missing} for ${body.type}`);
-      await d.live.publisher.publish({
+      await wiring.live.publisher.publish({
         type: body.type,
         chat_id: body.chat_id,
         account_id: body.account_id ?? null,
@@ -25,7 +25,7 @@ export function internalHandlers(d: ArchiveDeps) {
     },
     /** Verified by transcription-callback.ts before validation; stored once per `webhook-id`. */
     receiveTranscriptionCallback: async (_req, res) => {
-      await d.live.transcription.receive(verifiedDelivery(res));
+      await wiring.live.transcription.receive(verifiedDelivery(res));
       (res as Response).status(204).end();
     },
   } satisfies ArchiveHandlers;

@@ -12,9 +12,9 @@ import {
   listGallery,
   openWithCommand,
 } from '../../domain/media';
-import type { ArchiveDeps } from '../context';
 import { chat, mediaDeps, principal } from '../context';
 import { sendArchivedFile } from '../files';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
 const DAY_CACHE = 'private, max-age=86400';
@@ -23,11 +23,11 @@ function refuseNoDownload(res: Response): void {
   if (principal(res).noDownload) throw forbidden(DOWNLOADS_DISABLED);
 }
 
-export function mediaHandlers(d: ArchiveDeps) {
+export function mediaHandlers(wiring: ArchiveWiring) {
   return {
     getMediaFile: async (req, res) => {
       refuseNoDownload(res);
-      const media = await findMediaFile(mediaDeps(d), chat(res).key, req.params.media_key);
+      const media = await findMediaFile(mediaDeps(wiring), chat(res).key, req.params.media_key);
       const kind = dispositionOf(media.mimeType, req.query.download === 1);
       await sendArchivedFile(res, media.path, {
         cacheControl: 'private',
@@ -38,30 +38,30 @@ export function mediaHandlers(d: ArchiveDeps) {
     getMediaThumbnail: async (req, res) => {
       refuseNoDownload(res);
       const { size, media_key } = req.params;
-      const file = await findThumbnail(mediaDeps(d), chat(res).key, media_key, Number(size));
+      const file = await findThumbnail(mediaDeps(wiring), chat(res).key, media_key, Number(size));
       await sendArchivedFile(res, file, { cacheControl: DAY_CACHE, contentType: 'image/webp' });
     },
     getChatAvatar: async (req, res) => {
-      const file = await findChatAvatar(mediaDeps(d), chat(res).key, req.query.photo_id);
+      const file = await findChatAvatar(mediaDeps(wiring), chat(res).key, req.query.photo_id);
       await sendArchivedFile(res, file, { cacheControl: DAY_CACHE, contentType: 'image/jpeg' });
     },
     getSenderAvatar: async (req, res) => {
-      const file = await findSenderAvatar(mediaDeps(d), chat(res).key, Number(req.params.message_id));
+      const file = await findSenderAvatar(mediaDeps(wiring), chat(res).key, Number(req.params.message_id));
       await sendArchivedFile(res, file, { cacheControl: DAY_CACHE, contentType: 'image/jpeg' });
     },
     listChatMedia: async (req, res) => {
-      res.json(await listGallery(mediaDeps(d), chat(res).key, req.query, principal(res).noDownload));
+      res.json(await listGallery(mediaDeps(wiring), chat(res).key, req.query, principal(res).noDownload));
     },
     countChatMedia: async (_req, res) => {
-      res.json(await d.store.countMediaByType(chat(res).key));
+      res.json(await wiring.store.countMediaByType(chat(res).key));
     },
     openMedia: async (req, res) => {
-      const command = d.config.media.openCmd;
-      res.json(await openWithCommand(mediaDeps(d), chat(res).key, req.params.media_key, command, true));
+      const command = wiring.config.media.openCmd;
+      res.json(await openWithCommand(mediaDeps(wiring), chat(res).key, req.params.media_key, command, true));
     },
     openMediaPath: async (req, res) => {
-      const command = d.config.media.openPathCmd;
-      res.json(await openWithCommand(mediaDeps(d), chat(res).key, req.params.media_key, command, false));
+      const command = wiring.config.media.openPathCmd;
+      res.json(await openWithCommand(mediaDeps(wiring), chat(res).key, req.params.media_key, command, false));
     },
   } satisfies ArchiveHandlers;
 }

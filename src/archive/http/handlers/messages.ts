@@ -2,43 +2,43 @@ import { notFound } from '../../domain/errors';
 import { messageListQuery } from '../../domain/messages';
 import { presentMessages } from '../../domain/present';
 import { parseDay, requireTimeZone } from '../../domain/time';
-import type { ArchiveDeps } from '../context';
 import { audience, chat, messageView } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
-export function messagesHandlers(d: ArchiveDeps) {
+export function messagesHandlers(wiring: ArchiveWiring) {
   return {
     listMessages: async (req, res) => {
-      const query = messageListQuery(req.query, messageView(d, res));
+      const query = messageListQuery(req.query, messageView(wiring, res));
       const { key } = chat(res);
-      const messages = await d.store.listMessages(key, query);
-      res.json(await presentMessages(messages, key, audience(d, res)));
+      const messages = await wiring.store.listMessages(key, query);
+      res.json(await presentMessages(messages, key, audience(wiring, res)));
     },
     listMessageVersions: async (req, res) => {
       const { limit = 100 } = req.query;
-      res.json(await d.store.listMessageVersions(chat(res).key, req.params.message_id, limit));
+      res.json(await wiring.store.listMessageVersions(chat(res).key, req.params.message_id, limit));
     },
     listPinnedMessages: async (_req, res) => {
       const { key } = chat(res);
-      const messages = await d.store.listPinnedMessages(key, messageView(d, res));
-      res.json(await presentMessages(messages, key, audience(d, res)));
+      const messages = await wiring.store.listPinnedMessages(key, messageView(wiring, res));
+      res.json(await presentMessages(messages, key, audience(wiring, res)));
     },
     getMessageByDate: async (req, res) => {
-      const { date, timezone = d.config.timezone, topic_id } = req.query;
+      const { date, timezone = wiring.config.timezone, topic_id } = req.query;
       parseDay(date);
       const { key } = chat(res);
-      const message = await d.store.findMessageByDate(
+      const message = await wiring.store.findMessageByDate(
         key,
         { date, timezone: requireTimeZone(timezone), ...(topic_id !== undefined && { topicId: topic_id }) },
-        messageView(d, res),
+        messageView(wiring, res),
       );
       if (!message) throw notFound('No messages on or after this date');
-      const [shown] = await presentMessages([message], key, audience(d, res));
+      const [shown] = await presentMessages([message], key, audience(wiring, res));
       res.json(shown);
     },
     listMessageDates: async (req, res) => {
       const { month, timezone, topic_id } = req.query;
-      const dates = await d.store.listMessageDates(chat(res).key, {
+      const dates = await wiring.store.listMessageDates(chat(res).key, {
         month,
         timezone: requireTimeZone(timezone),
         ...(topic_id !== undefined && { topicId: topic_id }),
@@ -46,7 +46,7 @@ export function messagesHandlers(d: ArchiveDeps) {
       res.json({ month, timezone, topic_id: topic_id ?? null, dates });
     },
     listTopics: async (_req, res) => {
-      res.json({ topics: await d.store.listTopics(chat(res).key) });
+      res.json({ topics: await wiring.store.listTopics(chat(res).key) });
     },
   } satisfies ArchiveHandlers;
 }

@@ -12,8 +12,8 @@ import { visibilityOf } from '../../domain/principal';
 import { validEndpoint } from '../../live/web-push';
 import { sessionIdOf } from '../../store/store';
 import { optionalPrincipal } from '../access';
-import type { ArchiveDeps } from '../context';
 import { principal } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
 const SERVICE_WORKER = readFileSync(
@@ -21,26 +21,26 @@ const SERVICE_WORKER = readFileSync(
   'utf8',
 );
 
-export function pushHandlers(d: ArchiveDeps) {
+export function pushHandlers(wiring: ArchiveWiring) {
   return {
     getPushConfig: async (_req, res) => {
-      const push = d.live.push;
-      res.json({ mode: d.config.push.mode, enabled: push.enabled, vapid_public_key: push.publicKey });
+      const push = wiring.live.push;
+      res.json({ mode: wiring.config.push.mode, enabled: push.enabled, vapid_public_key: push.publicKey });
     },
     getNotificationSettings: async (req, res) => {
-      if (d.modes.password) {
-        const caller = await optionalPrincipal(d, req, res).catch(() => null);
+      if (wiring.modes.password) {
+        const caller = await optionalPrincipal(wiring, req, res).catch(() => null);
         if (!caller) {
           res.json({ enabled: false, reason: 'Not authenticated' });
           return;
         }
       }
-      const { mode, enableNotifications } = d.config.push;
+      const { mode, enableNotifications } = wiring.config.push;
       res.json({ enabled: mode !== 'off' || enableNotifications, mode, websocket_url: '/ws/updates' });
     },
     subscribePush: async (req, res) => {
-      const push = d.live.push;
-      if (d.config.push.mode !== 'full' || !push.enabled) {
+      const push = wiring.live.push;
+      if (wiring.config.push.mode !== 'full' || !push.enabled) {
         throw invalid('Push notifications not enabled. Set PUSH_NOTIFICATIONS=full');
       }
       const body = req.body;
@@ -49,11 +49,14 @@ export function pushHandlers(d: ArchiveDeps) {
       const caller = principal(res);
       let chat = null;
       if (body.chat_ref) {
-        const found = await d.store.findChat(visibilityOf(caller, d.config.displayChatIds), body.chat_ref);
+        const found = await wiring.store.findChat(
+          visibilityOf(caller, wiring.config.displayChatIds),
+          body.chat_ref,
+        );
         if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
         chat = found.key;
       }
-      await d.store.savePushSubscription(
+      await wiring.store.savePushSubscription(
         {
           endpoint: body.endpoint,
           p256dh: body.keys.p256dh,
@@ -68,13 +71,13 @@ export function pushHandlers(d: ArchiveDeps) {
           noDownload: caller.noDownload,
           userAgent: req.headers['user-agent'] ?? null,
         },
-        new Date(d.now()),
+        new Date(wiring.now()),
       );
       res.json({ status: 'subscribed', chat_ref: chat?.ref ?? null });
     },
     unsubscribePush: async (req, res) => {
-      if (d.config.push.mode === 'off') throw invalid('Push notifications not enabled');
-      const removed = await d.store.deletePushSubscription(req.body.endpoint, principal(res).username);
+      if (wiring.config.push.mode === 'off') throw invalid('Push notifications not enabled');
+      const removed = await wiring.store.deletePushSubscription(req.body.endpoint, principal(res).username);
       res.json({ status: removed ? 'unsubscribed' : 'not_found' });
     },
     getServiceWorker: async (_req, res) => {

@@ -6,8 +6,8 @@
 import type { Response } from 'express';
 import { DOWNLOADS_DISABLED, forbidden, notFound } from '../../domain/errors';
 import type { TranscriptMedia } from '../../store/store';
-import type { ArchiveDeps } from '../context';
 import { chat, principal, visibility } from '../context';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
 const MEDIA_NOT_FOUND = 'Media not found';
@@ -17,44 +17,44 @@ function refuseNoDownload(res: Response): void {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: shared by the typed handlers below.
-async function mediaByKey(d: ArchiveDeps, req: any, res: Response): Promise<TranscriptMedia> {
+async function mediaByKey(wiring: ArchiveWiring, req: any, res: Response): Promise<TranscriptMedia> {
   refuseNoDownload(res);
-  const media = await d.store.findMediaByKey(chat(res).key, String(req.params.media_key));
+  const media = await wiring.store.findMediaByKey(chat(res).key, String(req.params.media_key));
   if (!media) throw notFound(MEDIA_NOT_FOUND);
   return media;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: as above.
-async function mediaByStorageId(d: ArchiveDeps, req: any, res: Response): Promise<TranscriptMedia> {
+async function mediaByStorageId(wiring: ArchiveWiring, req: any, res: Response): Promise<TranscriptMedia> {
   refuseNoDownload(res);
-  const vis = visibility(d, res);
-  for (const media of await d.store.findMediaByStorageId(String(req.params.media_id))) {
-    if (await d.store.findChat(vis, media.ref)) return media;
+  const vis = visibility(wiring, res);
+  for (const media of await wiring.store.findMediaByStorageId(String(req.params.media_id))) {
+    if (await wiring.store.findChat(vis, media.ref)) return media;
   }
   throw notFound(MEDIA_NOT_FOUND);
 }
 
-export function transcriptsHandlers(d: ArchiveDeps) {
+export function transcriptsHandlers(wiring: ArchiveWiring) {
   return {
     getTranscriptionStatus: async (_req, res) => {
-      res.json(await d.live.transcription.status());
+      res.json(await wiring.live.transcription.status());
     },
     listMediaTranscripts: async (req, res) => {
-      const media = await mediaByKey(d, req, res as Response);
-      res.json(await d.live.transcription.list(media));
+      const media = await mediaByKey(wiring, req, res as Response);
+      res.json(await wiring.live.transcription.list(media));
     },
     requestMediaTranscript: async (req, res) => {
-      const media = await mediaByKey(d, req, res as Response);
-      const { transcript, created } = await d.live.transcription.request(principal(res), media);
+      const media = await mediaByKey(wiring, req, res as Response);
+      const { transcript, created } = await wiring.live.transcription.request(principal(res), media);
       res.status(created ? 201 : 200).json(transcript);
     },
     listStoredMediaTranscripts: async (req, res) => {
-      const media = await mediaByStorageId(d, req, res as Response);
-      res.json(await d.live.transcription.list(media));
+      const media = await mediaByStorageId(wiring, req, res as Response);
+      res.json(await wiring.live.transcription.list(media));
     },
     requestStoredMediaTranscript: async (req, res) => {
-      const media = await mediaByStorageId(d, req, res as Response);
-      const { transcript, created } = await d.live.transcription.request(principal(res), media);
+      const media = await mediaByStorageId(wiring, req, res as Response);
+      const { transcript, created } = await wiring.live.transcription.request(principal(res), media);
       res.status(created ? 201 : 200).json(transcript);
     },
   } satisfies ArchiveHandlers;

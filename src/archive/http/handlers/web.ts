@@ -9,30 +9,30 @@ import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
 import { sendFavicon, sendFile, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { notFound } from '../../domain/errors';
-import type { ArchiveDeps } from '../context';
 import { CONTENT_SECURITY_POLICY } from '../security';
+import type { ArchiveWiring } from '../wiring';
 import type { ArchiveHandlers } from './types';
 
-export function webHandlers(d: ArchiveDeps) {
+export function webHandlers(wiring: ArchiveWiring) {
   return {
     getWebPage: async (_req, res) => {
       sendWebPage(res as Response, {
         service: 'archive',
-        distRoot: d.webDist,
+        distRoot: wiring.webDist,
         contentSecurityPolicy: CONTENT_SECURITY_POLICY,
       });
     },
     getWebAsset: async (req, res) => {
       const sent = await sendWebAsset(res as Response, {
         service: 'archive',
-        distRoot: d.webDist,
+        distRoot: wiring.webDist,
         file: req.params.file,
         contentSecurityPolicy: CONTENT_SECURITY_POLICY,
       });
       if (!sent) throw notFound('Not found');
     },
     getFavicon: async (_req, res) => {
-      const sent = await sendFavicon(res as Response, { service: 'archive', distRoot: d.webDist });
+      const sent = await sendFavicon(res as Response, { service: 'archive', distRoot: wiring.webDist });
       if (!sent) throw notFound('Not found');
     },
     getDocsAsset: async (req, res) => {

@@ -1,11 +1,11 @@
 import { findPlaces } from '../../domain/places';
-import type { FuelContext } from '../context';
 import { CACHE, type FuelHandlers } from '../handler';
+import type { FuelWiring } from '../wiring';
 
-export function geocodingHandlers(ctx: FuelContext) {
+export function geocodingHandlers(wiring: FuelWiring) {
   return {
     geocode: async (req, res) => {
-      const places = await findPlaces(ctx, req.query);
+      const places = await findPlaces(wiring, req.query);
       res.set('Cache-Control', CACHE.fiveMinutes).json(places);
     },
   } satisfies FuelHandlers;

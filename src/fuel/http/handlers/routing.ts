@@ -1,16 +1,16 @@
 import { checkDetourRequest, measureDetours } from '../../domain/detour';
 import { planRoute as plan } from '../../domain/route';
-import type { FuelContext } from '../context';
 import { CACHE, type FuelHandlers } from '../handler';
+import type { FuelWiring } from '../wiring';
 
-export function routingHandlers(ctx: FuelContext) {
+export function routingHandlers(wiring: FuelWiring) {
   return {
     planRoute: async (req, res) => {
-      const { engine, config } = ctx;
+      const { engine, config } = wiring;
       res.json(await plan({ engine, routing: config.routing }, req.body));
     },
     streamRouteDetours: async (req, res) => {
-      const { engine, config, inflight } = ctx;
+      const { engine, config, inflight } = wiring;
       checkDetourRequest(req.body);
       const left = new AbortController();
       res.on('close', () => {

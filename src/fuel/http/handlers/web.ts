@@ -6,8 +6,8 @@
 import type { Response } from 'express';
 import { sameOriginPolicy, sendFavicon, sendWebAsset, sendWebPage } from '../../../common/http/web-page';
 import { NotFound } from '../../model/errors';
-import type { FuelContext } from '../context';
 import type { FuelHandlers } from '../handler';
+import type { FuelWiring } from '../wiring';
 
 function mapPagePolicy(styleUrl: string): string {
   let origin: string[] = [];
@@ -20,10 +20,10 @@ function mapPagePolicy(styleUrl: string): string {
   return sameOriginPolicy({ connect: origin, img: origin });
 }
 
-export function webHandlers(ctx: FuelContext) {
+export function webHandlers(wiring: FuelWiring) {
   return {
     getWebPage: async (_req, res) => {
-      const { config, webDist } = ctx;
+      const { config, webDist } = wiring;
       sendWebPage(res as Response, {
         service: 'fuel',
         distRoot: webDist,
@@ -32,7 +32,7 @@ export function webHandlers(ctx: FuelContext) {
       });
     },
     getWebAsset: async (req, res) => {
-      const { config, webDist } = ctx;
+      const { config, webDist } = wiring;
       const sent = await sendWebAsset(res as Response, {
         service: 'fuel',
         distRoot: webDist,
@@ -42,7 +42,7 @@ export function webHandlers(ctx: FuelContext) {
       if (!sent) throw new NotFound('Not found');
     },
     getFavicon: async (_req, res) => {
-      const sent = await sendFavicon(res as Response, { service: 'fuel', distRoot: ctx.webDist });
+      const sent = await sendFavicon(res as Response, { service: 'fuel', distRoot: wiring.webDist });
       if (!sent) throw new NotFound('Not found');
     },
   } satisfies FuelHandlers;

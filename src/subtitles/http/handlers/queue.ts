@@ -1,16 +1,16 @@
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
-export function queueHandlers(services: Services) {
+export function queueHandlers(wiring: SubtitlesWiring) {
   return {
     getQueue: (_req, res) => {
-      res.json(services.queue.status());
+      res.json(wiring.queue.status());
     },
     enqueueQueueItem: async (req, res) => {
-      const result = await services.queue.enqueue(req.body);
+      const result = await wiring.queue.enqueue(req.body);
       res.status(202).json(result);
     },
     scanLibrary: async (req, res) => {
-      const { queue, config } = services;
+      const { queue, config } = wiring;
       const result = await queue.scan(req.body?.language ?? config.defaultLanguage);
       res.status(202).json(result);
     },

@@ -6,16 +6,16 @@ import {
   usesTransform,
 } from '../../domain/injection';
 import { setupStatus } from '../../domain/setup-status';
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
-export function setupHandlers(services: Services) {
+export function setupHandlers(wiring: SubtitlesWiring) {
   return {
     getSetupStatus: async (_req, res) => {
-      const { probe, config } = services;
+      const { probe, config } = wiring;
       res.json(await setupStatus(probe, { dataDir: config.dataDir, ...config.whisper }));
     },
     getInjectionStatus: async (_req, res) => {
-      const { config, selfUrl } = services;
+      const { config, selfUrl } = wiring;
       const webPath = `${config.basePath}/web/index.html`;
       const self = selfUrl();
       const served = await probeServedHtml(self && `${self}${webPath}`);

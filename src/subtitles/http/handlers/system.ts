@@ -1,8 +1,8 @@
 import { publicSystemInfo, systemInfo } from '../../domain/system-info';
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
-function publicInfo(s: Services) {
-  const { config, settings, selfUrl } = s;
+function publicInfo(wiring: SubtitlesWiring) {
+  const { config, settings, selfUrl } = wiring;
   const origin = selfUrl() ?? `http://${config.host}:${config.port}`;
   return publicSystemInfo({
     localAddress: `${origin}${config.basePath}`,
@@ -12,19 +12,19 @@ function publicInfo(s: Services) {
   });
 }
 
-export function systemHandlers(services: Services) {
+export function systemHandlers(wiring: SubtitlesWiring) {
   return {
     getPublicSystemInfo: (_req, res) => {
-      res.json(publicInfo(services));
+      res.json(publicInfo(wiring));
     },
     getSystemInfo: (_req, res) => {
-      res.json(systemInfo(publicInfo(services), process.platform));
+      res.json(systemInfo(publicInfo(wiring), process.platform));
     },
     getServerConfiguration: (_req, res) => {
-      res.json({ EnableLegacyAuthorization: services.settings.legacy.enabled });
+      res.json({ EnableLegacyAuthorization: wiring.settings.legacy.enabled });
     },
     updateServerConfiguration: async (req, res) => {
-      await services.settings.legacy.set(req.body.EnableLegacyAuthorization);
+      await wiring.settings.legacy.set(req.body.EnableLegacyAuthorization);
       req.log.info({ enabled: req.body.EnableLegacyAuthorization }, 'legacy authorization switched');
       res.status(204).end();
     },

@@ -3,12 +3,12 @@ import { clientInfo, signIn, signOut } from '../../domain/accounts';
 import { authorizationInfo } from '../../domain/credentials';
 import { userDto } from '../../domain/web-client';
 import { principalOf } from '../gate';
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
-export function usersHandlers(services: Services) {
+export function usersHandlers(wiring: SubtitlesWiring) {
   return {
     authenticateUserByName: async (req, res) => {
-      const { store, settings, signIns } = services;
+      const { store, settings, signIns } = wiring;
       const client = clientInfo(authorizationInfo((name) => req.get(name), settings.legacy.enabled));
       const address = clientIp(req, { trustProxyHeaders: false });
       const name = req.body.Username;
@@ -48,7 +48,7 @@ export function usersHandlers(services: Services) {
     },
     logoutSession: async (req, res) => {
       const principal = principalOf(res);
-      if (principal) await signOut(services.store, principal);
+      if (principal) await signOut(wiring.store, principal);
       req.log.info({ kind: principal?.kind }, 'signed out');
       res.status(204).end();
     },

@@ -13,7 +13,7 @@ import {
   userDto,
 } from '../../domain/web-client';
 import { principalOf } from '../gate';
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
 /** Bytes sent at a time for the bitrate test (zeros). */
 const ZEROS = Buffer.alloc(64 * 1024);
@@ -34,8 +34,8 @@ function subject(res: Pick<Response, 'req'>, userId: string | undefined): string
   return asked;
 }
 
-export function webClientHandlers(services: Services) {
-  const { config, store, settings } = services;
+export function webClientHandlers(wiring: SubtitlesWiring) {
+  const { config, store, settings } = wiring;
   return {
     getQuickConnectEnabled: (_req, res) => {
       res.json(false);

@@ -4,16 +4,16 @@ import { builtFile, sameOriginPolicy, sendFavicon, withMeta } from '../../../com
 import { clientScript } from '../../domain/client-script';
 import { indexPath, normalizeInjection, usesTransform } from '../../domain/injection';
 import { SETTINGS_PAGE } from '../../domain/web-client';
-import type { Services, SubtitlesHandlers } from '../services';
+import type { SubtitlesHandlers, SubtitlesWiring } from '../wiring';
 
-export function webHandlers(services: Services) {
+export function webHandlers(wiring: SubtitlesWiring) {
   return {
     redirectToWebClient: (_req, res) => {
       // No body, as documented (Express's redirect would write one).
-      res.status(302).location(`${services.config.basePath}/web/index.html`).end();
+      res.status(302).location(`${wiring.config.basePath}/web/index.html`).end();
     },
     getWebClientIndex: async (_req, res) => {
-      const { config } = services;
+      const { config } = wiring;
       const html = await readFile(indexPath(config.webDir), 'utf8').catch(() => undefined);
       if (html === undefined) {
         res.status(404).end();
@@ -26,11 +26,11 @@ export function webHandlers(services: Services) {
         .end(transform ? normalizeInjection(html) : html);
     },
     getFavicon: async (_req, res) => {
-      const page = { service: 'subtitles', distRoot: services.webDist } as const;
+      const page = { service: 'subtitles', distRoot: wiring.webDist } as const;
       if (!(await sendFavicon(res as Response, page))) res.status(404).end();
     },
     getConfigurationPage: (req, res) => {
-      const { config } = services;
+      const { config } = wiring;
       if (!config.pluginEnabled) {
         res.status(404).end();
         return;
@@ -47,7 +47,7 @@ export function webHandlers(services: Services) {
       }
       // The settings page and its two files, built from web/subtitles/ (npm run build:web).
       const [relative, type] = SETTINGS_FILES[name];
-      const body = builtFile({ service: 'subtitles', distRoot: services.webDist }, relative);
+      const body = builtFile({ service: 'subtitles', distRoot: wiring.webDist }, relative);
       res.set('Content-Security-Policy', sameOriginPolicy()).set('Cache-Control', 'no-cache');
       if (body === undefined) {
         res.status(503).end();

@@ -4,8 +4,8 @@ import type { FuelStore } from '../store/store';
 import type { ExchangeRates } from '../upstreams/exchange-rates';
 import type { OsrmClient } from '../upstreams/osrm';
 
-/** What the handlers work with: built once by createFuelApp and given to each handlers module. */
-export interface FuelContext {
+/** The fuel server's wiring: what the handlers work with, built once by createFuelApp and given to each handlers module. */
+export interface FuelWiring {
   config: FuelConfig;
   store: FuelStore;
   engine: OsrmClient;

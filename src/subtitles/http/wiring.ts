@@ -10,8 +10,8 @@ import type { SubtitlesStore } from '../store/store';
 /** Some of the operations' handlers: each handlers module makes its share from the app's wiring. */
 export type SubtitlesHandlers = Partial<Handlers<operations>>;
 
-/** What the handlers work with: wired once by createSubtitlesApp and given to each handlers module. */
-export interface Services {
+/** The media-server host's wiring: what the handlers work with, built once by createSubtitlesApp and given to each handlers module. */
+export interface SubtitlesWiring {
   config: SubtitlesConfig;
   store: SubtitlesStore;
   queue: TranscriptionQueue;
