@@ -215,51 +215,66 @@ describe("SQLite's message index and the list of its words", () => {
   });
 });
 
+/**
+ * An archive as the release before migration `version` left it: every earlier migration applied (with
+ * no checksums, as those releases wrote them) and `rows` written, handed to `check` as its file.
+ */
+async function writtenBefore(version: number, rows: string, check: (file: string) => Promise<void>) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `specyard-archive-${String(version).padStart(3, '0')}-`));
+  const file = path.join(dir, 'archive.db');
+  try {
+    const db = new Database(file);
+    db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+      applied_at text NOT NULL, checksum text)`);
+    for (const m of listMigrations('sqlite').filter((m) => m.version < version)) {
+      db.exec(m.script);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(m.version, m.name, '2024-01-01');
+    }
+    db.exec(rows);
+    db.close();
+    await check(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('migration 006 on an archive written before it', () => {
   it('lists the words already indexed, polls included, so prefixes find the old messages', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-006-'));
-    const file = path.join(dir, 'archive.db');
-    try {
-      const db = new Database(file);
-      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
-        applied_at text NOT NULL, checksum text)`);
-      for (const m of listMigrations('sqlite').slice(0, 5)) {
-        db.exec(m.script);
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
-          m.version,
-          m.name,
-          '2024-01-01',
-        );
-      }
-      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+    await writtenBefore(
+      6,
+      `INSERT INTO accounts (id, label) VALUES (1, 'old');
         INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold1', 1, 5);
         INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, 5, 'oldoldoldoldoldoldold1', 'group', 'Old');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, 5, 1, '2023-05-01T00:00:00.000Z', 'Kaffeeklatsch am Sonntag');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text, poll, poll_text)
-          VALUES (11, 1, 5, 2, '2023-05-02T00:00:00.000Z', NULL, '{}', 'Lunch where?' || char(10) || 'Trattoria');`);
-      db.close();
-      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual([
-        '006_search_terms',
-        '007_search_pending_lists',
-        '008_channel_post_senders',
-        '009_substring_search',
-      ]);
-      const store = await openArchiveStore(config, silentLogger());
-      try {
-        const find = async (query: string) =>
-          (
-            await store.searchMessages(ALL_VISIBLE, { query, limit: 5, offset: 0, includeTranscripts: false })
-          ).results.map((r) => r.id);
-        expect(await find('kaffee')).toEqual([1]);
-        expect(await find('sonn kaff')).toEqual([1]);
-        expect(await find('tratt')).toEqual([2]);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+          VALUES (11, 1, 5, 2, '2023-05-02T00:00:00.000Z', NULL, '{}', 'Lunch where?' || char(10) || 'Trattoria');`,
+      async (file) => {
+        const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+        expect(await migrateArchive(config)).toEqual([
+          '006_search_terms',
+          '007_search_pending_lists',
+          '008_channel_post_senders',
+          '009_substring_search',
+        ]);
+        const store = await openArchiveStore(config, silentLogger());
+        try {
+          const find = async (query: string) =>
+            (
+              await store.searchMessages(ALL_VISIBLE, {
+                query,
+                limit: 5,
+                offset: 0,
+                includeTranscripts: false,
+              })
+            ).results.map((r) => r.id);
+          expect(await find('kaffee')).toEqual([1]);
+          expect(await find('sonn kaff')).toEqual([1]);
+          expect(await find('tratt')).toEqual([2]);
+        } finally {
+          await store.close();
+        }
+      },
+    );
   });
 });
 
@@ -299,95 +314,71 @@ describe("the SQLite driver's rows", () => {
 
 describe('migration 008 on an archive written before it', () => {
   it("gives a channel's posts without a sender the channel as sender, and leaves other chats alone", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-008-'));
-    const file = path.join(dir, 'archive.db');
-    try {
-      const db = new Database(file);
-      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
-        applied_at text NOT NULL, checksum text)`);
-      for (const m of listMigrations('sqlite').slice(0, 7)) {
-        db.exec(m.script);
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
-          m.version,
-          m.name,
-          '2024-01-01',
-        );
-      }
-      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+    await writtenBefore(
+      8,
+      `INSERT INTO accounts (id, label) VALUES (1, 'old');
         INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold1', 1, -1005);
         INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -1005, 'oldoldoldoldoldoldold1', 'channel', 'News');
         INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold2', 1, -6);
         INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -6, 'oldoldoldoldoldoldold2', 'group', 'Team');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, -1005, 1, '2023-05-01T00:00:00.000Z', 'post');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text, sender_name) VALUES (11, 1, -1005, 2, '2023-05-02T00:00:00.000Z', 'signed', 'Editor');
-        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (12, 1, -6, 1, '2023-05-03T00:00:00.000Z', 'no sender');`);
-      db.close();
-      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual(['008_channel_post_senders', '009_substring_search']);
-      const after = new Database(file, { readonly: true });
-      try {
-        expect(
-          after.prepare('SELECT chat_id, id, sender_id, sender_name FROM messages ORDER BY pk').all(),
-        ).toEqual([
-          { chat_id: -1005, id: 1, sender_id: -1005, sender_name: 'News' },
-          { chat_id: -1005, id: 2, sender_id: -1005, sender_name: 'Editor' },
-          { chat_id: -6, id: 1, sender_id: null, sender_name: null },
-        ]);
-      } finally {
-        after.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+        INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (12, 1, -6, 1, '2023-05-03T00:00:00.000Z', 'no sender');`,
+      async (file) => {
+        const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+        expect(await migrateArchive(config)).toEqual(['008_channel_post_senders', '009_substring_search']);
+        const after = new Database(file, { readonly: true });
+        try {
+          expect(
+            after.prepare('SELECT chat_id, id, sender_id, sender_name FROM messages ORDER BY pk').all(),
+          ).toEqual([
+            { chat_id: -1005, id: 1, sender_id: -1005, sender_name: 'News' },
+            { chat_id: -1005, id: 2, sender_id: -1005, sender_name: 'Editor' },
+            { chat_id: -6, id: 1, sender_id: null, sender_name: null },
+          ]);
+        } finally {
+          after.close();
+        }
+      },
+    );
   });
 });
 
 describe('migration 009 on an archive written before it', () => {
   it('indexes the substrings of every message already written, polls included, casefolded, and counts them', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-009-'));
-    const file = path.join(dir, 'archive.db');
-    try {
-      const db = new Database(file);
-      db.exec(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
-        applied_at text NOT NULL, checksum text)`);
-      for (const m of listMigrations('sqlite').slice(0, 8)) {
-        db.exec(m.script);
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, NULL)').run(
-          m.version,
-          m.name,
-          '2024-01-01',
-        );
-      }
-      db.exec(`INSERT INTO accounts (id, label) VALUES (1, 'old');
+    await writtenBefore(
+      9,
+      `INSERT INTO accounts (id, label) VALUES (1, 'old');
         INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('oldoldoldoldoldoldold2', 1, -6);
         INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, -6, 'oldoldoldoldoldoldold2', 'group', 'Team');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text) VALUES (10, 1, -6, 1, '2023-05-01T00:00:00.000Z', 'Trip to ZANZIBAR');
         INSERT INTO messages (pk, account_id, chat_id, id, date, text, poll_text) VALUES (11, 1, -6, 2, '2023-05-02T00:00:00.000Z', NULL, 'Where to?
-Lighthouse');`);
-      db.close();
-      const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-      expect(await migrateArchive(config)).toEqual(['009_substring_search']);
-      const after = new Database(file, { readonly: true });
-      try {
-        const match = (q: string) =>
-          after
-            .prepare('SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ? ORDER BY rowid')
-            .all(q)
-            .map((r) => (r as { rowid: number }).rowid);
-        expect(match('"zib" AND "bar"')).toEqual([10]);
-        expect(match('"ZIB"')).toEqual([]);
-        expect(match('"lig" AND "use"')).toEqual([11]);
-        expect(
-          after
-            .prepare("SELECT docs FROM messages_substrings_counts WHERE term IN ('', 'zan') ORDER BY term")
-            .all(),
-        ).toEqual([{ docs: 2 }, { docs: 1 }]);
-      } finally {
-        after.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+Lighthouse');`,
+      async (file) => {
+        const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
+        expect(await migrateArchive(config)).toEqual(['009_substring_search']);
+        const after = new Database(file, { readonly: true });
+        try {
+          const match = (q: string) =>
+            after
+              .prepare(
+                'SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ? ORDER BY rowid',
+              )
+              .all(q)
+              .map((r) => (r as { rowid: number }).rowid);
+          expect(match('"zib" AND "bar"')).toEqual([10]);
+          expect(match('"ZIB"')).toEqual([]);
+          expect(match('"lig" AND "use"')).toEqual([11]);
+          expect(
+            after
+              .prepare("SELECT docs FROM messages_substrings_counts WHERE term IN ('', 'zan') ORDER BY term")
+              .all(),
+          ).toEqual([{ docs: 2 }, { docs: 1 }]);
+        } finally {
+          after.close();
+        }
+      },
+    );
   });
 });
 
