@@ -692,7 +692,9 @@ for (const backend of backends) {
     }
     if (values.only === 'in-chat') {
       await warmCaches(db, database.config);
-      const rare = await wordsWithHits(db, 25, 150, 3);
+      // A word in about one message of 10,000, at every size.
+      const scale = TOTAL / 1_000_000;
+      const rare = await wordsWithHits(db, 25 * scale, 150 * scale, 3);
       for (const r of await compareInChat(db, big, rare, RUNS)) inChatRows.push({ backend, ...r });
       const driver = (db as ArchiveSqlStore).driver;
       const cost = await substringWriteCost(driver, big);

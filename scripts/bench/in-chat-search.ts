@@ -133,6 +133,7 @@ export async function compareInChat(
     { name: 'common word (coffee)', text: 'coffee', offset: 0 },
     { name: 'common word (coffee), offset 1000', text: 'coffee', offset: 1000 },
     { name: 'absent two letters (qx)', text: 'qx', offset: 0 },
+    { name: 'two rare characters ($b)', text: '$b', offset: 0 },
   ];
   const rows: InChatRow[] = [];
   for (const shape of shapes) {

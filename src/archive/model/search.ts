@@ -10,7 +10,8 @@ export function searchWords(query: string): string[] {
   return (query.match(WORD) ?? []).slice(0, MAX_WORDS);
 }
 
-const fts5String = (w: string) => `"${w.replaceAll('"', '""')}"`;
+/** A term of an FTS5 query, quoted (its double quotes doubled), so no character of it is syntax. */
+export const fts5Term = (w: string) => `"${w.replaceAll('"', '""')}"`;
 
 /**
  * FTS5 MATCH text requiring every word: `"w1"* AND "w2"*` (quoted prefixes), or where `terms` lists a
@@ -23,14 +24,14 @@ export function fts5PrefixQuery(
   return words
     .map((w, i) => {
       const list = terms?.[i];
-      return list ? `(${list.map(fts5String).join(' OR ')})` : `${fts5String(w)}*`;
+      return list ? `(${list.map(fts5Term).join(' OR ')})` : `${fts5Term(w)}*`;
     })
     .join(' AND ');
 }
 
 /** FTS5 MATCH text for whole words (tags): `"w1" AND "w2"`. */
 export function fts5WordQuery(words: readonly string[]): string {
-  return words.map(fts5String).join(' AND ');
+  return words.map(fts5Term).join(' AND ');
 }
 
 /**
@@ -82,7 +83,7 @@ export function pickTrigrams(
 
 /** FTS5 MATCH text requiring every one of `trigrams` (for a table tokenized 'trigram case_sensitive 1'). */
 export function trigramMatch(trigrams: readonly string[]): string {
-  return trigrams.map(fts5String).join(' AND ');
+  return trigrams.map(fts5Term).join(' AND ');
 }
 
 /** A LIKE pattern for "contains", with the wildcards of the input escaped by backslash. */

@@ -207,8 +207,7 @@ async function searchConditions(
   // A poll is found by its question or an option, as in the global search.
   const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
   const exact = sql`${db.capabilities.casefold(searched)} LIKE ${containsPattern(search)} ESCAPE '\\'`;
-  const candidates = (await db.capabilities.substringCandidates?.(db, search.toLowerCase())) ?? null;
-  if (!candidates) return [exact];
+  if (!db.capabilities.substringCandidates) return [exact];
   const found = await db.get<{ hits: number }>(sql`SELECT count(*) AS hits FROM (
       SELECT 1 FROM (SELECT ${exact} AS hit FROM messages m WHERE ${scope} ${order} LIMIT ${SEARCH_WINDOW})
        WHERE hit LIMIT ${need})`);
@@ -219,7 +218,8 @@ async function searchConditions(
   );
   if (Number(window?.rows ?? 0) < SEARCH_WINDOW) return [exact];
   if (hits > 0 && (SEARCH_WINDOW * need) / hits <= SEARCH_READ_ON) return [exact];
-  return [exact, candidates];
+  const candidates = await db.capabilities.substringCandidates(db, search.toLowerCase());
+  return candidates ? [exact, candidates] : [exact];
 }
 
 export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<StoredMessage[]> {

@@ -2,6 +2,7 @@
 
 import {
   fts5PrefixQuery,
+  fts5Term,
   fts5WordQuery,
   needleTrigrams,
   pickTrigrams,
@@ -47,6 +48,32 @@ async function foldWords(db: Queryable, words: readonly string[]): Promise<strin
   return out;
 }
 
+const substringMatch = (match: string) =>
+  sql`m.pk IN (SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ${match})`;
+
+/** The most trigrams a two-character needle is asked for as, and the share of the archive they may hold. */
+const PAIR_TRIGRAMS = 64;
+const PAIR_SHARE = 0.01;
+
+/**
+ * The messages holding a two-character needle, as the trigrams of the index that begin with it (read from
+ * the index's own vocabulary, so a trigram written a moment ago is among them); null (read the chat) when
+ * the counts say they are common or there are too many to ask for, and no message at all when the index
+ * holds none.
+ */
+async function pairCandidates(db: Queryable, pair: string): Promise<Sql | null> {
+  const end = `${pair}\u{10FFFF}`;
+  const counted = await db.get<{ docs: number | null; total: number | null }>(sql`SELECT
+      (SELECT sum(docs) FROM messages_substrings_counts WHERE term >= ${pair} AND term < ${end}) AS docs,
+      (SELECT docs FROM messages_substrings_counts WHERE term = '') AS total`);
+  if (Number(counted?.docs ?? 0) > Number(counted?.total ?? 0) * PAIR_SHARE) return null;
+  const terms = await db.all<{ term: string }>(sql`SELECT term FROM messages_substrings_vocabulary
+    WHERE term >= ${pair} AND term < ${end} LIMIT ${count(PAIR_TRIGRAMS + 1)}`);
+  if (terms.length > PAIR_TRIGRAMS) return null;
+  if (terms.length === 0) return sql`FALSE`;
+  return substringMatch(terms.map((t) => fts5Term(String(t.term))).join(' OR '));
+}
+
 export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
   // A function the SQLite driver registers on each connection (see driver.ts).
   casefold: (expr: Sql) => sql`archive_casefold(${expr})`,
@@ -79,8 +106,11 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
     keysOnly: { from: raw('messages_fts f'), key: raw('f.rowid') },
   }),
   // The trigram index of migration 009, read as a set of rowids (= pk), asked for the needle's rarest
-  // trigrams by the counts beside it.
+  // trigrams by the counts beside it; a two-character needle, for the index's trigrams that begin with it
+  // (every text is indexed with a space after it, so each place the needle stands begins one).
   substringCandidates: async (db: Queryable, needle: string) => {
+    const points = Array.from(needle);
+    if (points.length === 2) return pairCandidates(db, needle);
     const trigrams = needleTrigrams(needle);
     if (trigrams === null) return null;
     const rows = await db.all<{ term: string; docs: number }>(
@@ -91,7 +121,7 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
       trigrams.map((term) => ({ term, docs: docs.get(term) ?? null })),
       docs.get('') ?? 0,
     );
-    return sql`m.pk IN (SELECT rowid FROM messages_substrings WHERE messages_substrings MATCH ${trigramMatch(picked)})`;
+    return substringMatch(trigramMatch(picked));
   },
   matchTranscriptText: (words: readonly string[]) =>
     sql`t.id IN (SELECT rowid FROM media_transcripts_fts WHERE media_transcripts_fts MATCH ${fts5PrefixQuery(words)})`,

@@ -12,6 +12,11 @@
 -- the empty term, how many messages there are), taken from the index's own vocabulary here and after each
 -- bulk command (search.ts, compactSearchIndex); a search asks for its rarest trigrams by it
 -- (model/search.ts, pickTrigrams). Counts only choose: any choice finds every match.
+--
+-- Each text is indexed with one space after it, so every place a two-character needle stands is the start
+-- of a trigram: a message holding "ab" holds a trigram "ab…", and the trigrams of the index beginning
+-- with "ab" (a range of its vocabulary) find them all. The space only adds trigrams: it takes nothing
+-- from the superset a longer needle finds.
 
 CREATE VIRTUAL TABLE messages_substrings USING fts5(
   body, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = none
@@ -19,7 +24,7 @@ CREATE VIRTUAL TABLE messages_substrings USING fts5(
 
 CREATE TRIGGER messages_substrings_ai AFTER INSERT ON messages BEGIN
   INSERT INTO messages_substrings (rowid, body)
-    VALUES (new.pk, archive_casefold(coalesce(new.text, '') || ' ' || coalesce(new.poll_text, '')));
+    VALUES (new.pk, archive_casefold(coalesce(new.text, '') || ' ' || coalesce(new.poll_text, '')) || ' ');
 END;
 CREATE TRIGGER messages_substrings_ad AFTER DELETE ON messages BEGIN
   DELETE FROM messages_substrings WHERE rowid = old.pk;
@@ -27,11 +32,11 @@ END;
 CREATE TRIGGER messages_substrings_au AFTER UPDATE OF text, poll_text ON messages BEGIN
   DELETE FROM messages_substrings WHERE rowid = old.pk;
   INSERT INTO messages_substrings (rowid, body)
-    VALUES (new.pk, archive_casefold(coalesce(new.text, '') || ' ' || coalesce(new.poll_text, '')));
+    VALUES (new.pk, archive_casefold(coalesce(new.text, '') || ' ' || coalesce(new.poll_text, '')) || ' ');
 END;
 
 INSERT INTO messages_substrings (rowid, body)
-  SELECT pk, archive_casefold(coalesce(text, '') || ' ' || coalesce(poll_text, '')) FROM messages ORDER BY pk;
+  SELECT pk, archive_casefold(coalesce(text, '') || ' ' || coalesce(poll_text, '')) || ' ' FROM messages ORDER BY pk;
 INSERT INTO messages_substrings (messages_substrings) VALUES ('optimize');
 
 CREATE VIRTUAL TABLE messages_substrings_vocabulary USING fts5vocab(messages_substrings, row);
