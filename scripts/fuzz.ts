@@ -148,10 +148,12 @@ async function subtitlesSession(url: string, user: { username: string; password:
  * The subtitles operations that read or write the caller's own user: an API key is no user (the documented
  * 400, as the media server answers), so they are fuzzed with a signed-in administrator instead.
  */
-const OWN_USER = ['getCurrentUser', 'getDisplayPreferences', 'updateDisplayPreferences'].flatMap((id) => [
-  '--operation-id',
-  id,
-]);
+const OWN_USER = [
+  'getCurrentUser',
+  'getDisplayPreferences',
+  'updateDisplayPreferences',
+  'getUserViews',
+].flatMap((id) => ['--operation-id', id]);
 
 /** The archive's three kinds of login: the master, a viewer granted one chat, a share link. */
 async function archiveSessions(url: string, master: { username: string; password: string }) {

@@ -32,6 +32,7 @@ describe('subtitles contract, live server', () => {
     getUserById: 404,
     getDisplayPreferences: 400,
     updateDisplayPreferences: 400,
+    getUserViews: 400,
   });
 
   it('answers every operation that needs credentials, sent without, with a documented, empty 401', async () => {

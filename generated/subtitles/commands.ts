@@ -129,6 +129,20 @@ export const commands: Record<string, ApiCommand> = {
     "parameters": [],
     "body": "none"
   },
+  "getUserViews": {
+    "method": "get",
+    "path": "/UserViews",
+    "summary": "A user's library views",
+    "parameters": [
+      {
+        "name": "userId",
+        "in": "query",
+        "required": false,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
   "getCurrentUser": {
     "method": "get",
     "path": "/Users/Me",

@@ -336,6 +336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/UserViews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's library views
+         * @description Always empty: this host transcribes a media library but shows none to browse, so the official web client's home page, which asks this first after sign-in, lists no library instead of failing. The seed does not cover it; this is the media server's own route, answered with what this host has.
+         */
+        get: operations["getUserViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Users/Me": {
         parameters: {
             query?: never;
@@ -1049,6 +1069,12 @@ export interface components {
         ServerConfiguration: {
             /** @description Whether the older credential forms are accepted: the legacy token headers (`X-Media-Token`, `X-Emby-Token`, `X-MediaBrowser-Token`), `X-Emby-Authorization` and the `Emby` scheme word. Defaults by server version (on for 10.11, off from 12.0; starting a 12.0 server over a 10.x data folder switches it off, as the real upgrade does); the environment variable `SUBTITLES_LEGACY_AUTHORIZATION` sets it at every start; an admin can switch it here at any time, and the choice is kept until the next start that sets the variable. */
             EnableLegacyAuthorization: boolean;
+        };
+        /** @description A user's library views (Jellyfin's `BaseItemDtoQueryResult` of collection folders); always empty here: this host shows no libraries to browse. */
+        UserViewsPage: {
+            Items: Record<string, never>[];
+            TotalRecordCount: number;
+            StartIndex: number;
         };
         /** @description The branding the sign-in page reads (Jellyfin's `BrandingOptionsDto`); this host has none. */
         BrandingOptions: {
@@ -1774,6 +1800,43 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getUserViews: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whose views (default the signed-in user; another user's only for an administrator).
+                 * @example 6b0f2c1a9d8e4f7a8b6c5d4e3f2a1b0c
+                 */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "Items": [],
+                     *       "TotalRecordCount": 0,
+                     *       "StartIndex": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserViewsPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };

@@ -45,6 +45,7 @@ const ACCESS: Record<string, 'public' | 'user' | 'admin'> = {
   'GET /Branding/Configuration': 'public',
   'GET /Users/Me': 'user',
   'GET /Users/{userId}': 'user',
+  'GET /UserViews': 'user',
   'POST /Sessions/Capabilities/Full': 'user',
   'GET /DisplayPreferences/{displayPreferencesId}': 'user',
   'POST /DisplayPreferences/{displayPreferencesId}': 'user',
@@ -402,6 +403,7 @@ const OTHER_SAMPLES: Record<
   'GET /Branding/Configuration': { method: 'GET', path: '/Branding/Configuration', ok: 200 },
   'GET /Users/Me': { method: 'GET', path: '/Users/Me', ok: 200, okWithKey: 400 },
   'GET /Users/{userId}': { method: 'GET', path: `/Users/${NOBODY}`, ok: 404, okAsViewer: 403 },
+  'GET /UserViews': { method: 'GET', path: '/UserViews', ok: 200, okWithKey: 400 },
   'POST /Sessions/Capabilities/Full': {
     method: 'POST',
     path: '/Sessions/Capabilities/Full',

@@ -161,6 +161,13 @@ describe('the web client’s path from sign-in to the plugin’s settings page',
     expect(user.ServerId).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('7b. lands on its home page: no library views to list (another user’s only for an administrator)', async () => {
+    const empty = { Items: [], TotalRecordCount: 0, StartIndex: 0 };
+    expect(await json(`/UserViews?userId=${userId}`)).toEqual(empty);
+    expect(await json('/UserViews', ENCODED(token))).toEqual(empty);
+    expect((await get('/UserViews?userId=not-an-id', LEGACY(token))).status).toBe(400);
+  });
+
   it('8. measures the connection: where it is, and bytes to time', async () => {
     expect(await json('/System/Endpoint')).toEqual({ IsLocal: true, IsInNetwork: true });
     const { status, res } = await get('/Playback/BitrateTest?Size=500000', LEGACY(token));

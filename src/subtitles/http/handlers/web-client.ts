@@ -101,6 +101,11 @@ export function webClientHandlers(wiring: SubtitlesWiring) {
       };
       more();
     },
+    getUserViews: (req, res) => {
+      // Whose views is checked as for their preferences; this host has none to show anyone.
+      subject(res, req.query.userId);
+      res.json({ Items: [], TotalRecordCount: 0, StartIndex: 0 });
+    },
     getItemCounts: async (_req, res) => {
       res.json(await itemCounts(config.mediaDir));
     },

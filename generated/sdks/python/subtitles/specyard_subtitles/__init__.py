@@ -63,6 +63,7 @@ __all__ = [
     "User",
     "UserConfiguration",
     "UserPolicy",
+    "UserViewsPage",
 ]
 
 # import apis into sdk package
@@ -115,4 +116,5 @@ from specyard_subtitles.models.system_storage_libraries_inner import SystemStora
 from specyard_subtitles.models.user import User as User
 from specyard_subtitles.models.user_configuration import UserConfiguration as UserConfiguration
 from specyard_subtitles.models.user_policy import UserPolicy as UserPolicy
+from specyard_subtitles.models.user_views_page import UserViewsPage as UserViewsPage
 

@@ -44,4 +44,5 @@ from specyard_subtitles.models.system_storage_libraries_inner import SystemStora
 from specyard_subtitles.models.user import User
 from specyard_subtitles.models.user_configuration import UserConfiguration
 from specyard_subtitles.models.user_policy import UserPolicy
+from specyard_subtitles.models.user_views_page import UserViewsPage
 

@@ -25,6 +25,7 @@ import specyard.subtitles.model.DisplayPreferences;
 import specyard.subtitles.model.ProblemDetails;
 import specyard.subtitles.model.SessionInfo;
 import specyard.subtitles.model.User;
+import specyard.subtitles.model.UserViewsPage;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -759,6 +760,134 @@ public class UsersApi {
         .replace("{userId}", ApiClient.urlEncode(userId.toString()));
 
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * A user&#39;s library views
+   * Always empty: this host transcribes a media library but shows none to browse, so the official web client&#39;s home page, which asks this first after sign-in, lists no library instead of failing. The seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId Whose views (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @return UserViewsPage
+   * @throws ApiException if fails to make API call
+   */
+  public UserViewsPage getUserViews(@jakarta.annotation.Nullable String userId) throws ApiException {
+    return getUserViews(userId, null);
+  }
+
+  /**
+   * A user&#39;s library views
+   * Always empty: this host transcribes a media library but shows none to browse, so the official web client&#39;s home page, which asks this first after sign-in, lists no library instead of failing. The seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId Whose views (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @return UserViewsPage
+   * @throws ApiException if fails to make API call
+   */
+  public UserViewsPage getUserViews(@jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    ApiResponse<UserViewsPage> localVarResponse = getUserViewsWithHttpInfo(userId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * A user&#39;s library views
+   * Always empty: this host transcribes a media library but shows none to browse, so the official web client&#39;s home page, which asks this first after sign-in, lists no library instead of failing. The seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId Whose views (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @return ApiResponse&lt;UserViewsPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<UserViewsPage> getUserViewsWithHttpInfo(@jakarta.annotation.Nullable String userId) throws ApiException {
+    return getUserViewsWithHttpInfo(userId, null);
+  }
+
+  /**
+   * A user&#39;s library views
+   * Always empty: this host transcribes a media library but shows none to browse, so the official web client&#39;s home page, which asks this first after sign-in, lists no library instead of failing. The seed does not cover it; this is the media server&#39;s own route, answered with what this host has.
+   * @param userId Whose views (default the signed-in user; another user&#39;s only for an administrator). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;UserViewsPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<UserViewsPage> getUserViewsWithHttpInfo(@jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getUserViewsRequestBuilder(userId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getUserViews", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<UserViewsPage>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        UserViewsPage responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<UserViewsPage>() {});
+        
+
+        return new ApiResponse<UserViewsPage>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getUserViewsRequestBuilder(@jakarta.annotation.Nullable String userId, Map<String, String> headers) throws ApiException {
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/UserViews";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "userId";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("userId", userId));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
 
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
