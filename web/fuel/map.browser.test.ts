@@ -70,8 +70,16 @@ describe('the fuel map', () => {
     await list.first().waitFor();
     const notice = page.locator('.notice.warning', { hasText: 'More stations are in view than are shown' });
     await notice.waitFor();
-    const shown = /\((\d+) stations\)/.exec((await page.locator('#inview-title').textContent()) ?? '')?.[1];
-    expect(await notice.textContent()).toContain(`(${shown})`);
+    // The count and the notice read from one render (the map may still be settling, each move a new answer).
+    const { title, text } = await page
+      .locator('section[aria-labelledby="inview-title"]')
+      .evaluate((section) => ({
+        title: section.querySelector('#inview-title')?.textContent ?? '',
+        text: section.querySelector('.notice.warning')?.textContent ?? '',
+      }));
+    const shown = /\((\d+) stations\)/.exec(title)?.[1];
+    expect(shown).toBeDefined();
+    expect(text).toContain(`(${shown})`);
     await page.screenshot({ path: path.join(os.tmpdir(), 'fuel-truncated.png') });
     expect(policyViolations(errors)).toEqual([]);
     await context.close();
