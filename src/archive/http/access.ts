@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
+import { readContext, writeContext } from '../../common/http/context';
 import { matchedOperation, pathParam } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
 import { changesState, sameOriginRequest } from '../../common/http/origin';
@@ -19,7 +20,7 @@ import {
 import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
-import { requestState } from './context';
+import { CHAT, PRINCIPAL } from './context';
 import { drainBody, internalPushAllowed } from './internal-access';
 import type { ArchiveWiring } from './wiring';
 
@@ -105,9 +106,11 @@ export async function optionalPrincipal(
   req: IncomingMessage,
   res: Response,
 ): Promise<Principal | null> {
-  const state = requestState(res);
-  if (state.principal === undefined) state.principal = await authenticate(wiring, req);
-  return state.principal;
+  const known = readContext(res.req, PRINCIPAL);
+  if (known !== undefined) return known;
+  const found = await authenticate(wiring, req);
+  writeContext(res.req, PRINCIPAL, found);
+  return found;
 }
 
 /**
@@ -155,7 +158,7 @@ export function accessGuards(doc: any, wiring: ArchiveWiring): RequestHandler {
           ? undefined
           : await wiring.store.findChat(visibilityOf(p, wiring.config.displayChatIds), ref);
       if (!found) throw new ArchiveError('not-found', CHAT_NOT_FOUND);
-      requestState(res).chat = found;
+      writeContext(res.req, CHAT, found);
     }
     next();
   };

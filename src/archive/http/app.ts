@@ -2,6 +2,7 @@ import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { loadBundledDocument } from '../../common/documents';
 import { createServiceApp } from '../../common/http/app';
+import { writeContext } from '../../common/http/context';
 import { type ArchiveConfig, loginModes } from '../config';
 import { PASSWORD_ITERATIONS } from '../domain/passwords';
 import { loginLimiter } from '../domain/rate-limit';
@@ -11,7 +12,7 @@ import { Live, type LiveOptions } from '../live/live';
 import { type ArchiveStore, DatabaseUnavailableError } from '../store/store';
 import { accessGuards, authenticate, loginLimit } from './access';
 import { TtlCache } from './cache';
-import { requestState } from './context';
+import { RAW_BODY } from './context';
 import { badTargetHandler, errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
 import { viewerHosts } from './hosts';
@@ -111,6 +112,6 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
 
 /** Keeps a copy of the JSON body before validation coerces it. */
 const keepRawBody: RequestHandler = (req, res, next) => {
-  if (req.body !== undefined) requestState(res).rawBody = structuredClone(req.body);
+  if (req.body !== undefined) writeContext(res.req, RAW_BODY, structuredClone(req.body));
   next();
 };

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { requestContext } from '../../common/http/context';
+import { contextKey, readContext } from '../../common/http/context';
 import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
 import { ArchiveError } from '../domain/errors';
@@ -25,36 +25,34 @@ type AnyRequest = Request<any, any, any, any>;
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 type AnyResponse = Response<any>;
 
-/** What the archive's checks learn about one request (src/common/http/context.ts holds it). */
-export interface ArchiveRequestContext {
-  /** Undefined: not authenticated yet; null: nobody. */
-  principal: Principal | null;
-  /** The chat of a `{chat_ref}` route, found visible to the caller by the access guard. */
-  chat: FoundChat;
-  /**
-   * The JSON body as sent, before the validator coerced it (it turns a `null` into `""` for a string
-   * field): for the few rules that must tell them apart.
-   */
-  rawBody: unknown;
-  /** A transcription callback whose signature was checked (transcription-callback.ts). */
-  delivery: VerifiedDelivery;
-}
-
-/** The archive's view of a request's context (a response reaches it through its request). */
-export function requestState(res: AnyResponse) {
-  return requestContext<ArchiveRequestContext>(res.req);
-}
+/**
+ * What the archive's checks learn about one request, each under its key (src/common/http/context.ts holds
+ * them): the access guard writes the caller and the chat (access.ts), the app and the internal push the
+ * body as sent (app.ts, internal-push.ts), the callback's reader the verified delivery
+ * (transcription-callback.ts).
+ */
+/** The caller: null for nobody (not written: not authenticated yet). */
+export const PRINCIPAL = contextKey<Principal | null>('the archive caller');
+/** The chat of a `{chat_ref}` route, found visible to the caller by the access guard. */
+export const CHAT = contextKey<FoundChat>('the chat of the route');
+/**
+ * The JSON body as sent, before the validator coerced it (it turns a `null` into `""` for a string
+ * field): for the few rules that must tell them apart.
+ */
+export const RAW_BODY = contextKey<unknown>('the body as sent');
+/** A transcription callback whose signature was checked. */
+export const DELIVERY = contextKey<VerifiedDelivery>('the verified transcription callback');
 
 /** The caller, as the access guard authenticated it (routes that need a login). */
 export function principal(res: AnyResponse): Principal {
-  const p = requestState(res).principal;
+  const p = readContext(res.req, PRINCIPAL);
   if (!p) throw new Error('route has no authenticated principal');
   return p;
 }
 
 /** The chat of a `{chat_ref}` route, found and checked visible by the access guard. */
 export function chat(res: AnyResponse): FoundChat {
-  const found = requestState(res).chat;
+  const found = readContext(res.req, CHAT);
   if (!found) throw new Error('route has no chat');
   return found;
 }
@@ -109,10 +107,10 @@ export function adminDeps(wiring: ArchiveWiring): AdminDeps {
 
 /** The signed transcription callback of this request; a request that was not verified has none. */
 export function verifiedDelivery(res: AnyResponse): VerifiedDelivery {
-  const delivery = requestState(res).delivery;
+  const delivery = readContext(res.req, DELIVERY);
   if (!delivery) throw new ArchiveError('not-found', 'Not Found');
   return delivery;
 }
 
-/** The JSON body as the client sent it (see ArchiveRequestContext.rawBody). */
-export const rawBody = (res: AnyResponse): unknown => requestState(res).rawBody;
+/** The JSON body as the client sent it (see RAW_BODY). */
+export const rawBody = (res: AnyResponse): unknown => readContext(res.req, RAW_BODY);

@@ -14,9 +14,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { operations } from '../../../generated/archive/types';
 import { compileComponentSchema } from '../../common/documents';
+import { writeContext } from '../../common/http/context';
 import type { Handlers } from '../../common/http/operations';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
-import { requestState } from './context';
+import { RAW_BODY } from './context';
 import { exactJson } from './json';
 
 /** The JSON body limit of every archive route (`jsonBody('1mb')` in app.ts). */
@@ -61,7 +62,7 @@ export function internalPushFastPath(push: Handlers<operations>['pushInternalUpd
       if (!validEvent(req.body) || missingField(req.body.type as LiveEventType, req.body.data) !== null) {
         return next();
       }
-      requestState(res).rawBody = req.body;
+      writeContext(res.req, RAW_BODY, req.body);
       await push(req as never, res as never, next);
     })().catch(next);
   };

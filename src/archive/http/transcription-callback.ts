@@ -5,9 +5,10 @@
  * received. The verified JSON then goes through the document's validation like any body.
  */
 import type { RequestHandler } from 'express';
+import { writeContext } from '../../common/http/context';
 import { ArchiveError } from '../domain/errors';
 import { CALLBACK_LIMIT_BYTES } from '../live/transcription';
-import { requestState } from './context';
+import { DELIVERY } from './context';
 import { drainBody } from './internal-access';
 import type { ArchiveWiring } from './wiring';
 
@@ -52,7 +53,7 @@ export const transcriptionCallbackBody =
       return;
     }
     const delivery = transcription.verify(raw, req.headers);
-    requestState(res).delivery = delivery;
+    writeContext(res.req, DELIVERY, delivery);
     req.body = delivery.body;
     // Tells the JSON parser the body is already read.
     (req as { _body?: boolean })._body = true;

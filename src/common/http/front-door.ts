@@ -7,12 +7,12 @@
  * reached by its operation id (operations.ts), never by a second path matcher.
  */
 import type { RequestHandler } from 'express';
-import { requestContext } from './context';
+import { writeContext } from './context';
 import {
   decoded,
+  MATCHED_OPERATION,
   type MatchedOperation,
   type MatchOptions,
-  type OperationContext,
   type OperationTable,
 } from './matched-operation';
 import { readRequestTarget } from './request-target';
@@ -61,7 +61,7 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
       if (Object.values(found.rawParams).some((value) => decoded(value) === undefined)) {
         return answers.badTarget(req, res, next);
       }
-      requestContext<OperationContext>(req).operation = found;
+      writeContext(req, MATCHED_OPERATION, found);
       req.url = `${found.path}${target.query}`;
       req.originalUrl = req.url;
       return next();

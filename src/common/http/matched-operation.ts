@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { type HttpMethod, type OpenApiNode, walkOperations } from '../openapi';
-import { requestContext } from './context';
+import { contextKey, readContext } from './context';
 
 export interface MatchedOperation {
   operationId: string;
@@ -155,15 +155,13 @@ export function pathParam(operation: MatchedOperation, name: string): string | u
 }
 
 /** What the front door (front-door.ts) keeps in the request's context. */
-export interface OperationContext {
-  /** The document's operation for this request. */
-  operation: MatchedOperation;
-}
+/** The operation the front door matched (front-door.ts writes it). */
+export const MATCHED_OPERATION = contextKey<MatchedOperation>('the matched operation');
 
 /**
  * The operation the front door matched for this request. Every request that gets past the front door has
  * one; undefined only before it, or on a connection that is no HTTP request of the document (a WebSocket).
  */
 export function matchedOperation(req: IncomingMessage): MatchedOperation | undefined {
-  return requestContext<OperationContext>(req).operation;
+  return readContext(req, MATCHED_OPERATION);
 }

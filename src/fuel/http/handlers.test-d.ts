@@ -7,7 +7,7 @@ import type { operations } from '../../../generated/fuel/types';
 import type { Handlers, MountableHandlers, OperationHandler } from '../../common/http/operations';
 import type { fuelHandlers } from './app';
 
-/** The map the app mounts (made from its wiring by `fuelHandlers(context)`). */
+/** The map the app mounts (made from its wiring by `fuelHandlers(wiring)`). */
 declare const made: ReturnType<typeof fuelHandlers>;
 
 const { getConfig: _left, ...withoutGetConfig } = made;

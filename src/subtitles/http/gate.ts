@@ -6,7 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { loadBundledDocument } from '../../common/documents';
-import { requestContext } from '../../common/http/context';
+import { contextKey, readContext, writeContext } from '../../common/http/context';
 import type { FrontDoorOptions } from '../../common/http/front-door';
 import { decoded, type MatchedOperation, matchedOperation } from '../../common/http/matched-operation';
 import { documentedOperations } from '../../common/http/operations';
@@ -73,7 +73,10 @@ const pluginOpen = (found: MatchedOperation, settings: GateSettings) =>
 
 /** The caller the gate let through (absent on public routes). */
 export const principalOf = (res: Pick<Response, 'req'>): Principal | undefined =>
-  requestContext<{ principal: Principal }>(res.req).principal;
+  readContext(res.req, PRINCIPAL);
+
+/** The caller the gate let through, written by the gate for the matched operation. */
+const PRINCIPAL = contextKey<Principal>('the media server caller');
 
 /**
  * The media server's front door: its base path, its routes matched in any letter case, the plugin's routes
@@ -125,7 +128,7 @@ export function gate(
         res.status(403).end();
         return;
       }
-      requestContext<{ principal: Principal }>(req).principal = principal;
+      writeContext(req, PRINCIPAL, principal);
     }
     next();
   };
