@@ -1,7 +1,29 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port free on 127.0.0.1 right now (for a fake upstream or a child process to bind). */
-export function freePort(): Promise<number> {
+/**
+ * The first port the kernel hands out on its own (to `listen(0)` and to every outgoing connection): ports
+ * below it are never taken by a connection another test opens meanwhile.
+ */
+function ephemeralStart(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const start = Number(low);
+    return Number.isInteger(start) && start > 2048 ? start : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function anyPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -11,6 +33,22 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A TCP port free on 127.0.0.1 right now, for a child process or a fake upstream to bind a moment later.
+ * Drawn at random below the kernel's ephemeral range: a port from `listen(0)` lies inside it, where an
+ * outgoing connection of another test (to PostgreSQL, say) could take it before the child binds it
+ * (EADDRINUSE, seen in CI).
+ */
+export async function freePort(): Promise<number> {
+  const top = ephemeralStart() - 1;
+  const bottom = Math.max(10_000, top - 12_000);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = bottom + Math.floor(Math.random() * (top - bottom + 1));
+    if (await bindable(port)) return port;
+  }
+  return anyPort();
 }
 
 /**
