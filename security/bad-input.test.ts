@@ -107,7 +107,7 @@ describe('archive', () => {
     url: viewer.url,
     headers: {
       cookie: `viewer_auth=${cookie}`,
-      ...(viewer.deps.live.pushSecret && { authorization: `Bearer ${viewer.deps.live.pushSecret}` }),
+      ...(viewer.wiring.live.pushSecret && { authorization: `Bearer ${viewer.wiring.live.pushSecret}` }),
     },
   }));
 });

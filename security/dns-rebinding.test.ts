@@ -93,7 +93,7 @@ describe('/internal/push without a secret (PostgreSQL)', () => {
       { VIEWER_USERNAME: 'admin', VIEWER_PASSWORD: 'master-secret-42' },
       { backend: 'postgresql' },
     );
-    expect(viewer.deps.live.pushSecret).toBeNull();
+    expect(viewer.wiring.live.pushSecret).toBeNull();
   });
   afterAll(() => viewer.close());
 

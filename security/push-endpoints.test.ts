@@ -85,10 +85,10 @@ describe('push endpoints resolving to private addresses', () => {
         account_id: RC.accountId,
         data: { message: { id: 99_001, text: 'hello', date: '2026-01-01T00:00:00Z' } },
       },
-      headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
+      headers: { authorization: `Bearer ${viewer.wiring.live.pushSecret}` },
     });
-    await viewer.deps.live.publisher.settled();
-    await viewer.deps.live.push.idle();
+    await viewer.wiring.live.publisher.settled();
+    await viewer.wiring.live.push.idle();
     expect(connections).toBe(0);
     const left = await viewer.db.pushSubscriptionsFor({
       accountId: RC.accountId,

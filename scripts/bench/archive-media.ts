@@ -153,7 +153,7 @@ async function main(backend: Backend): Promise<void> {
       VALIDATE_RESPONSES: 'false',
     });
     const store = await openArchiveStore(database.config, silentLogger());
-    const { app, deps } = createArchiveApp({ config, store, logger: silentLogger() });
+    const { app, wiring } = createArchiveApp({ config, store, logger: silentLogger() });
     const server = await listen(app, 0);
     const login = await fetch(`${server.url}/api/login`, {
       method: 'POST',
@@ -221,7 +221,7 @@ async function main(backend: Backend): Promise<void> {
         `${backend}: thumbnail of a ${label}: first p50 ${ms(p50(first))}, cached p50 ${ms(p50(cached))}`,
       );
     }
-    console.log(`${backend}: thumbnails made: ${deps.thumbnails.generations}`);
+    console.log(`${backend}: thumbnails made: ${wiring.thumbnails.generations}`);
 
     const big = `/media/${CHAT.ref}/${BIG_ID}_video_note`;
     const size = 50 * 1024 * 1024;

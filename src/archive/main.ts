@@ -39,7 +39,7 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
   // The seed's viewer always logs at INFO, whatever LOG_LEVEL says.
   const logger = options.logger ?? createLogger('archive', 'info');
   const store = await openArchiveStore(config.database, logger);
-  const { app, live, deps } = createArchiveApp({
+  const { app, live, wiring } = createArchiveApp({
     config,
     store,
     logger,
@@ -69,7 +69,7 @@ export async function start(env?: Env, options: StartOptions = {}): Promise<Runn
       await live.close();
       await server.close();
       // A thumbnail whose request went away is still being written: let it finish.
-      await deps.thumbnails.settled();
+      await wiring.thumbnails.settled();
       await metrics?.close();
       await store.close();
     },

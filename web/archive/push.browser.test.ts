@@ -104,7 +104,10 @@ describe('push opt-in in the archive viewer', () => {
 
     const res = await fetch(`${viewer.url}/internal/push`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${viewer.deps.live.pushSecret}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${viewer.wiring.live.pushSecret}`,
+      },
       body: JSON.stringify({
         type: 'new_message',
         chat_id: RC.id,
@@ -168,7 +171,7 @@ describe('push opt-in in the archive viewer', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: `Bearer ${basic.deps.live.pushSecret}`,
+          authorization: `Bearer ${basic.wiring.live.pushSecret}`,
         },
         body: JSON.stringify({
           type: 'new_message',

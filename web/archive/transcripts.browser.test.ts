@@ -81,7 +81,7 @@ describe('transcripts in the archive viewer', () => {
     await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
 
     // The sender (run after each backup) submits the file; the server's signed callback completes it.
-    expect(await viewer.deps.live.transcription.sendQueued()).toEqual({ sent: 1, failed: 0, left: 0 });
+    expect(await viewer.wiring.live.transcription.sendQueued()).toEqual({ sent: 1, failed: 0, left: 0 });
     const job = server.jobs.at(-1);
     expect(job).toMatchObject({ contentType: 'video/mp4', authorization: 'Bearer transcribe-key' });
     const outcome = {

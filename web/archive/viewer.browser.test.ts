@@ -386,7 +386,7 @@ describe('the archive viewer', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: `Bearer ${viewer.deps.live.pushSecret}`,
+          authorization: `Bearer ${viewer.wiring.live.pushSecret}`,
         },
         body: JSON.stringify({ type, chat_id: FIXTURE.releaseCrew.id, account_id: 1, data }),
       });
@@ -397,7 +397,7 @@ describe('the archive viewer', () => {
     await page.getByRole('link', { name: /Release Crew/ }).click();
     await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
     // The server has the page's subscription once it answers; wait for the socket to be counted.
-    while (viewer.deps.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
+    while (viewer.wiring.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
 
     const latest = (await page.evaluate(
       (ref) => fetch(`/api/chats/${ref}/messages?limit=1`).then((r) => r.json()),
@@ -423,11 +423,11 @@ describe('the archive viewer', () => {
 
     // The connection drops under the page (as a proxy or a network would): it says so, connects again,
     // subscribes again, and the next event arrives.
-    const hub = viewer.deps.live.hub as unknown as { wss: { clients: Set<{ terminate(): void }> } };
+    const hub = viewer.wiring.live.hub as unknown as { wss: { clients: Set<{ terminate(): void }> } };
     for (const socket of hub.wss.clients) socket.terminate();
     await page.getByTestId('live-state').filter({ hasText: 'Reconnecting' }).waitFor();
     await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
-    while (viewer.deps.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
+    while (viewer.wiring.live.hub.connections === 0) await new Promise((r) => setTimeout(r, 20));
     await push('new_message', {
       message: { ...base, id: id + 1, text: 'After the drop', date: new Date().toISOString(), reactions: [] },
     });

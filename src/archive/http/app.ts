@@ -42,7 +42,7 @@ export interface ArchiveAppOptions {
 
 export interface ArchiveApp {
   app: Express;
-  deps: ArchiveWiring;
+  wiring: ArchiveWiring;
   /** Start it (`live.start()`) and attach it to the HTTP server (`live.attach(server)`) after listening. */
   live: Live;
 }
@@ -62,13 +62,13 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
       store,
       logger,
       now,
-      authenticate: (req) => authenticate(deps, req),
+      authenticate: (req) => authenticate(wiring, req),
       sessionIdOf: (key) => sessions.idOf(key),
     },
     options.live,
   );
   sessions.onEnded((ended) => live.hub.revoke(ended));
-  const deps: ArchiveWiring = {
+  const wiring: ArchiveWiring = {
     config,
     modes: loginModes(config.auth),
     store,
@@ -83,8 +83,8 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     now,
     logger,
   };
-  const handlers = archiveHandlers(deps);
-  const limitLogins = loginLimit(deps);
+  const handlers = archiveHandlers(wiring);
+  const limitLogins = loginLimit(wiring);
   const app = createServiceApp({
     service: 'archive',
     handlers,
@@ -98,16 +98,16 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     },
     validateResponses: config.validateResponses,
     headers: [securityHeaders, corsHeaders(config.corsOrigins)],
-    before: [accessGuards(options.document ?? loadBundledDocument('archive'), deps), exactJsonAnswers],
+    before: [accessGuards(options.document ?? loadBundledDocument('archive'), wiring), exactJsonAnswers],
     hooks: {
       login: [limitLogins],
       loginWithToken: [limitLogins],
       pushInternalUpdate: [internalPushFastPath(handlers.pushInternalUpdate)],
-      receiveTranscriptionCallback: [transcriptionCallbackBody(deps)],
+      receiveTranscriptionCallback: [transcriptionCallbackBody(wiring)],
     },
     bodyReaders: [...jsonBody('1mb'), keepRawBody],
   });
-  return { app, deps, live };
+  return { app, wiring, live };
 }
 
 /** Keeps a copy of the JSON body before validation coerces it. */

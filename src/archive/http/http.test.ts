@@ -331,7 +331,7 @@ describe('HTTP behaviour', () => {
     expect(
       await call(viewer.url, '/internal/push', {
         body: { type: 'edit', chat_id: FIXTURE.releaseCrew.id, data: edit },
-        headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
+        headers: { authorization: `Bearer ${viewer.wiring.live.pushSecret}` },
       }),
     ).toMatchObject({ status: 200, body: { status: 'ok' } });
   });

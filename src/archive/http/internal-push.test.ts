@@ -140,7 +140,7 @@ describe('/internal/push answers', () => {
       const headers: Record<string, string> = {};
       if (c.contentType !== null) headers['content-type'] = c.contentType ?? 'application/json';
       if (c.authorization !== null) headers.authorization = c.authorization ?? `Bearer ${SECRET}`;
-      const before = viewer.deps.live.bus.emitted;
+      const before = viewer.wiring.live.bus.emitted;
       const res = await fetch(`${viewer.url}/internal/push${c.query ?? ''}`, {
         method: c.method ?? 'POST',
         headers,
@@ -150,7 +150,7 @@ describe('/internal/push answers', () => {
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(await res.json()).toEqual(c.answer);
-      expect(viewer.deps.live.bus.emitted - before).toBe(c.published ? 1 : 0);
+      expect(viewer.wiring.live.bus.emitted - before).toBe(c.published ? 1 : 0);
     });
   }
 });
@@ -174,7 +174,7 @@ describe('the fast path’s own schema', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: `Bearer ${viewer.deps.live.pushSecret}`,
+          authorization: `Bearer ${viewer.wiring.live.pushSecret}`,
         },
         body: JSON.stringify({ ...ok, data: { ...EDIT, edit_date: 'yesterday' } }),
       });

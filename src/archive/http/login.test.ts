@@ -414,7 +414,7 @@ describe('an unreachable database', () => {
     const { TestSocket } = await import('../live/test-socket');
     const cookie = await login(url, MASTER.username, MASTER.password);
     const ws = await TestSocket.open(url, { cookie });
-    await viewer?.deps.live.hub.checkSessions();
+    await viewer?.wiring.live.hub.checkSessions();
     expect(await ws.ask({ action: 'ping' }, 'pong')).toEqual({ type: 'pong' });
     await call(url, '/api/logout', { cookie, method: 'POST' });
     expect(await ws.closed).toEqual({ code: 4001, reason: 'Session revoked' });

@@ -228,7 +228,7 @@ describe('media over HTTP', () => {
     });
 
     it('caches beside the original, remakes it when the original changes, and makes it once under load', async () => {
-      const { thumbnails } = viewer.deps;
+      const { thumbnails } = viewer.wiring;
       const route = `/media/thumb/200/${RC}/4141_video_note`;
       expect((await get(route)).status).toBe(200);
       const before = thumbnails.generations;

@@ -29,7 +29,7 @@ export interface TestViewer {
   /** The viewer's BACKUP_PATH: a temporary folder holding the fixture files when seeded. */
   backupPath: string;
   db: ArchiveDatabase;
-  deps: ArchiveWiring;
+  wiring: ArchiveWiring;
   database: DatabaseConfig;
   close(): Promise<void>;
 }
@@ -46,7 +46,7 @@ export interface TestViewerOptions {
 
 async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, options: TestViewerOptions) {
   const config = { ...loadConfig({ VALIDATE_RESPONSES: 'true', ...env }), database };
-  const { app, deps, live } = createArchiveApp({
+  const { app, wiring, live } = createArchiveApp({
     config,
     store: db,
     logger: silentLogger(),
@@ -68,10 +68,10 @@ async function serve(db: ArchiveDatabase, database: DatabaseConfig, env: Env, op
       close: async () => {
         await live.close();
         await server.close();
-        await deps.thumbnails.settled();
+        await wiring.thumbnails.settled();
       },
     },
-    deps,
+    wiring,
   };
 }
 
@@ -82,12 +82,17 @@ export async function startTestViewer(
   const store = await openTestStore(options.backend ?? 'sqlite', { seed: options.seed ?? true });
   const backupPath = await mkdtemp(path.join(tmpdir(), 'archive-backups-'));
   if (options.seed ?? true) await installFixtureFiles(backupPath);
-  const { server, deps } = await serve(store.db, store.config, { BACKUP_PATH: backupPath, ...env }, options);
+  const { server, wiring } = await serve(
+    store.db,
+    store.config,
+    { BACKUP_PATH: backupPath, ...env },
+    options,
+  );
   return {
     url: server.url,
-    backupPath: deps.config.media.backupPath,
+    backupPath: wiring.config.media.backupPath,
     db: store.db,
-    deps,
+    wiring,
     database: store.config,
     close: async () => {
       await server.close();
@@ -107,12 +112,12 @@ export async function startViewerOn(
   options: TestViewerOptions = {},
 ): Promise<TestViewer> {
   const db = await openArchiveStore(database, silentLogger());
-  const { server, deps } = await serve(db, database, env, options);
+  const { server, wiring } = await serve(db, database, env, options);
   return {
     url: server.url,
-    backupPath: deps.config.media.backupPath,
+    backupPath: wiring.config.media.backupPath,
     db,
-    deps,
+    wiring,
     database,
     close: async () => {
       await server.close();

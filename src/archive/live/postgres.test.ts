@@ -75,7 +75,7 @@ describe('live updates through PostgreSQL notifications', () => {
   });
 
   it('/internal/push on PostgreSQL keeps its caller rules: loopback without a secret', async () => {
-    expect(a.deps.live.pushSecret).toBeNull();
-    expect(a.deps.live.publisher.mode).toBe('postgresql');
+    expect(a.wiring.live.pushSecret).toBeNull();
+    expect(a.wiring.live.publisher.mode).toBe('postgresql');
   });
 });

@@ -114,10 +114,10 @@ describe('session revocation closes sockets', () => {
     await account('aging');
     const ws = await socket(await as('aging'));
     clock += 29 * 86_400_000;
-    await viewer.deps.live.hub.checkSessions();
+    await viewer.wiring.live.hub.checkSessions();
     expect(await open(ws)).toBe(true);
     clock += 86_400_000 + 1000;
-    await viewer.deps.live.hub.checkSessions();
+    await viewer.wiring.live.hub.checkSessions();
     expect(await ws.closed).toEqual(REVOKED);
     master = await login(viewer.url, MASTER.username, MASTER.password, from());
   });
@@ -158,7 +158,7 @@ describe('a second viewer on the same database', () => {
     const ws = await TestSocket.open(second.url, { cookie });
     const kept = await TestSocket.open(second.url, { cookie: keep });
     await call(first.url, '/api/logout', { cookie, method: 'POST' });
-    await second.deps.live.hub.checkSessions();
+    await second.wiring.live.hub.checkSessions();
     expect(await ws.closed).toEqual(REVOKED);
     expect((await kept.ask({ action: 'ping' }, 'pong')).type).toBe('pong');
     kept.close();

@@ -98,7 +98,7 @@ describe('transcripts', () => {
   });
 
   it('sends queued files, and a signed callback completes the transcript once', async () => {
-    const result = await viewer.deps.live.transcription.sendQueued();
+    const result = await viewer.wiring.live.transcription.sendQueued();
     expect(result).toEqual({ sent: 1, failed: 0, left: 0 });
     const [job] = server.jobs;
     const voice = statSync(path.join(viewer.backupPath, FIXTURE_FILES.voice.path)).size;

@@ -34,11 +34,11 @@ describe('Web Push (PUSH_NOTIFICATIONS=full)', () => {
   const push = (message: Record<string, unknown>, chat = RC) =>
     call(viewer.url, '/internal/push', {
       body: { type: 'new_message', chat_id: chat.id, account_id: chat.accountId, data: { message } },
-      headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
+      headers: { authorization: `Bearer ${viewer.wiring.live.pushSecret}` },
     });
   const settle = async () => {
-    await viewer.deps.live.publisher.settled();
-    await viewer.deps.live.push.idle();
+    await viewer.wiring.live.publisher.settled();
+    await viewer.wiring.live.push.idle();
   };
   const endpoints = async () =>
     (await viewer.db.pushSubscriptionsFor({ accountId: 1, chatId: RC.id, ref: RC.ref }))

@@ -87,7 +87,7 @@ describe('/ws/updates against the AsyncAPI document', () => {
   const push = (body: unknown) =>
     call(viewer.url, '/internal/push', {
       body,
-      headers: { authorization: `Bearer ${viewer.deps.live.pushSecret}` },
+      headers: { authorization: `Bearer ${viewer.wiring.live.pushSecret}` },
     });
   const ask = (socket: TestSocket, frame: unknown, type: string) => {
     const action = (frame as { action?: unknown } | null)?.action;
@@ -238,8 +238,8 @@ describe('/ws/updates against the AsyncAPI document', () => {
     };
     expect((await push(pin)).status).toBe(200);
     expect((await push({ ...pin, chat_id: 42 })).body).toEqual({ status: 'ok' });
-    await viewer.deps.live.publisher.settled();
-    await viewer.deps.live.hub.settled();
+    await viewer.wiring.live.publisher.settled();
+    await viewer.wiring.live.hub.settled();
     expect(ws.frames.some((f) => f.type === 'pin')).toBe(false);
   });
 
@@ -254,7 +254,7 @@ describe('/ws/updates against the AsyncAPI document', () => {
     expect((await push({ type: 'new_message', ...chat, data: { message: whole } })).status).toBe(200);
     const frame = await ws.next((f) => f.type === 'new_message');
     expect((frame.message as Json).id).toBe(999_003);
-    await viewer.deps.live.hub.settled();
+    await viewer.wiring.live.hub.settled();
     expect(ws.frames.filter((f) => f.type === 'new_message')).toHaveLength(1);
   });
 
@@ -306,7 +306,7 @@ describe('/ws/updates connection limits', () => {
     const dead = await TestSocket.open(viewer.url, { cookie, autoPong: false });
     const alive = await TestSocket.open(viewer.url, { cookie });
     expect((await dead.closed).code).toBe(1006);
-    expect(viewer.deps.live.hub.connections).toBe(1);
+    expect(viewer.wiring.live.hub.connections).toBe(1);
     expect(await alive.ask({ action: 'ping' }, 'pong')).toEqual({ type: 'pong' });
     alive.close();
   });
