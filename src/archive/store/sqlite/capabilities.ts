@@ -62,13 +62,14 @@ const PAIR_SHARE = 0.01;
  * holds none.
  */
 async function pairCandidates(db: Queryable, pair: string): Promise<Sql | null> {
+  // The last trigram beginning with the pair (U+10FFFF is the greatest code point, and sorts last in UTF-8).
   const end = `${pair}\u{10FFFF}`;
   const counted = await db.get<{ docs: number | null; total: number | null }>(sql`SELECT
-      (SELECT sum(docs) FROM messages_substrings_counts WHERE term >= ${pair} AND term < ${end}) AS docs,
+      (SELECT sum(docs) FROM messages_substrings_counts WHERE term >= ${pair} AND term <= ${end}) AS docs,
       (SELECT docs FROM messages_substrings_counts WHERE term = '') AS total`);
   if (Number(counted?.docs ?? 0) > Number(counted?.total ?? 0) * PAIR_SHARE) return null;
   const terms = await db.all<{ term: string }>(sql`SELECT term FROM messages_substrings_vocabulary
-    WHERE term >= ${pair} AND term < ${end} LIMIT ${count(PAIR_TRIGRAMS + 1)}`);
+    WHERE term >= ${pair} AND term <= ${end} LIMIT ${count(PAIR_TRIGRAMS + 1)}`);
   if (terms.length > PAIR_TRIGRAMS) return null;
   if (terms.length === 0) return sql`FALSE`;
   return substringMatch(terms.map((t) => fts5Term(String(t.term))).join(' OR '));

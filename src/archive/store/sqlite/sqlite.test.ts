@@ -507,4 +507,17 @@ describe('the substring index on SQLite', () => {
     expect(Number(counted?.docs)).toBe(texts.length);
     await check();
   });
+
+  it('finds a pair followed by the greatest code point, the last trigram that begins with it', async () => {
+    const driver = (store.db as ArchiveSqlStore).driver;
+    await store.db.upsertMessages([
+      { accountId: 1, chatId: 77, id: 9001, date: new Date(Date.UTC(2024, 0, 1)), text: 'qz\u{10FFFF}' },
+    ]);
+    const candidates = await driver.capabilities.substringCandidates?.(driver, 'qz');
+    expect(candidates).toBeDefined();
+    const rows = await driver.all<{ id: number }>(
+      sql`SELECT m.id FROM messages m WHERE m.chat_id = 77 AND ${candidates as NonNullable<typeof candidates>}`,
+    );
+    expect(rows.map((r) => Number(r.id))).toContain(9001);
+  });
 });
