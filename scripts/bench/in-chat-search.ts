@@ -58,17 +58,18 @@ async function hitsOf(driver: Driver, chat: ChatKey, text: string): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** The index's size on disk, in bytes. */
+/** The substring indexes' size on disk, in bytes (PostgreSQL: the trigrams, the words and their vocabulary). */
 export async function substringIndexBytes(driver: Driver): Promise<number> {
   const row =
     driver.dialect === 'sqlite'
       ? await driver.get(sql`SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'messages_substrings%'`)
-      : await driver.get(sql`SELECT pg_relation_size('idx_messages_text_substrings') AS n`);
+      : await driver.get(sql`SELECT pg_relation_size('idx_messages_text_substrings')
+          + pg_relation_size('idx_messages_search_words') + pg_total_relation_size('message_search_words') AS n`);
   return Number(row?.n ?? 0);
 }
 
 /**
- * The index's write cost: 20,000 new messages inserted with and without it (alternated, each in a
+ * The substring indexes' write cost: 20,000 new messages inserted with and without them (alternated, each in a
  * transaction rolled back, the index's triggers or index dropped inside it), ms per 1,000 messages.
  */
 export async function substringWriteCost(
@@ -87,7 +88,12 @@ export async function substringWriteCost(
           sql`DROP TRIGGER messages_substrings_ad`,
           sql`DROP TRIGGER messages_substrings_au`,
         ]
-      : [sql`DROP INDEX idx_messages_text_substrings`];
+      : [
+          sql`DROP INDEX idx_messages_text_substrings`,
+          sql`DROP INDEX idx_messages_search_words`,
+          sql`DROP TRIGGER messages_search_words_ai ON messages`,
+          sql`DROP TRIGGER messages_search_words_au ON messages`,
+        ];
   const times = { with: [] as number[], without: [] as number[] };
   const rolledBack = new Error('rolled back');
   for (let run = 0; run < 6; run++) {

@@ -25,6 +25,14 @@ export interface Introspection {
   hasColumn(table: string, column: string): Promise<boolean>;
 }
 
+/** What an in-chat search's substring index says of a needle (DialectCapabilities.substringCandidates). */
+export type SubstringCandidates = { condition: Sql; exact: boolean } | 'none' | null;
+
+export interface SubstringIndex {
+  early: boolean;
+  find(db: Queryable, needle: string, folded: Sql): Promise<SubstringCandidates>;
+}
+
 export interface DialectCapabilities {
   /** Unicode lower-casing of a text expression (SQLite's own lower() folds ASCII only). */
   casefold(expr: Sql): Sql;
@@ -55,12 +63,14 @@ export interface DialectCapabilities {
     terms?: readonly (readonly string[] | null)[],
   ): TextMatch;
   /**
-   * In-chat substring search through an index the search's own condition cannot use by itself: a condition
-   * on messages `m` that holds for every message whose searched text, casefolded, contains `needle`
-   * (casefolded), and for few others; null when the needle is too short for the index. Null as a whole
-   * where the planner answers the search's own condition from an index by itself (PostgreSQL's pg_trgm, migration 009).
+   * In-chat substring search through an index (migrations 009 and 010): `find` narrows the search for
+   * `needle` (casefolded) in `folded` (the casefolded searched text of messages `m`) to a condition that
+   * holds for every message holding it and for few others (`exact`: the condition is the search's own,
+   * narrowed, and replaces it); 'none' when no message can hold it; null when the index cannot narrow it
+   * (too short, too common). `early`: its answer is cheap enough to ask before the newest messages are
+   * read (PostgreSQL's vocabulary of words); else it is asked only when they did not fill the page.
    */
-  substringCandidates: ((db: Queryable, needle: string) => Promise<Sql | null>) | null;
+  substringCandidates: SubstringIndex | null;
   /** A condition on media_transcripts aliased `t`: its text holds every word as a prefix. */
   matchTranscriptText(words: readonly string[]): Sql;
   /**

@@ -1,7 +1,8 @@
 /** What the archive's queries write differently on PostgreSQL (the capabilities of ../dialects.ts). */
-import type { DialectCapabilities, Introspection } from '../dialects';
+import { containsPattern } from '../../model/search';
+import type { DialectCapabilities, Introspection, SubstringCandidates } from '../dialects';
 import type { Queryable } from '../driver';
-import { join, raw, type Sql, sql } from '../sql';
+import { count, join, raw, type Sql, sql } from '../sql';
 
 /**
  * A tsquery requiring every word, each given as the index holds it (indexedForms), so the statement
@@ -15,6 +16,32 @@ function tsWords(forms: readonly string[], prefix: boolean): Sql {
     forms.map((form) => sql`to_tsquery('simple', ${quoted(form)})`),
     ' && ',
   );
+}
+
+/** The most words a needle may stand in for the word index to be asked (more: pg_trgm's index answers). */
+const NEEDLE_WORDS = 256;
+/** What splits a text into words in archive_search_words (migration 010). */
+const WORD_BREAK = /[ \t\n\r\f\v]/;
+
+/**
+ * In-chat search through the words of migration 010: a needle that holds no word break stands inside one
+ * word, so a message holds it only if one of its words does. The vocabulary names those words ('' for the
+ * words too long to index, when there are any); the messages holding one come from the word index, and
+ * `strpos` checks each exactly (a LIKE would let the planner walk pg_trgm's index as well, reading every
+ * trigram's list again).
+ */
+async function wordCandidates(db: Queryable, needle: string, folded: Sql): Promise<SubstringCandidates> {
+  if (needle === '' || WORD_BREAK.test(needle)) return null;
+  const rows = await db.all<{ word: string }>(sql`SELECT word FROM message_search_words
+    WHERE word LIKE ${containsPattern(needle)} ESCAPE '\\' OR word = '' LIMIT ${count(2 * NEEDLE_WORDS + 1)}`);
+  const words = [...new Set(rows.map((r) => String(r.word)))];
+  if (rows.length > 2 * NEEDLE_WORDS || words.length > NEEDLE_WORDS) return null;
+  if (words.length === 0) return 'none';
+  return {
+    condition: sql`archive_search_words(${folded}) && ARRAY[${join(words.map((w) => sql`${w}`))}]::text[]
+      AND strpos(${folded}, ${needle}) > 0`,
+    exact: true,
+  };
 }
 
 export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
@@ -35,8 +62,9 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
     newestFirst: sql`ORDER BY m.pk DESC`,
     keysOnly: null,
   }),
-  // pg_trgm's index of migration 009 holds the search's own expression; the planner chooses it.
-  substringCandidates: null,
+  // The words of migration 010, asked first (one small index read); a needle they cannot narrow is left
+  // to the planner, which answers the search's own LIKE from pg_trgm's index (009) or the chat's dates.
+  substringCandidates: { early: true, find: wordCandidates },
   matchTranscriptText: (words: readonly string[]) => sql`t.text_search @@ (${tsWords(words, true)})`,
   // Each message's word-shaped tags are kept in an indexed array (migration 003).
   tagIndexMatch: (needle: string) => sql`m.tags @> ARRAY[${needle}]::text[]`,
@@ -45,7 +73,8 @@ export const POSTGRES_CAPABILITIES: DialectCapabilities = Object.freeze({
   // rows leaves them to the next merge (64 kB at most, or autovacuum's).
   compactFullTextIndex: [
     sql`SELECT coalesce(sum(gin_clean_pending_list(c.oid)), 0) AS pages FROM pg_class c
-    WHERE c.relname IN ('idx_messages_text_search', 'idx_messages_tags', 'idx_messages_text_substrings')
+    WHERE c.relname IN ('idx_messages_text_search', 'idx_messages_tags', 'idx_messages_text_substrings',
+        'idx_messages_search_words', 'idx_message_search_words_substrings')
       AND c.relnamespace = current_schema()::regnamespace AND pg_has_role(c.relowner, 'USAGE')`,
   ],
   bulkWrite: null,

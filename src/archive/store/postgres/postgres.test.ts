@@ -5,14 +5,18 @@ import { createLogger } from '../../../common/logger';
 import { driverOf } from '../archive-store';
 import type { Driver } from '../driver';
 import { liveQueryCases } from '../live-queries.cases';
+import { migrateOpenStore } from '../migrate';
 import { openArchiveStore } from '../open';
+import { foldedSearchText } from '../queries/messages';
 import { compile, sql } from '../sql';
 import { ALL_VISIBLE } from '../store';
 import { archiveStoreCases } from '../store.cases';
+import { substringSearchCases } from '../substring-search.cases';
 import { openTestStore, type TestStore } from '../test-databases';
 import { POSTGRES_CAPABILITIES } from './capabilities';
 
 archiveStoreCases('postgresql');
+substringSearchCases('postgresql');
 liveQueryCases('postgresql');
 
 describe('the search planner on PostgreSQL', () => {
@@ -171,5 +175,129 @@ describe("the GIN indexes' pending lists on PostgreSQL", () => {
       await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
       await admin.end();
     }
+  });
+});
+
+describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
+  let t: TestStore;
+  let db: Driver;
+  const chat = { accountId: 1, chatId: 1, ref: 'wordswordswordswords01' };
+  const search = async (needle: string) =>
+    (await t.db.listMessages(chat, { limit: 50, search: needle, withTranscripts: false })).map((m) => m.id);
+
+  beforeAll(async () => {
+    t = await openTestStore('postgresql', { seed: false });
+    db = driverOf(t.db);
+    // 20,000 messages of three words out of 200 (each in about 1.5 %), "quetzal" inside a word in 5 of them.
+    await db.exec(`
+      INSERT INTO accounts (id, label) VALUES (1, 'words');
+      INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('wordswordswordswords01', 1, 1);
+      INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, 1, 'wordswordswordswords01', 'group', 'Words');
+      WITH vocabulary AS (
+        SELECT array_agg('w' || substr(md5(k::text), 1, 8) ORDER BY k) AS w FROM generate_series(1, 200) AS k)
+      INSERT INTO messages (pk, account_id, chat_id, id, date, text)
+        SELECT n, 1, 1, n, timestamptz '2024-01-01' + n * interval '1 second',
+               w[n % 200 + 1] || ' ' || w[(n * 7) % 200 + 1] || ' ' || w[(n * 13 + 5) % 200 + 1]
+                 || CASE WHEN n % 4000 = 0 THEN ' (Quetzalcoatl)' ELSE '' END
+          FROM vocabulary, generate_series(1, 20000) AS n;
+      ANALYZE messages;`);
+  });
+  afterAll(async () => t?.close());
+
+  it('finds a rare word through the words index alone, and an absent one without reading a message', async () => {
+    const lines: string[] = [];
+    const store = await openArchiveStore(
+      { ...t.config, echo: true } as typeof t.config,
+      createLogger('test', 'info', { write: (line: string) => lines.push(line) }),
+    );
+    try {
+      const found = await store.listMessages(chat, { limit: 50, search: 'ETZALC', withTranscripts: false });
+      expect(found.map((m) => m.id)).toEqual([20000, 16000, 12000, 8000, 4000]);
+      expect(lines.some((line) => String(JSON.parse(line).sql ?? '').includes('archive_search_words('))).toBe(
+        true,
+      );
+      // strpos, not LIKE: a LIKE would have the planner read pg_trgm's lists of every trigram as well.
+      const folded = foldedSearchText(POSTGRES_CAPABILITIES);
+      const words = await POSTGRES_CAPABILITIES.substringCandidates?.find(db, 'etzalc', folded);
+      if (!words || words === 'none')
+        throw new Error(`the words index cannot narrow etzalc: ${String(words)}`);
+      expect(words.exact).toBe(true);
+      const plan = JSON.stringify(
+        await db.all(sql`EXPLAIN (FORMAT JSON) SELECT m.id FROM messages m
+          WHERE m.account_id = 1 AND m.chat_id = 1 AND ${words.condition} ORDER BY m.date DESC, m.id DESC LIMIT 50`),
+      );
+      expect(plan).toContain('idx_messages_search_words');
+      expect(plan).not.toContain('idx_messages_text_substrings');
+      lines.length = 0;
+      expect(
+        await store.listMessages(chat, { limit: 50, search: 'zanzibar', withTranscripts: false }),
+      ).toEqual([]);
+      const absent = lines.map((line) => String(JSON.parse(line).sql ?? ''));
+      expect(absent.filter((s) => /FROM messages\b/.test(s) && !/FALSE/.test(s))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lets two writers add the same new word at once, neither waiting for the other', async () => {
+    // Two chats: writers to one chat wait for each other anyway (its last message date, migration 001).
+    await db.exec(`
+      INSERT INTO chat_refs (ref, account_id, chat_id) VALUES ('wordswordswordswords02', 1, 2);
+      INSERT INTO chats (account_id, id, ref, type, title) VALUES (1, 2, 'wordswordswordswords02', 'group', 'More words');`);
+    const url = (t.config as { url: string }).url;
+    const [a, b] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+    await Promise.all([a.connect(), b.connect()]);
+    const insert = (client: pg.Client, chatId: number, id: number) =>
+      client.query(`INSERT INTO messages (pk, account_id, chat_id, id, date, text)
+        VALUES (${id}, 1, ${chatId}, ${id}, timestamptz '2025-01-01' + ${id} * interval '1 second', 'first axolotl sighting')`);
+    try {
+      for (const client of [a, b]) await client.query("BEGIN; SET LOCAL statement_timeout = '3s'");
+      await insert(a, 1, 30_001);
+      await insert(b, 2, 30_002);
+      await Promise.all([a.query('COMMIT'), b.query('COMMIT')]);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+    expect(await search('AXOLOTL')).toEqual([30_001]);
+    const other = await t.db.listMessages(
+      { accountId: 1, chatId: 2, ref: 'wordswordswordswords02' },
+      { limit: 50, search: 'axolotl', withTranscripts: false },
+    );
+    expect(other.map((m) => m.id)).toEqual([30_002]);
+  });
+
+  it('indexes the words of an edit, and the words longer than it keeps whole as one key', async () => {
+    const long = `${'x'.repeat(70)}ocelot${'y'.repeat(5)}`;
+    await t.db.upsertMessages([
+      {
+        accountId: 1,
+        chatId: 1,
+        id: 17,
+        date: new Date('2024-01-01T00:00:17Z'),
+        text: `an edit\tabout ${long}`,
+      },
+    ]);
+    expect(await search('ocelot')).toEqual([17]);
+    expect(await search(long.toUpperCase())).toEqual([17]);
+    const vocabulary = await db.all<{ word: string }>(
+      sql`SELECT DISTINCT word FROM message_search_words WHERE word IN ('edit', 'about', '', ${long}) ORDER BY word`,
+    );
+    expect(vocabulary.map((r) => r.word)).toEqual(['', 'about', 'edit']);
+  });
+
+  it('indexes the messages written before it when it runs', async () => {
+    await db.exec(`
+      DROP TRIGGER messages_search_words_ai ON messages;
+      DROP TRIGGER messages_search_words_au ON messages;
+      DROP FUNCTION archive_keep_search_words();
+      DROP TABLE message_search_words;
+      DROP INDEX idx_messages_search_words;
+      DROP FUNCTION archive_search_words(text);
+      DELETE FROM schema_migrations WHERE version = 10;
+      INSERT INTO messages (pk, account_id, chat_id, id, date, text, poll_text)
+        VALUES (40001, 1, 1, 40001, '2026-01-01', NULL, 'Where to?' || chr(10) || 'Tenochtitlan');`);
+    expect(await migrateOpenStore(t.db)).toEqual(['010_substring_words']);
+    expect(await search('NOCHTIT')).toEqual([40001]);
+    expect(await search('etzalc')).toEqual([20000, 16000, 12000, 8000, 4000]);
   });
 });

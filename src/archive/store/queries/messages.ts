@@ -3,6 +3,7 @@ import { asPoll, type Poll, pollHeadline } from '../../model/polls';
 import { containsPattern } from '../../model/search';
 import { quote, serviceOf } from '../../model/service-lines';
 import { localDayRange, localMonthDays } from '../../model/timezone';
+import type { DialectCapabilities } from '../dialects';
 import type { Row } from '../driver';
 import type { StoredMessage } from '../media-types';
 import {
@@ -183,19 +184,23 @@ function selectMessages(chat: ChatKey, where: Sql[], tail: Sql): Sql {
     WHERE ${join([inChat(chat), ...where], ' AND ')} ${tail}`;
 }
 
-/** Messages an in-chat search reads first, in its page's order, before it decides how to go on (SQLite). */
+/** Messages an in-chat search reads first, in its page's order, before it decides how to go on. */
 const SEARCH_WINDOW = 1000;
 /** The most messages a search reads on when the window's matches say its page fills by then. */
 const SEARCH_READ_ON = 20_000;
 
+/** What an in-chat search reads of messages `m`, casefolded: a poll is found by its question or an option, as in the global search. */
+export const foldedSearchText = (capabilities: DialectCapabilities): Sql =>
+  capabilities.casefold(sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`);
+
 /**
  * The conditions of an in-chat search: the exact one (the casefolded text, a poll's words included, holds
- * the needle), and, where the backend has a substring index its planner cannot use by itself (SQLite), the
- * index's candidates when reading on would be long. The first SEARCH_WINDOW messages of the page's order
- * are checked first: when their matches fill the page, or they are all there is, or their rate says the
- * page fills within SEARCH_READ_ON messages, the search reads on without the index (a common word); else
- * it asks the index (a rare or absent word). Either way the answer is the same: the index only narrows
- * which messages get the exact check.
+ * the needle), narrowed through the backend's substring index when reading on would be long. The first
+ * SEARCH_WINDOW messages of the page's order are checked first: when their matches fill the page, or they
+ * are all there is, or their rate says the page fills within SEARCH_READ_ON messages, the search reads on
+ * without the index (a common word); else it asks the index (a rare or absent word). An index cheap to
+ * ask (`early`) is asked before them, and ends an absent word's search at once. Either way the answer is
+ * the same: the index only narrows which messages get the exact check. Null: no message holds the needle.
  */
 async function searchConditions(
   db: Db,
@@ -203,23 +208,34 @@ async function searchConditions(
   order: Sql,
   search: string,
   need: number,
-): Promise<Sql[]> {
-  // A poll is found by its question or an option, as in the global search.
-  const searched = sql`coalesce(m.text, '') || ' ' || coalesce(m.poll_text, '')`;
-  const exact = sql`${db.capabilities.casefold(searched)} LIKE ${containsPattern(search)} ESCAPE '\\'`;
-  if (!db.capabilities.substringCandidates) return [exact];
+): Promise<Sql[] | null> {
+  const folded = foldedSearchText(db.capabilities);
+  const exact = sql`${folded} LIKE ${containsPattern(search)} ESCAPE '\\'`;
+  const index = db.capabilities.substringCandidates;
+  if (!index) return [exact];
+  const needle = search.toLowerCase();
+  const early = index.early ? await index.find(db, needle, folded) : undefined;
+  if (early === null) return [exact];
+  if (early === 'none') return null;
+  if (await fillsFromNewest(db, scope, order, exact, need)) return [exact];
+  const found = early ?? (await index.find(db, needle, folded));
+  if (found === null) return [exact];
+  if (found === 'none') return null;
+  return found.exact ? [found.condition] : [exact, found.condition];
+}
+
+/** Whether reading the scope in its order fills `need` matches soon (see searchConditions). */
+async function fillsFromNewest(db: Db, scope: Sql, order: Sql, exact: Sql, need: number): Promise<boolean> {
   const found = await db.get<{ hits: number }>(sql`SELECT count(*) AS hits FROM (
-      SELECT 1 FROM (SELECT ${exact} AS hit FROM messages m WHERE ${scope} ${order} LIMIT ${SEARCH_WINDOW})
-       WHERE hit LIMIT ${need})`);
+      SELECT 1 FROM (SELECT ${exact} AS hit FROM messages m WHERE ${scope} ${order} LIMIT ${SEARCH_WINDOW}) AS w
+       WHERE hit LIMIT ${need}) AS h`);
   const hits = Number(found?.hits ?? 0);
-  if (hits >= need) return [exact];
+  if (hits >= need) return true;
   const window = await db.get<{ rows: number }>(
-    sql`SELECT count(*) AS rows FROM (SELECT 1 FROM messages m WHERE ${scope} LIMIT ${SEARCH_WINDOW})`,
+    sql`SELECT count(*) AS rows FROM (SELECT 1 FROM messages m WHERE ${scope} LIMIT ${SEARCH_WINDOW}) AS w`,
   );
-  if (Number(window?.rows ?? 0) < SEARCH_WINDOW) return [exact];
-  if (hits > 0 && (SEARCH_WINDOW * need) / hits <= SEARCH_READ_ON) return [exact];
-  const candidates = await db.capabilities.substringCandidates(db, search.toLowerCase());
-  return candidates ? [exact, candidates] : [exact];
+  if (Number(window?.rows ?? 0) < SEARCH_WINDOW) return true;
+  return hits > 0 && (SEARCH_WINDOW * need) / hits <= SEARCH_READ_ON;
 }
 
 export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): Promise<StoredMessage[]> {
@@ -246,7 +262,9 @@ export async function listMessages(db: Db, chat: ChatKey, q: MessageListQuery): 
   }
   if (q.search) {
     const scope = join([inChat(chat), ...where], ' AND ');
-    where.push(...(await searchConditions(db, scope, order, q.search, (offset ?? 0) + q.limit)));
+    const conditions = await searchConditions(db, scope, order, q.search, (offset ?? 0) + q.limit);
+    if (conditions === null) return [];
+    where.push(...conditions);
   }
   const tail =
     offset === undefined ? sql`${order} LIMIT ${q.limit}` : sql`${order} LIMIT ${q.limit} OFFSET ${offset}`;

@@ -8,7 +8,7 @@ import {
   pickTrigrams,
   trigramMatch,
 } from '../../model/search';
-import type { DialectCapabilities, Introspection } from '../dialects';
+import type { DialectCapabilities, Introspection, SubstringCandidates } from '../dialects';
 import type { Queryable } from '../driver';
 import { count, join, list, raw, type Sql, sql } from '../sql';
 
@@ -61,7 +61,7 @@ const PAIR_SHARE = 0.01;
  * the counts say they are common or there are too many to ask for, and no message at all when the index
  * holds none.
  */
-async function pairCandidates(db: Queryable, pair: string): Promise<Sql | null> {
+async function pairCandidates(db: Queryable, pair: string): Promise<SubstringCandidates> {
   // The last trigram beginning with the pair (U+10FFFF is the greatest code point, and sorts last in UTF-8).
   const end = `${pair}\u{10FFFF}`;
   const counted = await db.get<{ docs: number | null; total: number | null }>(sql`SELECT
@@ -71,8 +71,8 @@ async function pairCandidates(db: Queryable, pair: string): Promise<Sql | null> 
   const terms = await db.all<{ term: string }>(sql`SELECT term FROM messages_substrings_vocabulary
     WHERE term >= ${pair} AND term <= ${end} LIMIT ${count(PAIR_TRIGRAMS + 1)}`);
   if (terms.length > PAIR_TRIGRAMS) return null;
-  if (terms.length === 0) return sql`FALSE`;
-  return substringMatch(terms.map((t) => fts5Term(String(t.term))).join(' OR '));
+  if (terms.length === 0) return 'none';
+  return { condition: substringMatch(terms.map((t) => fts5Term(String(t.term))).join(' OR ')), exact: false };
 }
 
 export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
@@ -109,20 +109,24 @@ export const SQLITE_CAPABILITIES: DialectCapabilities = Object.freeze({
   // The trigram index of migration 009, read as a set of rowids (= pk), asked for the needle's rarest
   // trigrams by the counts beside it; a two-character needle, for the index's trigrams that begin with it
   // (every text is indexed with a space after it, so each place the needle stands begins one).
-  substringCandidates: async (db: Queryable, needle: string) => {
-    const points = Array.from(needle);
-    if (points.length === 2) return pairCandidates(db, needle);
-    const trigrams = needleTrigrams(needle);
-    if (trigrams === null) return null;
-    const rows = await db.all<{ term: string; docs: number }>(
-      sql`SELECT term, docs FROM messages_substrings_counts WHERE term IN ${list(['', ...trigrams])}`,
-    );
-    const docs = new Map(rows.map((r) => [String(r.term), Number(r.docs)]));
-    const picked = pickTrigrams(
-      trigrams.map((term) => ({ term, docs: docs.get(term) ?? null })),
-      docs.get('') ?? 0,
-    );
-    return substringMatch(trigramMatch(picked));
+  // It is asked only when the newest messages did not fill the page: a common word's page comes from them.
+  substringCandidates: {
+    early: false,
+    find: async (db: Queryable, needle: string) => {
+      const points = Array.from(needle);
+      if (points.length === 2) return pairCandidates(db, needle);
+      const trigrams = needleTrigrams(needle);
+      if (trigrams === null) return null;
+      const rows = await db.all<{ term: string; docs: number }>(
+        sql`SELECT term, docs FROM messages_substrings_counts WHERE term IN ${list(['', ...trigrams])}`,
+      );
+      const docs = new Map(rows.map((r) => [String(r.term), Number(r.docs)]));
+      const picked = pickTrigrams(
+        trigrams.map((term) => ({ term, docs: docs.get(term) ?? null })),
+        docs.get('') ?? 0,
+      );
+      return { condition: substringMatch(trigramMatch(picked)), exact: false };
+    },
   },
   matchTranscriptText: (words: readonly string[]) =>
     sql`t.id IN (SELECT rowid FROM media_transcripts_fts WHERE media_transcripts_fts MATCH ${fts5PrefixQuery(words)})`,
