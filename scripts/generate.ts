@@ -88,6 +88,29 @@ export const commands: Record<string, ApiCommand> = ${JSON.stringify(commands, n
 `;
 }
 
+/**
+ * The words the document gives values in (`x-enum-labels` on an enum, `x-labels` on an open string), for
+ * the pages and the server alike: `<Schema>Labels` for a component schema, `<Schema><Property>Labels` for
+ * one of its properties.
+ */
+function labelsSource(service: Service, doc: Doc): string {
+  const lists: string[] = [];
+  const add = (name: string, node: Doc) => {
+    const labels = node?.['x-enum-labels'] ?? node?.['x-labels'];
+    if (!labels) return;
+    // Without a prototype: a value such as `__proto__` or `constructor` finds no words.
+    lists.push(
+      `export const ${name}Labels: Readonly<Record<string, string | undefined>> = Object.freeze(Object.assign(Object.create(null), ${JSON.stringify(labels, null, 2)}));\n`,
+    );
+  };
+  for (const [name, schema] of Object.entries<Doc>(doc.components?.schemas ?? {})) {
+    add(name, schema);
+    for (const [property, node] of Object.entries<Doc>(schema.properties ?? {}))
+      add(`${name}${pascal(property)}`, node);
+  }
+  return `${HEADER}/** The words the ${service} document gives its values in. */\n${lists.join('\n')}`;
+}
+
 async function writeService(outDir: string, service: Service): Promise<void> {
   const doc = await bundleOpenApi(service);
   const dir = path.join(outDir, service);
@@ -97,6 +120,7 @@ async function writeService(outDir: string, service: Service): Promise<void> {
   await writeFile(path.join(dir, 'types.ts'), `${HEADER}${astToString(ast)}`);
   await writeFile(path.join(dir, 'client.ts'), clientSource(service));
   await writeFile(path.join(dir, 'commands.ts'), commandsSource(service, doc));
+  await writeFile(path.join(dir, 'labels.ts'), labelsSource(service, doc));
 }
 
 /** Follows `#/...` pointers inside the raw AsyncAPI document. */
@@ -237,6 +261,7 @@ regenerate. A test fails when these files are stale.
 - \`<service>/types.ts\`: openapi-typescript types (\`paths\`, \`components\`, \`operations\`)
 - \`<service>/client.ts\`: a typed client on openapi-fetch
 - \`<service>/commands.ts\`: the command table of \`npm run api -- <service> <operationId>\`
+- \`<service>/labels.ts\`: the words the document gives values in (\`x-enum-labels\`, \`x-labels\`)
 - \`archive-updates/frames.ts\`: the WebSocket frame types from the AsyncAPI payload schemas
 - \`sdks/<python|go|java|bash>/<service>/\`: clients in other languages and a bash command-line wrapper,
   written by openapi-generator from \`<service>/openapi.json\` (see sdks/README.md)

@@ -1848,7 +1848,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description The archive's media type, for example `photo`, `video`, `video_note` (round video), `voice`, `audio`, `animation`, `sticker`, `document`, `geo`, `venue`, `contact`, `poll`. Not a closed list: new platform kinds appear as new values.
+             * @description The archive's media type, for example `photo`, `video`, `video_note` (round video), `voice`, `audio`, `animation`, `sticker`, `document`, `geo`, `venue`, `contact`, `poll`. Not a closed list: new platform kinds appear as new values. `x-labels` names the known ones in words, as the chat list and a quote say them for a message without text; a page says "Media" for any other.
              * @example photo
              */
             type: string;

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
+import { CopyField } from '../shared/copy-field';
+import { Notice } from '../shared/notice';
 import { formatBytes } from '../shared/sizes';
 import { api, chatTitle, detail, type Schemas } from './api';
 import { formatDateTime } from './time';
@@ -146,13 +148,10 @@ type Message = { kind: 'ok' | 'error'; text: string } | null;
 const outcome = (r: { data?: unknown; error?: unknown; response: Response }, ok: string): Message =>
   r.data ? { kind: 'ok', text: ok } : { kind: 'error', text: detail(r) };
 
-function Notice(props: { message: Message }) {
+/** An administration call's outcome, said as a notice. */
+function Outcome(props: { message: Message }) {
   if (!props.message) return null;
-  return (
-    <p class={`notice ${props.message.kind}`} role="status">
-      {props.message.text}
-    </p>
-  );
+  return <Notice kind={props.message.kind}>{props.message.text}</Notice>;
 }
 
 /** The actions of a viewer or share-link row: switch it on or off, delete it. */
@@ -257,7 +256,7 @@ function ViewersTab() {
   const titleOf = chatTitleOf(chats);
   return (
     <div>
-      <Notice message={message} />
+      <Outcome message={message} />
       <table class="admin-table">
         <caption>Viewer accounts</caption>
         <thead>
@@ -341,7 +340,6 @@ function TokensTab() {
   const [noDownload, setNoDownload] = useState(false);
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const [message, setMessage] = useState<Message>(null);
   const load = () => api.GET('/api/admin/tokens').then((r) => setTokens(r.data?.tokens ?? []));
   useEffect(() => void load(), []);
@@ -358,7 +356,6 @@ function TokensTab() {
     });
     if (!r.data) return setMessage({ kind: 'error', text: detail(r) });
     setCreated(`${window.location.origin}/#token=${r.data.token}`);
-    setCopied(false);
     setLabel('');
     setRefs([]);
     void load();
@@ -376,32 +373,15 @@ function TokensTab() {
   const titleOf = chatTitleOf(chats);
   return (
     <div>
-      <Notice message={message} />
+      <Outcome message={message} />
       {created && (
         <div class="notice ok">
-          <label for="created-link">
-            New share link (shown once; anyone with it can read the chosen chats)
-          </label>
-          <div class="row">
-            <input
-              id="created-link"
-              class="grow"
-              readOnly
-              value={created}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(created).then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-          </div>
+          <CopyField
+            key={created}
+            id="created-link"
+            label="New share link (shown once; anyone with it can read the chosen chats)"
+            value={created}
+          />
         </div>
       )}
       <table class="admin-table">
@@ -482,11 +462,7 @@ function SessionsTab() {
       <button type="button" class="primary" onClick={() => void endAll()}>
         End all sessions
       </button>
-      {result && (
-        <p class="notice" role="status">
-          {result}
-        </p>
-      )}
+      {result && <Notice>{result}</Notice>}
     </div>
   );
 }
@@ -601,11 +577,7 @@ function SettingsTab() {
             Save
           </button>
         </div>
-        {message && (
-          <p class="notice" role="status">
-            {message}
-          </p>
-        )}
+        {message && <Notice>{message}</Notice>}
       </form>
     </div>
   );

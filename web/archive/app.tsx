@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { Notice } from '../shared/notice';
+import { PasswordForm } from '../shared/password-form';
 import { AdminPage } from './admin';
 import { type AuthCheck, api, detail } from './api';
 import { ChatView } from './chat';
@@ -75,24 +77,12 @@ export function App() {
   }, []);
 
   if (!auth)
-    return (
-      <main class="center">
-        {error ? (
-          <p class="notice error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p>Loading…</p>
-        )}
-      </main>
-    );
+    return <main class="center">{error ? <Notice kind="error">{error}</Notice> : <p>Loading…</p>}</main>;
   if (!auth.authenticated) return <Login auth={auth} error={error} onDone={check} />;
   return <Viewer auth={auth} onSignOut={check} notice={error} />;
 }
 
 function Login(props: { auth: AuthCheck; error: string | null; onDone: () => void }) {
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(props.error);
   const [busy, setBusy] = useState(false);
   if (props.auth.setup_required)
@@ -111,8 +101,7 @@ function Login(props: { auth: AuthCheck; error: string | null; onDone: () => voi
         </div>
       </main>
     );
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = async (username: string, password: string) => {
     setBusy(true);
     setError(null);
     const result = await api.POST('/api/login', { body: { username, password } }).catch(() => undefined);
@@ -132,37 +121,15 @@ function Login(props: { auth: AuthCheck; error: string | null; onDone: () => voi
   return (
     <main class="center narrow">
       <h1>Chat archive</h1>
-      <form class="card" onSubmit={submit}>
+      <PasswordForm
+        class="card"
+        busy={busy}
+        onSubmit={(username, password) => void submit(username, password)}
+        footer={<p class="muted">A share link signs you in by itself when you open it.</p>}
+      >
         <h2>Sign in</h2>
-        {error && (
-          <p class="notice error" role="alert">
-            {error}
-          </p>
-        )}
-        <div class="field">
-          <label for="username">User name</label>
-          <input
-            id="username"
-            autocomplete="username"
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            type="password"
-            autocomplete="current-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
-        <button class="primary" type="submit" disabled={busy || !username || !password}>
-          Sign in
-        </button>
-        <p class="muted">A share link signs you in by itself when you open it.</p>
-      </form>
+        {error && <Notice kind="error">{error}</Notice>}
+      </PasswordForm>
     </main>
   );
 }
@@ -194,7 +161,7 @@ function Viewer(props: { auth: AuthCheck; onSignOut: () => void; notice: string 
           )}
         </nav>
       </header>
-      {props.notice && <p class="notice error">{props.notice}</p>}
+      {props.notice && <Notice kind="error">{props.notice}</Notice>}
       <div class="panes">
         <aside class="sidebar" aria-label="Chats">
           <ChatList current={route.page === 'chat' ? route.ref : undefined} />
@@ -212,7 +179,7 @@ function Viewer(props: { auth: AuthCheck; onSignOut: () => void; notice: string 
           {route.page === 'search' && <ResultsPage kind="search" value={route.q} />}
           {route.page === 'tag' && <ResultsPage kind="tag" value={route.tag} />}
           {route.page === 'admin' &&
-            (master ? <AdminPage tab={route.tab} /> : <p class="notice error">Admin access required.</p>)}
+            (master ? <AdminPage tab={route.tab} /> : <Notice kind="error">Admin access required.</Notice>)}
           {route.page === 'home' && (
             <div class="empty">
               <p>Choose a chat.</p>

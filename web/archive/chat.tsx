@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { MessageMediaTypeLabels } from '../../generated/archive/labels';
 import type { ServerMessage } from '../../generated/archive-updates/frames';
+import { Notice } from '../shared/notice';
 import { formatBytes } from '../shared/sizes';
 import { api, type Chat, chatTitle, detail, type Message, type Schemas, type Topic } from './api';
 import { Avatar } from './chats';
@@ -208,12 +210,7 @@ export function ChatView(props: { chatRef: string; jumpTo?: number; noDownload: 
     ),
   );
 
-  if (missing)
-    return (
-      <p class="notice error" role="alert">
-        {missing}
-      </p>
-    );
+  if (missing) return <Notice kind="error">{missing}</Notice>;
   const title = chat ? chatTitle(chat) : '';
   const byId = new Map(messages.map((m) => [m.id, m]));
 
@@ -364,21 +361,6 @@ function withDays(messages: Message[]): (Message | string)[] {
   return out;
 }
 
-/** What a reply quotes when the quoted message has no text: its kind in words. */
-const MEDIA_WORDS: Record<string, string> = {
-  photo: 'Photo',
-  video: 'Video',
-  video_note: 'Video message',
-  voice: 'Voice message',
-  audio: 'Audio',
-  document: 'File',
-  sticker: 'Sticker',
-  animation: 'GIF',
-  poll: 'Poll',
-  location: 'Location',
-  contact: 'Contact',
-};
-
 function quotedText(message: Message, reply: Message | undefined): string {
   const text = reply?.text ?? reply?.poll?.question ?? message.reply_to_text ?? '';
   if (text.trim()) return text.slice(0, 100);
@@ -386,7 +368,8 @@ function quotedText(message: Message, reply: Message | undefined): string {
   return type ? mediaWords(type) : 'Message';
 }
 
-const mediaWords = (type: string) => MEDIA_WORDS[type] ?? 'Media';
+/** What a reply quotes when the quoted message has no text: its kind in the document's words. */
+const mediaWords = (type: string) => MessageMediaTypeLabels[type] ?? 'Media';
 
 type Poll = NonNullable<Message['poll']>;
 
@@ -671,7 +654,7 @@ function Calendar(props: {
         {cells}
       </div>
       {days.size === 0 && <p class="muted small">No messages this month.</p>}
-      {error && <p class="notice error">{error}</p>}
+      {error && <Notice kind="error">{error}</Notice>}
     </section>
   );
 }
@@ -794,11 +777,7 @@ function ExportPanel(props: { chatRef: string; title: string }) {
           Export JSON
         </button>
       </div>
-      {message && (
-        <p class="notice" role="status">
-          {message}
-        </p>
-      )}
+      {message && <Notice>{message}</Notice>}
     </form>
   );
 }

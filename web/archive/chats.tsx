@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Notice } from '../shared/notice';
 import { api, type Chat, chatTitle, type Folder, initials } from './api';
 import { formatListDate } from './time';
 
@@ -132,7 +133,7 @@ export function ChatList(props: { current?: string }) {
           </button>
         </div>
       </div>
-      {error && <p class="notice error">{error}</p>}
+      {error && <Notice kind="error">{error}</Notice>}
       <ul class="chats" aria-label={archived ? 'Archived chats' : 'Chats'}>
         {shown.map((chat) => {
           const title = chatTitle(chat);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MessageMediaTypeLabels } from '../../generated/archive/labels';
 import { skipReasonText } from '../shared/skip-reasons';
 import { api, type Message, type Schemas, type Transcript } from './api';
 
@@ -10,18 +11,6 @@ const size = (bytes: number | null) =>
     : bytes > 1_048_576
       ? `${(bytes / 1_048_576).toFixed(1)} MB`
       : `${Math.max(1, Math.round(bytes / 1024))} KB`;
-
-const LABELS: Record<string, string> = {
-  photo: 'Photo',
-  video: 'Video',
-  round_video: 'Round video',
-  video_note: 'Round video',
-  voice: 'Voice message',
-  audio: 'Audio',
-  document: 'File',
-  sticker: 'Sticker',
-  animation: 'Animation',
-};
 
 /** A picture shown full size in a modal dialog; Escape or the button closes it. */
 export function Lightbox(props: { src: string; alt: string; onClose: () => void }) {
@@ -43,7 +32,7 @@ export function MediaView(props: { media: Media; chatRef: string; noDownload: bo
   const { media } = props;
   const [open, setOpen] = useState(false);
   const [broken, setBroken] = useState(false);
-  const label = LABELS[media.type] ?? media.type;
+  const label = MessageMediaTypeLabels[media.type] ?? media.type;
   if (props.noDownload)
     return (
       <p class="media-missing muted">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { Notice } from '../shared/notice';
 import { api, chatTitle, detail, type SearchResult } from './api';
 import { Avatar } from './chats';
 import { RichText } from './text';
@@ -57,12 +58,8 @@ export function ResultsPage(props: { kind: 'search' | 'tag'; value: string }) {
         </a>
         <h1 id="results-title">{heading}</h1>
       </header>
-      {error && (
-        <p class="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p class="notice warning">{note}</p>}
+      {error && <Notice kind="error">{error}</Notice>}
+      {note && <Notice kind="warning">{note}</Notice>}
       {!loading && results.length === 0 && !error && <p class="muted pad">Nothing found.</p>}
       <ol class="result-list" data-testid="results">
         {results.map((r) => {

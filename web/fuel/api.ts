@@ -1,5 +1,6 @@
 /** The fuel API through the generated client, and the NDJSON reader of the detour stream. */
 import { createFuelClient } from '../../generated/fuel/client';
+import { FuelCodeLabels } from '../../generated/fuel/labels';
 import type { components } from '../../generated/fuel/types';
 
 export type Station = components['schemas']['StationFeature'];
@@ -11,36 +12,16 @@ export type DetourStation = components['schemas']['DetourStation'];
 export type DetourResult = components['schemas']['DetourResult'];
 export type LonLat = components['schemas']['LonLat'];
 
-/** The fuels the page offers: the sixteen of the upstream's own page (a share link with any of them works). */
-export const FUELS: { code: FuelCode; label: string }[] = [
-  { code: 'B7', label: 'Diesel (B7)' },
-  { code: 'B7_PREMIUM', label: 'Premium diesel' },
-  { code: 'B10', label: 'Diesel (B10)' },
-  { code: 'B_AGRICULTURAL', label: 'Agricultural diesel' },
-  { code: 'B20', label: 'Diesel (B20)' },
-  { code: 'B100', label: 'Biodiesel (B100)' },
-  { code: 'HVO', label: 'Renewable diesel (HVO)' },
-  { code: 'U91', label: 'Unleaded 91' },
-  { code: 'E5', label: 'Petrol 95 (E5)' },
-  { code: 'E5_PREMIUM', label: 'Premium petrol 95' },
-  { code: 'E5_98', label: 'Petrol 98 (E5)' },
-  { code: 'E5_RENEWABLE', label: 'Renewable petrol 95' },
-  { code: 'E10', label: 'Petrol 95 (E10)' },
-  { code: 'E98_E10', label: 'Petrol 98 (E10)' },
-  { code: 'E25', label: 'Petrol (E25)' },
-  { code: 'E85', label: 'Flex-fuel (E85)' },
-  { code: 'E100', label: 'Bioethanol (E100)' },
-  { code: 'LPG', label: 'Autogas (LPG)' },
-  { code: 'CNG', label: 'CNG' },
-  { code: 'BIO_CNG', label: 'Bio-CNG' },
-  { code: 'LNG', label: 'LNG' },
-  { code: 'BIO_LNG', label: 'Bio-LNG' },
-  { code: 'H2', label: 'Hydrogen (H2)' },
-  { code: 'NH3', label: 'Ammonia (NH3)' },
-  { code: 'M100', label: 'Methanol (M100)' },
-  { code: 'ADBLUE', label: 'AdBlue' },
-  { code: 'EV', label: 'EV charging' },
-];
+/**
+ * The fuels the page offers, in the document's order and words (`x-enum-labels` of FuelCode): the sixteen
+ * of the upstream's own page among them (a share link with any of them works).
+ */
+export const FUELS: { code: FuelCode; label: string }[] = Object.entries(FuelCodeLabels).map(
+  ([code, label]) => ({
+    code: code as FuelCode,
+    label: label ?? code,
+  }),
+);
 
 /**
  * The fuels the page offers for a country: those its feeds carry (`/api/config`, `fuels`), in the list's

@@ -1,5 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { CopyField } from '../shared/copy-field';
+import { Notice } from '../shared/notice';
 import {
   api,
   type Config,
@@ -69,9 +71,7 @@ export function App() {
   if (configError)
     return (
       <main class="center">
-        <p class="notice error" role="alert">
-          {configError}
-        </p>
+        <Notice kind="error">{configError}</Notice>
       </main>
     );
   if (!config) return <main class="center">Loading…</main>;
@@ -285,11 +285,7 @@ function FuelMap({ config }: { config: Config }) {
           </div>
         </div>
         <PlaceSearch near={bbox} onShow={(place) => goTo(place.coordinates)} />
-        {mapError && (
-          <p class="notice warning" role="status">
-            {mapError}
-          </p>
-        )}
+        {mapError && <Notice kind="warning">{mapError}</Notice>}
         {selected && (
           <section class="selected" aria-labelledby="selected-title">
             <h2 id="selected-title" class="visually-hidden">
@@ -361,7 +357,6 @@ function StationButton(props: {
 
 function StationCard(props: { station: Station; share?: string }) {
   const p = props.station.properties;
-  const [copied, setCopied] = useState(false);
   return (
     <div class="card" data-testid="station-card">
       <h3>{p.name}</h3>
@@ -380,27 +375,7 @@ function StationCard(props: { station: Station; share?: string }) {
       )}
       {props.share && (
         <div class="share">
-          <label for="share-link">Share link</label>
-          <div class="row">
-            <input
-              id="share-link"
-              class="grow"
-              readOnly
-              value={props.share}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(props.share ?? '').then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-          </div>
+          <CopyField id="share-link" label="Share link" value={props.share} />
         </div>
       )}
     </div>
@@ -450,11 +425,7 @@ function PlaceSearch(props: { near: Bbox | null; onShow: (place: GeocodeResult) 
           />
           <button type="submit">Search</button>
         </div>
-        {error && (
-          <p class="notice warning" role="status">
-            {error}
-          </p>
-        )}
+        {error && <Notice kind="warning">{error}</Notice>}
         {places.length > 0 && (
           <ul class="places" aria-label="Places found">
             {places.slice(0, 6).map((place) => (

@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { Field } from '../shared/field';
+import { Notice } from '../shared/notice';
+import { PasswordForm } from '../shared/password-form';
 import {
   AuthError,
   check,
@@ -63,12 +66,9 @@ export function App() {
 
 function SignIn(props: { error: string | null; onToken: (token: string) => void }) {
   const [key, setKey] = useState('');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(props.error);
   const [busy, setBusy] = useState(false);
-  const signIn = async (event: Event) => {
-    event.preventDefault();
+  const signIn = async (username: string, password: string) => {
     setBusy(true);
     setError(null);
     try {
@@ -92,56 +92,20 @@ function SignIn(props: { error: string | null; onToken: (token: string) => void 
         The plugin's pages answer administrators only. The key or session stays in this tab until you sign
         out.
       </p>
-      {error && (
-        <p class="notice error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <Notice kind="error">{error}</Notice>}
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (key.trim()) props.onToken(key.trim());
         }}
       >
-        <div class="field">
-          <label for="api-key">API key</label>
-          <input
-            id="api-key"
-            type="password"
-            autocomplete="off"
-            value={key}
-            onInput={(e) => setKey(e.currentTarget.value)}
-          />
-        </div>
+        <Field id="api-key" label="API key" password autocomplete="off" value={key} onValue={setKey} />
         <button type="submit" class="primary">
           Use key
         </button>
       </form>
       <p class="muted">or sign in with an administrator account:</p>
-      <form onSubmit={signIn}>
-        <div class="field">
-          <label for="username">User name</label>
-          <input
-            id="username"
-            autocomplete="username"
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            type="password"
-            autocomplete="current-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </div>
-        <button type="submit" class="primary" disabled={busy || !username}>
-          Sign in
-        </button>
-      </form>
+      <PasswordForm busy={busy} passwordOptional onSubmit={(u, p) => void signIn(u, p)} />
     </section>
   );
 }
@@ -203,12 +167,12 @@ function Settings(props: { token: string; onAuthError: (error: AuthError) => voi
   return (
     <div class="grid">
       {error && (
-        <p class="notice error wide" role="alert">
+        <Notice kind="error" wide>
           {error}{' '}
           <button type="button" onClick={loadAll}>
             Retry
           </button>
-        </p>
+        </Notice>
       )}
       <SetupSection status={status} onRefresh={loadAll} />
       <QueueSection queue={queue} api={api} plugin={plugin} onChange={loadQueue} onError={fail} />

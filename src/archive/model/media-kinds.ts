@@ -2,6 +2,7 @@
  * What each kind of media is, for serving it: whether it has a file at all, whether a picture can be
  * made of it, and whether a browser shows it inline.
  */
+import { MessageMediaTypeLabels } from '../../../generated/archive/labels';
 
 /** Media types the platform sends without a file (a location, a poll, ...). */
 export const FILELESS_TYPES: readonly string[] = [
@@ -45,26 +46,11 @@ export function parseMediaKey(key: string): { messageId: number; type: string } 
   return Number.isSafeInteger(messageId) ? { messageId, type: match[2] as string } : null;
 }
 
-/** Each media type in words, as a chat list or a quote names a message that has no text. */
-export const MEDIA_WORDS: Readonly<Record<string, string>> = {
-  photo: 'Photo',
-  video: 'Video',
-  video_note: 'Video message',
-  voice: 'Voice message',
-  audio: 'Audio',
-  document: 'File',
-  sticker: 'Sticker',
-  animation: 'GIF',
-  poll: 'Poll',
-  geo: 'Location',
-  geo_live: 'Live location',
-  venue: 'Place',
-  contact: 'Contact',
-  dice: 'Dice',
-  game: 'Game',
-  invoice: 'Invoice',
-  webpage: 'Link',
-};
+/**
+ * Each media type in words, as a chat list or a quote names a message that has no text: the document's
+ * (`x-labels` of MessageMedia.type), which the page reads too.
+ */
+export const MEDIA_WORDS: Readonly<Record<string, string | undefined>> = MessageMediaTypeLabels;
 
 /** A media type in words ("Media" for one the table does not know). */
 export const mediaInWords = (type: string) => MEDIA_WORDS[type] ?? 'Media';

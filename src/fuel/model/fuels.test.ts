@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FuelCodeLabels } from '../../../generated/fuel/labels';
 import { parseScraperConfig } from '../scrapers/config';
 import { countryFuels, FUEL_KEYS, KEY_FUELS } from '../scrapers/registry';
 import { FUEL_CODES, FUEL_DESCRIPTIONS, inListOrder, isFuelCode } from './fuels';
@@ -13,6 +14,12 @@ describe('the fuel code list (OpenAPI FuelCode)', () => {
     expect(isFuelCode('HVO')).toBe(true);
     expect(isFuelCode('hvo')).toBe(false);
     expect(isFuelCode('DIESEL')).toBe(false);
+  });
+
+  it("names every code it lists, in its order, for the page's list of fuels", () => {
+    expect(Object.keys(FuelCodeLabels)).toEqual([...FUEL_CODES]);
+    for (const code of FUEL_CODES) expect(FuelCodeLabels[code]?.trim(), code).toBeTruthy();
+    expect(new Set(Object.values(FuelCodeLabels)).size).toBe(FUEL_CODES.length);
   });
 
   it('covers every code a feed maps to', () => {

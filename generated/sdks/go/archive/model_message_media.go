@@ -23,7 +23,7 @@ var _ MappedNullable = &MessageMedia{}
 type MessageMedia struct {
 	// The media key, `{message_id}_{type}`.
 	Id string `json:"id" validate:"regexp=^[0-9]+_[a-z0-9_]+$"`
-	// The archive's media type, for example `photo`, `video`, `video_note` (round video), `voice`, `audio`, `animation`, `sticker`, `document`, `geo`, `venue`, `contact`, `poll`. Not a closed list: new platform kinds appear as new values.
+	// The archive's media type, for example `photo`, `video`, `video_note` (round video), `voice`, `audio`, `animation`, `sticker`, `document`, `geo`, `venue`, `contact`, `poll`. Not a closed list: new platform kinds appear as new values. `x-labels` names the known ones in words, as the chat list and a quote say them for a message without text; a page says \"Media\" for any other.
 	Type string `json:"type"`
 	// Where to fetch the file, `/media/{chat_ref}/{media_key}`. Null when the file is not downloaded, for a kind without a file (location, contact, poll) and for no-download logins.
 	Url NullableString `json:"url"`

@@ -15,7 +15,7 @@ import (
 	"fmt"
 )
 
-// FuelCode One fuel code. This list is the only one: every route that takes a fuel accepts exactly these codes (anything else gets 400 `Invalid parameters`), the scrapers store no other code, and each country's default fuel is one of them. `x-enum-descriptions` says what each code stands for. Prices are per litre, per kg for the gases (`H2`, `CNG`, `BIO_CNG`, `LNG`, `BIO_LNG`, `NH3`); `EV` has no price. Choice: the seed names eight codes (`B7`, `E5`, `E10`, `EV`, `H2`, `CNG`, `LNG`, `ADBLUE`) and shows no complete list; the others are the products the national feeds publish, so that no price the scrapers read is stored out of reach, and include every code the upstream's own page offers (its sixteen fuels, `B10` among them).
+// FuelCode One fuel code. This list is the only one: every route that takes a fuel accepts exactly these codes (anything else gets 400 `Invalid parameters`), the scrapers store no other code, and each country's default fuel is one of them. `x-enum-descriptions` says what each code stands for, `x-enum-labels` how a page names it in a list of fuels. Prices are per litre, per kg for the gases (`H2`, `CNG`, `BIO_CNG`, `LNG`, `BIO_LNG`, `NH3`); `EV` has no price. Choice: the seed names eight codes (`B7`, `E5`, `E10`, `EV`, `H2`, `CNG`, `LNG`, `ADBLUE`) and shows no complete list; the others are the products the national feeds publish, so that no price the scrapers read is stored out of reach, and include every code the upstream's own page offers (its sixteen fuels, `B10` among them).
 type FuelCode string
 
 // List of FuelCode

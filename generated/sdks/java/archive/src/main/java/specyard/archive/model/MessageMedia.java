@@ -135,7 +135,7 @@ public class MessageMedia {
   }
 
   /**
-   * The archive&#39;s media type, for example &#x60;photo&#x60;, &#x60;video&#x60;, &#x60;video_note&#x60; (round video), &#x60;voice&#x60;, &#x60;audio&#x60;, &#x60;animation&#x60;, &#x60;sticker&#x60;, &#x60;document&#x60;, &#x60;geo&#x60;, &#x60;venue&#x60;, &#x60;contact&#x60;, &#x60;poll&#x60;. Not a closed list: new platform kinds appear as new values.
+   * The archive&#39;s media type, for example &#x60;photo&#x60;, &#x60;video&#x60;, &#x60;video_note&#x60; (round video), &#x60;voice&#x60;, &#x60;audio&#x60;, &#x60;animation&#x60;, &#x60;sticker&#x60;, &#x60;document&#x60;, &#x60;geo&#x60;, &#x60;venue&#x60;, &#x60;contact&#x60;, &#x60;poll&#x60;. Not a closed list: new platform kinds appear as new values. &#x60;x-labels&#x60; names the known ones in words, as the chat list and a quote say them for a message without text; a page says \&quot;Media\&quot; for any other.
    * @return type
    */
   @jakarta.annotation.Nonnull
