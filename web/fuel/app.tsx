@@ -54,7 +54,7 @@ const formatWhen = (iso: string | undefined) =>
     ? new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
     : '';
 
-type Notice = { kind: 'ok' | 'warning' | 'error'; text: string } | null;
+type Said = { kind: 'ok' | 'warning' | 'error'; text: string } | null;
 
 export function App() {
   const [config, setConfig] = useState<Config | null>(null);
@@ -84,7 +84,7 @@ function FuelMap({ config }: { config: Config }) {
   const [country, setCountry] = useState(shared?.country ?? config.defaultCountry);
   const [bbox, setBbox] = useState<Bbox | null>(null);
   const [stations, setStations] = useState<Station[]>([]);
-  const [stationsNotice, setStationsNotice] = useState<Notice>(null);
+  const [stationsNotice, setStationsNotice] = useState<Said>(null);
   const [selected, setSelected] = useState<Station | null>(null);
   const [mapError, setMapError] = useState<string | null>(null);
   const [pending, setPending] = useState<SharedTarget | null>(shared ?? null);
@@ -209,7 +209,7 @@ function FuelMap({ config }: { config: Config }) {
   }, [stations, pending]);
 
   /** Why the view is empty: the chosen country has no data loaded at all, or nothing is in view. */
-  const emptyViewNotice = (): Notice => {
+  const emptyViewNotice = (): Said => {
     const name = config.enabledCountries.find((c) => c.code === country)?.name ?? country;
     if (loadedCountries && !loadedCountries.has(country))
       return {
@@ -298,7 +298,7 @@ function FuelMap({ config }: { config: Config }) {
           <h2 id="inview-title">
             In view <span class="muted">({stations.length} stations)</span>
           </h2>
-          {stationsNotice && <p class={`notice ${stationsNotice.kind}`}>{stationsNotice.text}</p>}
+          {stationsNotice && <Notice kind={stationsNotice.kind}>{stationsNotice.text}</Notice>}
           <ol class="stations" data-testid="stations-in-view">
             {listed.map((s) => (
               <li key={s.properties.id}>
@@ -467,7 +467,7 @@ function Planner(props: {
   const [planned, setPlanned] = useState<PlannedStation[]>([]);
   const [order, setOrder] = useState<'price' | 'position'>('price');
   const [maxDetour, setMaxDetour] = useState(5);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Said>(null);
   const [busy, setBusy] = useState(false);
   const [measuring, setMeasuring] = useState(false);
   const detourRun = useRef<AbortController | null>(null);

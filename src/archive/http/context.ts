@@ -1,7 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
 import { contextKey, readContext } from '../../common/http/context';
-import type { ArchiveConfig, LoginModes } from '../config';
 import type { Actor, AdminDeps } from '../domain/admin';
 import { ArchiveError } from '../domain/errors';
 import type { AttemptOrigin } from '../domain/login';
@@ -9,15 +7,9 @@ import type { MediaDeps } from '../domain/media';
 import { type Audience, FileProbe } from '../domain/present';
 import type { Principal } from '../domain/principal';
 import { visibilityOf } from '../domain/principal';
-import type { SlidingWindowLimiter } from '../domain/rate-limit';
-import type { SessionManager } from '../domain/sessions';
-import type { Thumbnailer } from '../domain/thumbnails';
-import type { Live } from '../live/live';
 import type { VerifiedDelivery } from '../live/transcription';
-import type { ArchiveStore, ChatStats, FoundChat, Visibility } from '../store/store';
-import type { TtlCache } from './cache';
+import type { FoundChat, Visibility } from '../store/store';
 import { clientIp } from './client';
-import type { HostRule } from './hosts';
 import type { ArchiveWiring } from './wiring';
 
 // biome-ignore lint/suspicious/noExplicitAny: these helpers serve every typed handler.
