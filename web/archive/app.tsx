@@ -3,7 +3,7 @@ import { Notice } from '../shared/notice';
 import { PasswordForm } from '../shared/password-form';
 import { AdminPage } from './admin';
 import { type AuthCheck, api, detail } from './api';
-import { ChatView } from './chat';
+import { ChatView } from './chat/view';
 import { ChatList } from './chats';
 import { ResultsPage } from './search';
 import { setTimeZone } from './time';
