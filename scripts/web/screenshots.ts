@@ -20,7 +20,7 @@ import {
 import { launchBrowser, openPage, type PageOptions } from '../../web/testing/browser';
 import { buildStale } from './build';
 
-const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+const OUT = path.resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const PHONE = { width: 390, height: 844 };
 
 async function shoot(name: string, page: Page): Promise<void> {
@@ -121,8 +121,8 @@ async function main(): Promise<void> {
     await page.getByTestId('stations-in-view').getByRole('button').first().click();
     await page.locator('.maplibregl-popup').waitFor();
     await shoot('fuel-map', page);
-    await page.getByLabel('From').fill('-3.70, 40.42');
-    await page.getByLabel('To', { exact: true }).fill('-9.14, 38.72');
+    await page.getByLabel('From').fill('40.42, -3.70');
+    await page.getByLabel('To', { exact: true }).fill('38.72, -9.14');
     await page.getByRole('button', { name: 'Plan route' }).click();
     await page
       .getByTestId('detour-progress')

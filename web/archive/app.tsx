@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Notice } from '../shared/notice';
 import { PasswordForm } from '../shared/password-form';
-import { AdminPage } from './admin';
+import { AdminPage } from './admin/page';
 import { type AuthCheck, api, detail } from './api';
 import { ChatView } from './chat/view';
-import { ChatList } from './chats';
+import { ChatList } from './chats/chat-list';
 import { ResultsPage } from './search';
 import { setTimeZone } from './time';
 

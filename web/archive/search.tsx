@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Notice } from '../shared/notice';
 import { api, chatTitle, detail, type SearchResult } from './api';
-import { Avatar } from './chats';
+import { Avatar } from './chats/avatar';
 import { RichText } from './text';
 import { formatDateTime } from './time';
 

@@ -1,5 +1,5 @@
-/** The fuel API through the generated client, and the NDJSON reader of the detour stream. */
-import { createFuelClient } from '../../generated/fuel/client';
+/** The fuel API's types and words for the page, and the NDJSON reader of the detour stream. */
+import type { createFuelClient } from '../../generated/fuel/client';
 import { FuelCodeLabels } from '../../generated/fuel/labels';
 import type { components } from '../../generated/fuel/types';
 
@@ -33,7 +33,8 @@ export function offeredFuels(carried: readonly FuelCode[] | undefined, chosen: F
   return FUELS.filter((f) => carried.includes(f.code) || f.code === chosen);
 }
 
-export const api = createFuelClient({ baseUrl: window.location.origin });
+/** The generated client's type; the page's own, bound to its origin, is in client.ts. */
+export type FuelApi = ReturnType<typeof createFuelClient>;
 
 /** The error text of a fuel API answer (`{error}`), or the status. */
 export function problem(result: { error?: unknown; response: Response }): string {

@@ -1,5 +1,5 @@
 import type { Message, Topic } from '../api';
-import { Avatar } from '../chats';
+import { Avatar } from '../chats/avatar';
 import { MediaView, Transcripts } from '../media';
 import { RichText, reactionShown } from '../text';
 import { formatDateTime, formatTime } from '../time';

@@ -14,20 +14,14 @@ import {
 } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import type { LonLat, Route, Station } from './api';
-import { simplified } from './geometry';
-import { relativePrices } from './prices';
+import type { LonLat, Route, Station } from '../api';
+import { simplified } from '../geometry';
+import { relativePrices } from '../prices';
+import { SOURCES, stationLayers } from './station-layers';
 
 setWorkerUrl(workerUrl);
 
 export type Bbox = [number, number, number, number];
-
-const CHEAP = '#15803d';
-const MID = '#ca8a04';
-const DEAR = '#b91c1c';
-const EV = '#2563eb';
-
-const priceColour = (property: unknown) => ['interpolate', ['linear'], property, 0, CHEAP, 0.5, MID, 1, DEAR];
 
 export interface MapEvents {
   onView(bbox: Bbox): void;
@@ -117,105 +111,8 @@ export class StationMap {
   }
 
   private addLayers(): void {
-    const map = this.map;
-    map.addSource('stations', {
-      type: 'geojson',
-      data: { type: 'FeatureCollection', features: [] },
-      cluster: true,
-      clusterRadius: 42,
-      clusterMaxZoom: 11,
-      clusterProperties: { minRel: ['min', ['coalesce', ['get', 'rel'], 2]] },
-    });
-    map.addSource('routes', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    map.addSource('corridor', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    map.addSource('route-stations', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    map.addLayer({
-      id: 'route-corridor',
-      type: 'line',
-      source: 'corridor',
-      layout: { 'line-join': 'round', 'line-cap': 'round' },
-      paint: { 'line-color': '#2563eb', 'line-opacity': 0.15, 'line-width': 10 },
-    });
-    map.addLayer({
-      id: 'route-alt',
-      type: 'line',
-      source: 'routes',
-      filter: ['==', ['get', 'chosen'], false],
-      paint: { 'line-color': '#6b7280', 'line-width': 4, 'line-dasharray': [2, 1] },
-    });
-    map.addLayer({
-      id: 'route-main',
-      type: 'line',
-      source: 'routes',
-      filter: ['==', ['get', 'chosen'], true],
-      layout: { 'line-join': 'round', 'line-cap': 'round' },
-      paint: { 'line-color': '#1d4ed8', 'line-width': 5 },
-    });
-    map.addLayer({
-      id: 'clusters',
-      type: 'circle',
-      source: 'stations',
-      filter: ['has', 'point_count'],
-      paint: {
-        'circle-color': ['case', ['>', ['get', 'minRel'], 1], EV, priceColour(['get', 'minRel'])] as never,
-        'circle-radius': ['step', ['get', 'point_count'], 14, 20, 18, 100, 24, 1000, 30],
-        'circle-opacity': 0.85,
-        'circle-stroke-width': 2,
-        'circle-stroke-color': '#ffffff',
-      },
-    });
-    // Without glyphs (the offline base map has no fonts) a cluster cannot say its count: an inner ring
-    // tells it from a single station instead.
-    if (!this.hasGlyphs)
-      map.addLayer({
-        id: 'cluster-ring',
-        type: 'circle',
-        source: 'stations',
-        filter: ['has', 'point_count'],
-        paint: {
-          'circle-radius': ['step', ['get', 'point_count'], 8, 20, 11, 100, 15, 1000, 19],
-          'circle-color': 'rgba(0, 0, 0, 0)',
-          'circle-stroke-width': 2,
-          'circle-stroke-color': '#ffffff',
-        },
-      });
-    if (this.hasGlyphs)
-      map.addLayer({
-        id: 'cluster-count',
-        type: 'symbol',
-        source: 'stations',
-        filter: ['has', 'point_count'],
-        layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-size': 12 },
-        paint: { 'text-color': '#ffffff' },
-      });
-    map.addLayer({
-      id: 'station',
-      type: 'circle',
-      source: 'stations',
-      filter: ['!', ['has', 'point_count']],
-      paint: {
-        'circle-color': ['case', ['has', 'rel'], priceColour(['get', 'rel']), EV] as never,
-        'circle-radius': [
-          'case',
-          ['has', 'powerKw'],
-          ['min', 12, ['+', 5, ['/', ['get', 'powerKw'], 40]]],
-          7,
-        ],
-        'circle-stroke-width': 1.5,
-        'circle-stroke-color': '#ffffff',
-      },
-    });
-    map.addLayer({
-      id: 'route-station',
-      type: 'circle',
-      source: 'route-stations',
-      paint: {
-        'circle-color': ['case', ['has', 'rel'], priceColour(['get', 'rel']), EV] as never,
-        'circle-radius': 8,
-        'circle-stroke-width': 3,
-        'circle-stroke-color': '#1d4ed8',
-      },
-    });
+    for (const [id, source] of Object.entries(SOURCES)) this.map.addSource(id, source);
+    for (const layer of stationLayers(this.hasGlyphs)) this.map.addLayer(layer);
     this.map.on('click', 'route-station', (e) => {
       const id = e.features?.[0]?.properties?.id;
       if (typeof id === 'string') this.selectHandler?.(id);

@@ -1,38 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Notice } from '../shared/notice';
-import { api, type Chat, chatTitle, type Folder, initials } from './api';
-import { formatListDate } from './time';
+import { Notice } from '../../shared/notice';
+import { api, type Chat, type Folder } from '../api';
+import { ChatRow } from './chat-row';
 
 const PAGE = 50;
 
-/** Who sent the previewed message, as a chat list names them: "You", the sender in a group, none in a private chat. */
-function previewSender(chat: Chat): string | null {
-  const last = chat.last_message;
-  if (!last) return null;
-  if (last.is_outgoing) return 'You';
-  return chat.type === 'private' || chat.type === 'channel' ? null : last.sender_name;
-}
-
-export function Avatar(props: { url: string | null; name: string; size?: number }) {
-  const [failed, setFailed] = useState(false);
-  const size = props.size ?? 40;
-  return props.url && !failed ? (
-    <img
-      class="avatar"
-      src={props.url}
-      alt=""
-      width={size}
-      height={size}
-      loading="lazy"
-      onError={() => setFailed(true)}
-    />
-  ) : (
-    <span class="avatar initials" aria-hidden="true">
-      {initials(props.name)}
-    </span>
-  );
-}
-
+/** The chats, filtered by name, folder, account and archive, a page at a time. */
 export function ChatList(props: { current?: string }) {
   const [search, setSearch] = useState('');
   const [folder, setFolder] = useState<number | null>(null);
@@ -135,38 +108,9 @@ export function ChatList(props: { current?: string }) {
       </div>
       {error && <Notice kind="error">{error}</Notice>}
       <ul class="chats" aria-label={archived ? 'Archived chats' : 'Chats'}>
-        {shown.map((chat) => {
-          const title = chatTitle(chat);
-          return (
-            <li key={chat.ref}>
-              <a
-                href={`#/chat/${encodeURIComponent(chat.ref)}`}
-                class="chat-row"
-                aria-current={chat.ref === props.current ? 'page' : undefined}
-              >
-                <Avatar url={chat.avatar_url} name={title} />
-                <span class="chat-text">
-                  <span class="chat-row-head">
-                    <span class="chat-title">{title}</span>
-                    <time class="muted small" dateTime={chat.last_message_date ?? undefined}>
-                      {formatListDate(chat.last_message_date)}
-                    </time>
-                  </span>
-                  <span class="chat-preview muted small">
-                    {chat.last_message ? (
-                      <>
-                        {previewSender(chat) && <span class="chat-sender">{previewSender(chat)}: </span>}
-                        {chat.last_message.preview}
-                      </>
-                    ) : (
-                      'No messages'
-                    )}
-                  </span>
-                </span>
-              </a>
-            </li>
-          );
-        })}
+        {shown.map((chat) => (
+          <ChatRow key={chat.ref} chat={chat} current={chat.ref === props.current} />
+        ))}
       </ul>
       {shown.length === 0 && !error && <p class="muted pad">{loaded ? 'No chats.' : 'Loading chats…'}</p>}
       {hasMore && (
