@@ -6,6 +6,7 @@
  *   scrape --country=ES   run scrapers once (`npm run scrape -- --country=ES`)
  */
 import type { CommandContext } from '../common/cli/command';
+import { processIo } from '../common/cli/command';
 import { runProgram } from '../common/cli/program';
 import { privateFileModes } from '../common/file-modes';
 import { createLogger, logLevelVar } from '../common/logger';
@@ -23,19 +24,11 @@ const code = await runProgram<CommandContext>(
     commands: [serve, migrate, scrape],
     context: () => ({
       env: process.env,
-      io: {
-        out: (text) => process.stdout.write(`${text}\n`),
-        err: (text) => process.stderr.write(`${text}\n`),
-        errWrite: (chunk) => process.stderr.write(chunk),
-      },
+      io: processIo,
       logger: createLogger('fuel', logLevelVar(process.env, { unknown: 'info' })),
     }),
   },
   process.argv.slice(2),
-  {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
-    errWrite: (chunk) => process.stderr.write(chunk),
-  },
+  processIo,
 );
 if (code >= 0) process.exitCode = code;

@@ -1,4 +1,5 @@
 // `npm run subtitles -- <command>` (also the `subtitles` package bin).
+import { processIo } from '../common/cli/command';
 import { privateFileModes } from '../common/file-modes';
 import { createLogger } from '../common/logger';
 import { closeOnSignals } from '../common/serve';
@@ -7,13 +8,8 @@ import { processEnv } from './config';
 
 privateFileModes();
 
-const io = {
-  out: (text: string) => process.stdout.write(text),
-  err: (text: string) => process.stderr.write(text),
-};
-
 let serving = false;
-const code = await runCli(process.argv.slice(2), processEnv(), io, {
+const code = await runCli(process.argv.slice(2), processEnv(), processIo, {
   onServing: (server) => {
     serving = true;
     closeOnSignals(createLogger('subtitles'), server.close);

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { createLogger, silentLogger } from '../../common/logger';
 import type { ArchiveSqlStore } from '../store/archive-store';
@@ -18,7 +19,6 @@ import {
   authCommand,
   backfillTopicsCommand,
   backupCommand,
-  type CommandIo,
   fillGapsCommand,
   nextTick,
   reclassifyRoundVideosCommand,
@@ -40,7 +40,7 @@ const msg = (id: number, extra: Partial<PlatformMessage> = {}): PlatformMessage 
   ...extra,
 });
 
-function capture(answers: string[] = []): CommandIo & { lines: string[]; errors: string[] } {
+function capture(answers: string[] = []): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
   const errors: string[] = [];
   return {
@@ -48,6 +48,7 @@ function capture(answers: string[] = []): CommandIo & { lines: string[]; errors:
     errors,
     out: (line) => lines.push(line),
     err: (line) => errors.push(line),
+    errWrite: () => undefined,
     ask: async () => answers.shift() ?? '',
   };
 }

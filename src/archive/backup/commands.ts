@@ -5,8 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { CronExpressionParser } from 'cron-parser';
+import { type CliIo, processIo } from '../../common/cli/command';
 import { ConfigError, type Env, scopedEnv } from '../../common/env';
 import { createLogger, type Logger, logLevelVar } from '../../common/logger';
 import { loadConfig } from '../config';
@@ -24,26 +24,6 @@ import { type ArchiveEvent, Listener } from './listener';
 import { moveSharedMedia } from './media-files';
 import type { LoginPrompts, Platform, PlatformSession } from './platform';
 import { openDelivery } from './realtime';
-
-export interface CommandIo {
-  out(line: string): void;
-  err(line: string): void;
-  /** Asks a question on the terminal (auth). */
-  ask?(question: string): Promise<string>;
-}
-
-export const processIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  ask: async (question) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return (await rl.question(question)).trim();
-    } finally {
-      rl.close();
-    }
-  },
-};
 
 /** What the commands are built from; tests give a fake platform and their own publish. */
 export interface BackupOverrides {
@@ -98,7 +78,7 @@ function missingCredentials(config: BackupConfig): string[] {
 }
 
 /** A command's failure: one line for the user; the error with its stack only at LOG_LEVEL=debug. */
-export function failed(io: CommandIo, logger: Logger, what: string, error: unknown): number {
+export function failed(io: CliIo, logger: Logger, what: string, error: unknown): number {
   logger.debug({ err: error }, `${what}: details`);
   io.err(`${what}: ${message(error)}`);
   return 1;
@@ -160,7 +140,7 @@ async function eachArchivedAccount(
   }
 }
 
-export async function authCommand(env: Env, io: CommandIo, overrides: BackupOverrides = {}): Promise<number> {
+export async function authCommand(env: Env, io: CliIo, overrides: BackupOverrides = {}): Promise<number> {
   const logger = overrides.logger ?? backupLogger(env);
   try {
     const config = loadBackupConfig(env);
@@ -194,11 +174,7 @@ export async function authCommand(env: Env, io: CommandIo, overrides: BackupOver
   }
 }
 
-export async function backupCommand(
-  env: Env,
-  io: CommandIo,
-  overrides: BackupOverrides = {},
-): Promise<number> {
+export async function backupCommand(env: Env, io: CliIo, overrides: BackupOverrides = {}): Promise<number> {
   let runtime: BackupRuntime | undefined;
   try {
     runtime = await openRuntime(env, overrides);
@@ -219,7 +195,7 @@ export async function backupCommand(
 export async function fillGapsCommand(
   input: { chatId?: number; threshold?: number },
   env: Env,
-  io: CommandIo,
+  io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
   let runtime: BackupRuntime | undefined;
@@ -263,7 +239,7 @@ export async function fillGapsCommand(
 export async function backfillTopicsCommand(
   input: { chatId: number },
   env: Env,
-  io: CommandIo,
+  io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
   const { chatId } = input;
@@ -303,7 +279,7 @@ export async function backfillTopicsCommand(
 export async function reclassifyRoundVideosCommand(
   input: { chatId?: number; dryRun?: boolean },
   env: Env,
-  io: CommandIo,
+  io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
   let runtime: BackupRuntime | undefined;
@@ -370,11 +346,7 @@ export function nextTick(schedule: string, from: Date): Date {
  * Not bree, unlike the fuel scrapers: bree runs each job in a worker thread, and a backup run needs this
  * process's platform connections and listeners.
  */
-export async function scheduleCommand(
-  env: Env,
-  io: CommandIo,
-  overrides: BackupOverrides = {},
-): Promise<number> {
+export async function scheduleCommand(env: Env, io: CliIo, overrides: BackupOverrides = {}): Promise<number> {
   const signal = overrides.signal ?? new AbortController().signal;
   let runtime: BackupRuntime | undefined;
   const stops: (() => Promise<void>)[] = [];
@@ -457,7 +429,7 @@ export async function scheduleCommand(
             await fillGapsCommand(
               {},
               env,
-              { out: () => undefined, err: (line) => rt.logger.warn(line) },
+              { out: () => undefined, err: (line) => rt.logger.warn(line), errWrite: () => undefined },
               overrides,
             );
           }

@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../common/cli/command';
 import { parseCommandArgs } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { backupCommands } from '../cli/backup-commands';
 import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
-import { backupCommand, type CommandIo } from './commands';
+import { backupCommand } from './commands';
 import { FakePlatform } from './fake-platform';
 import type { PlatformMessage } from './platform';
 import { authNoninteractiveCommand, type RestoreFlags, restoreArgs, restoreChatCommand } from './scripts';
@@ -31,10 +32,16 @@ const CHAT = -1004321;
 const DEST = -1008765;
 const day = (d: number) => new Date(Date.UTC(2026, 2, d, 12));
 
-function capture(): CommandIo & { lines: string[]; errors: string[] } {
+function capture(): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
   const errors: string[] = [];
-  return { lines, errors, out: (line) => lines.push(line), err: (line) => errors.push(line) };
+  return {
+    lines,
+    errors,
+    out: (line) => lines.push(line),
+    err: (line) => errors.push(line),
+    errWrite: () => undefined,
+  };
 }
 
 describe('auth_noninteractive', () => {

@@ -6,13 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CliIo } from '../../common/cli/command';
 import { ConfigError, type Env } from '../../common/env';
 import type { RestorableMessage } from '../store/backup-state';
 import {
   type BackupOverrides,
   type BackupRuntime,
   backupLogger,
-  type CommandIo,
   failed,
   openRuntime,
   platformFor,
@@ -34,7 +34,7 @@ function legacyAccount(env: Env) {
 export async function authNoninteractiveCommand(
   args: string[],
   env: Env,
-  io: CommandIo,
+  io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
   const [step, code, password, ...extra] = args;
@@ -171,7 +171,7 @@ const describe = (m: RestorableMessage, withFile: boolean) =>
 export async function restoreChatCommand(
   options: RestoreArgs,
   env: Env,
-  io: CommandIo,
+  io: CliIo,
   overrides: BackupOverrides & { sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<number> {
   const sleep = overrides.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));

@@ -11,6 +11,7 @@ import {
   type OptionSpec,
   UsageError,
 } from '../../common/cli/command';
+import { stopSignal } from '../../common/cli/stop-signal';
 import {
   authCommand,
   type BackupOverrides,
@@ -37,21 +38,6 @@ function chatId(value: string | boolean | undefined): number | undefined {
     throw new UsageError(`argument -c/--chat-id: invalid int value: '${String(value)}'`);
   }
   return Number(value);
-}
-
-/** An AbortSignal that SIGTERM or SIGINT aborts (once; a second signal is left to the default). */
-export function stopSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-    },
-  };
 }
 
 /** Runs a use case with the command's logger and a stop signal. */

@@ -1,8 +1,8 @@
 /** `import -p PATH [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
 
 import { type Command, errorText, UsageError } from '../../common/cli/command';
+import { stopSignal } from '../../common/cli/stop-signal';
 import { ImportStopped } from '../importers/types';
-import { stopSignal } from './backup-commands';
 import { mediaRoot, openDatabase } from './context';
 
 export const importCommand: Command = {

@@ -3,6 +3,7 @@
  * is a usage error, exit 2) and what it runs. Commands print through the context, never to the console
  * directly, so the suite can run them in-process.
  */
+import { createInterface } from 'node:readline/promises';
 import type { Env } from '../env';
 import type { Logger } from '../logger';
 
@@ -17,14 +18,32 @@ export interface OptionSpec {
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 
+/** What a command line prints and asks through: the one I/O type of the three programs. */
 export interface CliIo {
-  /** One line (or several) to stdout. */
+  /** One line (or several) to stdout; the line break is the io's. */
   out(text: string): void;
   /** One line (or several) to stderr. */
   err(text: string): void;
   /** Raw bytes for stderr (the logger's JSON lines). */
   errWrite(chunk: string): void;
+  /** Asks a question on the terminal (the backup's sign-in); absent where nobody can answer. */
+  ask?(question: string): Promise<string>;
 }
+
+/** The process's own streams, with questions asked on the terminal. */
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  errWrite: (chunk) => process.stderr.write(chunk),
+  ask: async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return (await rl.question(question)).trim();
+    } finally {
+      rl.close();
+    }
+  },
+};
 
 export interface CommandContext {
   /** The environment the command reads (a copy, with the program's global options applied). */

@@ -20,7 +20,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   const code = await runCli(
     argv,
     fixture.env,
-    { out: (t) => (out += t), err: (t) => (err += t) },
+    { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), errWrite: (t) => (err += t) },
     { probe: hostProbe({ run: async () => ({ code: null, stdout: '' }) }) },
   );
   return { code, out, err };
@@ -132,7 +132,7 @@ describe('status', () => {
     const code = await runCli(
       ['status'],
       { ...fixture.env, SUBTITLES_LOCAL_WORKERS: 'many' },
-      { out: () => {}, err: (t) => (err += t) },
+      { out: () => {}, err: (t) => (err += `${t}\n`), errWrite: (t) => (err += t) },
     );
     expect(code).toBe(1);
     expect(err).toBe('SUBTITLES_LOCAL_WORKERS must be a whole number from 1 to 16, not "many"\n');
@@ -146,7 +146,7 @@ describe('serve', () => {
     const code = await runCli(
       ['serve'],
       fixture.env,
-      { out: () => {}, err: () => {} },
+      { out: () => {}, err: () => {}, errWrite: () => {} },
       { onServing: (s) => (running = s) },
     );
     expect(code).toBe(0);

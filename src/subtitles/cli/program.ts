@@ -3,6 +3,7 @@
  * a function of its arguments and environment (src/subtitles/cli.ts runs it), so tests call it directly.
  * Exit codes: 0 done, 1 failed (bad configuration included), 2 bad usage.
  */
+import type { CliIo } from '../../common/cli/command';
 import { runProgram } from '../../common/cli/program';
 import type { Env } from '../../common/env';
 import { InvalidInputError } from '../domain/errors';
@@ -16,16 +17,11 @@ import { serve } from './serve';
 import { status } from './status';
 import { userCreate } from './user-create';
 
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
 const COMMANDS = [serve, migrate, userCreate, apikeyCreate, apikeyList, apikeyRevoke, status];
 
-export async function runCli(argv: string[], env: Env, io: Io, options: CliOptions = {}): Promise<number> {
-  const out = (line: string) => io.out(`${line}\n`);
-  const err = (line: string) => io.err(`${line}\n`);
+export async function runCli(argv: string[], env: Env, io: CliIo, options: CliOptions = {}): Promise<number> {
+  const out = (line: string) => io.out(line);
+  const err = (line: string) => io.err(line);
   try {
     return await runProgram<SubtitlesContext>(
       {
@@ -37,7 +33,7 @@ export async function runCli(argv: string[], env: Env, io: Io, options: CliOptio
         configurationError: (error) => error.message,
       },
       argv,
-      { out, err, errWrite: (chunk) => io.err(chunk) },
+      io,
     );
   } catch (error) {
     if (error instanceof DuplicateError || error instanceof InvalidInputError) {
