@@ -66,13 +66,16 @@ export async function startFakeTranscriptionServer(secret: string): Promise<Fake
     async complete(job, body, options = {}) {
       const id = options.id ?? `msg_${randomBytes(8).toString('hex')}`;
       const payload = JSON.stringify(body);
-      const signature = new Webhook(options.secret ?? secret).sign(id, new Date(), payload);
+      // One instant for the signature and its header: two readings of the clock can fall either side of
+      // a second, and the signature then covers another timestamp than the one sent.
+      const at = new Date();
+      const signature = new Webhook(options.secret ?? secret).sign(id, at, payload);
       const res = await fetch(options.url ?? job.callbackUrl ?? '', {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
           'webhook-signature': signature,
         },
         body: payload,
