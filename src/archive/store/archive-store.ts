@@ -8,6 +8,8 @@
  * (writer.ts) interface; `satisfies ArchiveDatabase` below checks that every declared method exists with
  * the declared signature.
  */
+
+import { bindOperations, type Operations } from '../../common/store-operations';
 import type { Driver } from './driver';
 import * as archiveExport from './queries/archive-export';
 import * as changes from './queries/changes';
@@ -32,61 +34,154 @@ import { sql } from './sql';
 import type { ArchiveDatabase } from './store';
 import type * as C from './tools';
 
-const QUERY_MODULES = [
-  changes,
-  chats,
-  chatExport,
-  archiveExport,
-  figures,
-  grants,
-  imports,
-  ingest,
-  media,
-  maintenance,
-  messages,
-  search,
-  sessions,
-  settings,
-  live,
-  push,
-  transcripts,
-] as const;
+/** The store methods bound by hand: the generic transactions, and those given a second archive. */
+type HandBound =
+  | 'backend'
+  | 'probe'
+  | 'close'
+  | 'importTransaction'
+  | 'maintenanceTransaction'
+  | 'listMergeAccounts'
+  | 'countOrphans'
+  | 'mergeArchive'
+  | 'listCopyTables'
+  | 'countTableRows'
+  | 'copyTablesTo'
+  | 'resetSequences'
+  | 'writableTableColumns'
+  | 'tableColumnTypes'
+  | 'tableChecksum';
+type Bound = Exclude<keyof ArchiveDatabase, HandBound>;
 
-/**
- * A query function `(db, ...args) => Promise` (or an async generator, for streamed reads such as the
- * export) as the store method `(...args) => …`.
- */
-type BoundQueries<M> = {
-  // biome-ignore lint/suspicious/noExplicitAny: only the shape of the function matters.
-  [K in keyof M as M[K] extends (db: Driver, ...args: any[]) => Promise<unknown> | AsyncIterable<unknown>
-    ? K
-    : never]: M[K] extends (db: Driver, ...args: infer A) => infer R ? (...args: A) => R : never;
+/** Every other store method, as the query function (of the driver) that does it. */
+const OPERATIONS: Operations<ArchiveDatabase, Bound, Driver> = {
+  // changes.ts
+  listChanges: changes.listChanges,
+  // chats.ts
+  countArchivedChats: chats.countArchivedChats,
+  existingChatRefs: chats.existingChatRefs,
+  findChat: chats.findChat,
+  getChatStats: chats.getChatStats,
+  listAccounts: chats.listAccounts,
+  listAdminChats: chats.listAdminChats,
+  listChatAvatars: chats.listChatAvatars,
+  listChats: chats.listChats,
+  listFolders: chats.listFolders,
+  listTopics: chats.listTopics,
+  // chat-export.ts
+  exportMessageVersions: chatExport.exportMessageVersions,
+  exportMessages: chatExport.exportMessages,
+  // archive-export.ts
+  countExport: archiveExport.countExport,
+  exportMessagePage: archiveExport.exportMessagePage,
+  exportVersionPage: archiveExport.exportVersionPage,
+  listCliChats: archiveExport.listCliChats,
+  listExportChats: archiveExport.listExportChats,
+  schemaRevision: archiveExport.schemaRevision,
+  // figures.ts
+  getArchiveFigures: figures.getArchiveFigures,
+  getArchiveStatus: figures.getArchiveStatus,
+  getRuntimeFlags: figures.getRuntimeFlags,
+  refreshArchiveFigures: figures.refreshArchiveFigures,
+  // grants.ts
+  createShareToken: grants.createShareToken,
+  createViewerAccount: grants.createViewerAccount,
+  deleteShareToken: grants.deleteShareToken,
+  deleteViewerAccount: grants.deleteViewerAccount,
+  findViewerAccountByUsername: grants.findViewerAccountByUsername,
+  getShareToken: grants.getShareToken,
+  getViewerAccount: grants.getViewerAccount,
+  listShareTokens: grants.listShareTokens,
+  listViewerAccounts: grants.listViewerAccounts,
+  redeemShareToken: grants.redeemShareToken,
+  updateShareToken: grants.updateShareToken,
+  updateViewerAccount: grants.updateViewerAccount,
+  // imports.ts
+  countChatMessages: imports.countChatMessages,
+  existingMessageIds: imports.existingMessageIds,
+  finishBulkWrite: imports.finishBulkWrite,
+  importAccountId: imports.importAccountId,
+  // ingest.ts
+  addAvatar: ingest.addAvatar,
+  addTranscript: ingest.addTranscript,
+  deleteMessage: ingest.deleteMessage,
+  editMessage: ingest.editMessage,
+  markMessageDeleted: ingest.markMessageDeleted,
+  setMessagePinned: ingest.setMessagePinned,
+  setReactions: ingest.setReactions,
+  setSyncStatus: ingest.setSyncStatus,
+  upsertAccount: ingest.upsertAccount,
+  upsertChat: ingest.upsertChat,
+  upsertFolder: ingest.upsertFolder,
+  upsertMedia: ingest.upsertMedia,
+  upsertMessages: ingest.upsertMessages,
+  upsertTopic: ingest.upsertTopic,
+  upsertUser: ingest.upsertUser,
+  // media.ts
+  countMediaByType: media.countMediaByType,
+  filePathsInUse: media.filePathsInUse,
+  findChatAvatar: media.findChatAvatar,
+  findMessageSender: media.findMessageSender,
+  getMediaItem: media.getMediaItem,
+  listGallery: media.listGallery,
+  // maintenance.ts
+  listAlbumCandidates: maintenance.listAlbumCandidates,
+  listAvatarFiles: maintenance.listAvatarFiles,
+  listMediaFiles: maintenance.listMediaFiles,
+  listMessagesWithGroupedId: maintenance.listMessagesWithGroupedId,
+  // messages.ts
+  findMessageByDate: messages.findMessageByDate,
+  getMessage: messages.getMessage,
+  listMessageDates: messages.listMessageDates,
+  listMessageVersions: messages.listMessageVersions,
+  listMessages: messages.listMessages,
+  listPinnedMessages: messages.listPinnedMessages,
+  // search.ts
+  compactSearchIndex: search.compactSearchIndex,
+  listTaggedMessages: search.listTaggedMessages,
+  searchMessages: search.searchMessages,
+  // sessions.ts
+  createSession: sessions.createSession,
+  deletePushSubscriptionsOfUser: sessions.deletePushSubscriptionsOfUser,
+  endAllSessions: sessions.endAllSessions,
+  endSession: sessions.endSession,
+  endSessionsOfToken: sessions.endSessionsOfToken,
+  endSessionsOfUser: sessions.endSessionsOfUser,
+  getSession: sessions.getSession,
+  liveSessionIds: sessions.liveSessionIds,
+  purgeExpiredSessions: sessions.purgeExpiredSessions,
+  touchSession: sessions.touchSession,
+  // settings.ts
+  appendAudit: settings.appendAudit,
+  getMetadata: settings.getMetadata,
+  getSetting: settings.getSetting,
+  getSettings: settings.getSettings,
+  listAudit: settings.listAudit,
+  setMetadata: settings.setMetadata,
+  setSetting: settings.setSetting,
+  // live.ts
+  chatKeysOf: live.chatKeysOf,
+  readLiveEvent: live.readLiveEvent,
+  recordWebhookDelivery: live.recordWebhookDelivery,
+  saveLiveEvent: live.saveLiveEvent,
+  // push.ts
+  deletePushSubscription: push.deletePushSubscription,
+  dropPushSubscription: push.dropPushSubscription,
+  pushSubscriptionsFor: push.pushSubscriptionsFor,
+  savePushSubscription: push.savePushSubscription,
+  touchPushSubscription: push.touchPushSubscription,
+  // transcripts.ts
+  completeTranscript: transcripts.completeTranscript,
+  findMediaByKey: transcripts.findMediaByKey,
+  findMediaByStorageId: transcripts.findMediaByStorageId,
+  listQueuedTranscripts: transcripts.listQueuedTranscripts,
+  listTranscriptsOf: transcripts.listTranscriptsOf,
+  markTranscriptFailed: transcripts.markTranscriptFailed,
+  markTranscriptSubmitted: transcripts.markTranscriptSubmitted,
+  queueTranscript: transcripts.queueTranscript,
+  transcriptAsks: transcripts.transcriptAsks,
+  transcriptTarget: transcripts.transcriptTarget,
 };
-
-type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-
-const isAsyncFunction = (value: unknown): value is (...args: unknown[]) => Promise<unknown> =>
-  typeof value === 'function' &&
-  (value.constructor.name === 'AsyncFunction' || value.constructor.name === 'AsyncGeneratorFunction');
-
-/**
- * Binds every exported async function of the modules to the driver. Other exports (constants, pure
- * helpers) are left out; a name exported by two modules is a programming error.
- */
-export function bindQueries<const Ms extends readonly object[]>(
-  driver: Driver,
-  modules: Ms,
-): Intersection<BoundQueries<Ms[number]>> {
-  const bound: Record<string, unknown> = {};
-  for (const module of modules) {
-    for (const [name, value] of Object.entries(module)) {
-      if (!isAsyncFunction(value)) continue;
-      if (name in bound) throw new Error(`store function ${name} is exported by two query modules`);
-      bound[name] = (...args: unknown[]) => value(driver, ...args);
-    }
-  }
-  return bound as Intersection<BoundQueries<Ms[number]>>;
-}
 
 /** What `openArchiveStore` returns, with the driver beside it (migrations, tests, benchmarks). */
 export type ArchiveSqlStore = ArchiveDatabase & { readonly driver: Driver };
@@ -104,7 +199,7 @@ export function createArchiveStore(driver: Driver): ArchiveSqlStore {
       }
     },
     close: () => driver.close(),
-    ...bindQueries(driver, QUERY_MODULES),
+    ...bindOperations<ArchiveDatabase, Bound, Driver>(driver, OPERATIONS),
     // Generic methods, and those that take a second archive (merge.ts, table-copy.ts), bound by hand.
     importTransaction: <R>(fn: (w: C.ChatImportWriter) => Promise<R>) =>
       imports.importTransaction(driver, fn),

@@ -3,15 +3,14 @@
  * connection (`sqlite/read.ts`, `postgres/write.ts`, ...), and this binds them to one connection, so the
  * two `index.ts` files only say which functions make the store.
  */
+import { bindOperations, type Operations as StoreOperations } from '../../common/store-operations';
 import type { FuelStore, StationRowReads } from './store';
 
 type Store = FuelStore & StationRowReads;
 type Operation = Exclude<keyof Store, 'backend' | 'close'>;
 
 /** Every operation of the store, written as a function of the backend's connection `C`. */
-export type Operations<C> = {
-  [K in Operation]: Store[K] extends (...args: infer A) => infer R ? (c: C, ...args: A) => R : never;
-};
+export type Operations<C> = StoreOperations<Store, Operation, C>;
 
 export function bindStore<C>(
   c: C,
@@ -19,11 +18,5 @@ export function bindStore<C>(
   operations: Operations<C>,
   close: () => Promise<void>,
 ): Store {
-  const bound = Object.fromEntries(
-    Object.entries(operations).map(([name, fn]) => [
-      name,
-      (...args: unknown[]) => (fn as (c: C, ...rest: unknown[]) => unknown)(c, ...args),
-    ]),
-  ) as unknown as Omit<Store, 'backend' | 'close'>;
-  return { ...bound, backend, close };
+  return { ...bindOperations<Store, Operation, C>(c, operations), backend, close };
 }

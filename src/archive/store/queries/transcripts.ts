@@ -118,7 +118,7 @@ export async function markTranscriptFailed(
   db: Db,
   transcriptId: number,
   error: string,
-  now: Date,
+  now: Date = new Date(),
 ): Promise<void> {
   await db.run(sql`UPDATE media_transcripts SET status = 'failed', error = ${error}, completed_at = ${now}
     WHERE id = ${transcriptId} AND status IN ('queued', 'running')`);
