@@ -11,10 +11,10 @@
  * listener: those belong to the `backup` and `schedule` commands.
  */
 import type { Logger } from '../common/logger';
-import { openRuntime } from './backup/commands';
 import type { BackupConfig } from './backup/config';
 import { runBackup as runEngine } from './backup/engine';
 import type { Platform, PlatformSession } from './backup/platform';
+import { openRuntime } from './backup/runtime';
 
 export { type BackupConfig, loadBackupConfig } from './backup/config';
 export { AllAccountsFailedError } from './backup/engine';

@@ -7,138 +7,30 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CronExpressionParser } from 'cron-parser';
 import { type CliIo, processIo } from '../../common/cli/command';
-import { ConfigError, type Env, scopedEnv } from '../../common/env';
-import { createLogger, type Logger, logLevelVar } from '../../common/logger';
-import { loadConfig } from '../config';
-import { sendQueuedTranscripts } from '../live/send-transcripts';
-import { createArchiveStore } from '../store/archive-store';
-import { type BackupState, backupState } from '../store/backup-state';
-import { migrateArchive, NO_SCHEMA } from '../store/migrate';
-import { openDriver } from '../store/open';
-import type { ArchiveDatabase } from '../store/store';
-import { type BackupConfig, loadBackupConfig } from './config';
-import { type EngineDeps, normalizePhone, runBackup } from './engine';
+import { ConfigError, type Env, } from '../../common/env';
+import { migrateArchive, } from '../store/migrate';
+import { loadBackupConfig } from './config';
+import { normalizePhone, runBackup } from './engine';
 import { loadEventWebhook, withEventWebhook } from './event-webhook';
 import { fillChatGaps } from './gaps';
-import { type ArchiveEvent, Listener } from './listener';
+import { Listener } from './listener';
 import { moveSharedMedia } from './media-files';
-import type { LoginPrompts, Platform, PlatformSession } from './platform';
+import type { LoginPrompts, } from './platform';
 import { openDelivery } from './realtime';
 
-/** What the commands are built from; tests give a fake platform and their own publish. */
-export interface BackupOverrides {
-  platform?: Platform;
-  publish?: (event: ArchiveEvent) => Promise<void>;
-  signal?: AbortSignal;
-  logger?: Logger;
-  /** What runs after each successful backup run (the transcript sender); see EngineDeps.afterRun. */
-  afterRun?: EngineDeps['afterRun'];
-}
-
-/** LOG_LEVEL as the seed gives it (an unknown value is INFO); logs go to stderr. */
-export function backupLogger(env: Env): Logger {
-  const level = logLevelVar(scopedEnv(env, 'ARCHIVE_'), { unknown: 'info' });
-  return createLogger('archive-backup', level, process.stderr as never);
-}
-
-export interface BackupRuntime {
-  config: BackupConfig;
-  platform: Platform;
-  store: ArchiveDatabase;
-  state: BackupState;
-  logger: Logger;
-  close(): Promise<void>;
-}
-
-/**
- * The real platform; the library prints its own lines and traces only when the log level is debug. Its
- * adapter is loaded here, when a command first needs it: the platform library takes about 0.2 s to load,
- * which every other command of the archive's command line would otherwise pay at its start.
- */
-export async function platformFor(config: BackupConfig, logger: Logger): Promise<Platform> {
-  if (config.apiId === null || !config.apiHash) {
-    throw new ConfigError('MSGR_API_ID and MSGR_API_HASH must be set to reach the messaging platform');
-  }
-  const { GramJsPlatform } = await import('./gramjs/adapter');
-  return new GramJsPlatform({
-    apiId: config.apiId,
-    apiHash: config.apiHash,
-    sessionDir: config.sessionDir,
-    libraryLogs: logger.isLevelEnabled('debug'),
-  });
-}
-
-/** The platform settings a backup needs that are not set. */
-function missingCredentials(config: BackupConfig): string[] {
-  return [
-    ...(config.apiId === null ? ['MSGR_API_ID'] : []),
-    ...(config.apiHash ? [] : ['MSGR_API_HASH']),
-    ...(config.accounts.length === 0 ? ['MSGR_ACCOUNT_1_PHONE'] : []),
-  ];
-}
-
-/** A command's failure: one line for the user; the error with its stack only at LOG_LEVEL=debug. */
-export function failed(io: CliIo, logger: Logger, what: string, error: unknown): number {
-  logger.debug({ err: error }, `${what}: details`);
-  io.err(`${what}: ${message(error)}`);
-  return 1;
-}
-
-export async function openRuntime(
-  env: Env,
-  overrides: BackupOverrides & { config?: BackupConfig } = {},
-): Promise<BackupRuntime> {
-  const config = overrides.config ?? loadBackupConfig(env);
-  const logger = overrides.logger ?? backupLogger(env);
-  const platform = overrides.platform ?? (await platformFor(config, logger));
-  const driver = openDriver(config.database, logger);
-  const store = createArchiveStore(driver);
-  if ((await store.schemaRevision()) === 0) {
-    await store.close();
-    throw new Error(NO_SCHEMA);
-  }
-  return { config, platform, store, state: backupState(driver), logger, close: () => store.close() };
-}
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * The step at the end of each successful run: the transcript sender (live/send-transcripts.ts) submits the
- * queued transcript requests when transcription is on.
- */
-export function transcriptSender(env: Env, logger: Logger): NonNullable<EngineDeps['afterRun']> {
-  return async () => {
-    if (!loadConfig(env).transcription.enabled) return;
-    const counts = await sendQueuedTranscripts(env, logger);
-    logger.info(counts, 'queued transcript requests sent');
-  };
-}
-
-function engineDeps(runtime: BackupRuntime, overrides: BackupOverrides, env?: Env): EngineDeps {
-  const afterRun = overrides.afterRun ?? (env ? transcriptSender(env, runtime.logger) : undefined);
-  return {
-    ...runtime,
-    ...(overrides.signal ? { signal: overrides.signal } : {}),
-    ...(afterRun ? { afterRun } : {}),
-  };
-}
-
-/** Connects each configured account that is archived; calls `fn` with its session and archive account id. */
-async function eachArchivedAccount(
-  runtime: BackupRuntime,
-  fn: (session: PlatformSession, accountId: number) => Promise<void>,
-): Promise<void> {
-  for (const account of runtime.config.accounts) {
-    const session = await runtime.platform.connect({ index: account.index, phone: account.phone });
-    try {
-      const me = await session.me();
-      const accountId = await runtime.state.accountByPlatformUser(me.id);
-      if (accountId !== null) await fn(session, accountId);
-    } finally {
-      await session.disconnect().catch(() => undefined);
-    }
-  }
-}
+import {
+  type BackupOverrides,
+  type BackupRuntime,
+  backupLogger,
+  eachArchivedAccount,
+  engineDeps,
+  failed,
+  message,
+  missingCredentials,
+  openRuntime,
+  platformFor,
+  withRuntime,
+} from './runtime';
 
 export async function authCommand(env: Env, io: CliIo, overrides: BackupOverrides = {}): Promise<number> {
   const logger = overrides.logger ?? backupLogger(env);
@@ -175,20 +67,14 @@ export async function authCommand(env: Env, io: CliIo, overrides: BackupOverride
 }
 
 export async function backupCommand(env: Env, io: CliIo, overrides: BackupOverrides = {}): Promise<number> {
-  let runtime: BackupRuntime | undefined;
-  try {
-    runtime = await openRuntime(env, overrides);
+  return withRuntime(env, io, overrides, 'Backup failed', async (runtime) => {
     const moved = await moveSharedMedia(runtime.config.backupPath);
     if (moved > 0) runtime.logger.info({ moved }, 'shared media moved into hash folders');
     const summaries = await runBackup(engineDeps(runtime, overrides, env));
     const total = summaries.reduce((n, s) => n + s.messages, 0);
     io.out(`Backup complete: ${summaries.length} account(s), ${total} new message(s)`);
     return 0;
-  } catch (error) {
-    return failed(io, runtime?.logger ?? backupLogger(env), 'Backup failed', error);
-  } finally {
-    await runtime?.close();
-  }
+  });
 }
 
 /** `fill-gaps`: one chat or every archived chat; holes of at least `threshold` (GAP_THRESHOLD by default). */
@@ -198,15 +84,12 @@ export async function fillGapsCommand(
   io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
-  let runtime: BackupRuntime | undefined;
-  try {
-    runtime = await openRuntime(env, overrides);
-    const threshold = input.threshold ?? runtime.config.gapThreshold;
+  return withRuntime(env, io, overrides, 'Gap-fill failed', async (rt) => {
+    const threshold = input.threshold ?? rt.config.gapThreshold;
     if (!Number.isInteger(threshold) || threshold < 1)
       throw new ConfigError('threshold must be a whole number of at least 1');
     const only = input.chatId ?? null;
     const reports: Awaited<ReturnType<typeof fillChatGaps>>[] = [];
-    const rt = runtime;
     await eachArchivedAccount(rt, async (session, accountId) => {
       for (const chatId of await rt.state.archivedChatIds(accountId)) {
         if (only !== null && chatId !== only) continue;
@@ -228,11 +111,7 @@ export async function fillGapsCommand(
       io.out(`  Chat ${r.chatId}: ${r.gaps} gap(s), ${r.recovered} recovered${hole}`);
     }
     return 0;
-  } catch (error) {
-    return failed(io, runtime?.logger ?? backupLogger(env), 'Gap-fill failed', error);
-  } finally {
-    await runtime?.close();
-  }
+  });
 }
 
 /** `backfill-topics`: one archived chat read again from its start. */
@@ -243,9 +122,7 @@ export async function backfillTopicsCommand(
   overrides: BackupOverrides = {},
 ): Promise<number> {
   const { chatId } = input;
-  let runtime: BackupRuntime | undefined;
-  try {
-    runtime = await openRuntime(env, overrides);
+  return withRuntime(env, io, overrides, 'Topic backfill failed', async (runtime) => {
     const accounts = await runtime.state.archivedAccounts();
     const holders: number[] = [];
     for (const account of accounts) {
@@ -268,11 +145,7 @@ export async function backfillTopicsCommand(
     });
     io.out(`Topic backfill complete: ${summaries.reduce((n, s) => n + s.messages, 0)} message(s) rewritten`);
     return 0;
-  } catch (error) {
-    return failed(io, runtime?.logger ?? backupLogger(env), 'Topic backfill failed', error);
-  } finally {
-    await runtime?.close();
-  }
+  });
 }
 
 /** `reclassify-round-videos`: one chat or every archived chat; `dryRun` changes nothing. */
@@ -282,15 +155,12 @@ export async function reclassifyRoundVideosCommand(
   io: CliIo,
   overrides: BackupOverrides = {},
 ): Promise<number> {
-  let runtime: BackupRuntime | undefined;
-  try {
-    runtime = await openRuntime(env, overrides);
+  return withRuntime(env, io, overrides, 'Reclassification failed', async (rt) => {
     const only = input.chatId ?? null;
     let scanned = 0;
     let found = 0;
     let retyped = 0;
     let errors = 0;
-    const rt = runtime;
     await eachArchivedAccount(rt, async (session, accountId) => {
       for (const chatId of await rt.state.archivedChatIds(accountId)) {
         if (only !== null && chatId !== only) continue;
@@ -313,11 +183,7 @@ export async function reclassifyRoundVideosCommand(
     io.out(`  Rows re-typed: ${retyped}`);
     if (errors > 0) io.out(`  Chats with errors: ${errors}`);
     return 0;
-  } catch (error) {
-    return failed(io, runtime?.logger ?? backupLogger(env), 'Reclassification failed', error);
-  } finally {
-    await runtime?.close();
-  }
+  });
 }
 
 export const HEARTBEAT_INTERVAL_MS = 30_000;

@@ -9,17 +9,17 @@ import path from 'node:path';
 import type { CliIo } from '../../common/cli/command';
 import { ConfigError, type Env } from '../../common/env';
 import type { RestorableMessage } from '../store/backup-state';
+import { loadBackupConfig } from './config';
+import { normalizePhone } from './engine';
+import { FloodWaitError } from './platform';
 import {
   type BackupOverrides,
   type BackupRuntime,
   backupLogger,
   failed,
-  openRuntime,
   platformFor,
-} from './commands';
-import { loadBackupConfig } from './config';
-import { normalizePhone } from './engine';
-import { FloodWaitError, type PlatformSession } from './platform';
+  withRuntime,
+} from './runtime';
 
 const AUTH_USAGE = 'usage: archive-cli auth_noninteractive {send,verify} [CODE] [2FA_PASSWORD]';
 
@@ -176,69 +176,65 @@ export async function restoreChatCommand(
 ): Promise<number> {
   const sleep = overrides.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const prefix = options.dryRun ? '[DRY RUN] ' : '';
-  let runtime: BackupRuntime | undefined;
-  let session: PlatformSession | undefined;
-  try {
-    runtime = await openRuntime(env, overrides);
+  return withRuntime(env, io, overrides, 'Restore failed', async (runtime) => {
     const account = runtime.config.accounts.find((a) => a.index === 1) ?? runtime.config.accounts[0];
     if (!account) throw new ConfigError('no account configured (MSGR_PHONE)');
-    session = await runtime.platform.connect({ index: account.index, phone: account.phone });
-    const me = await session.me();
-    const accountId = await sourceAccount(runtime, me.id, options.source);
-    if (accountId === null) {
-      io.out(`Chat ${options.source} is not in the archive.`);
-      return 1;
-    }
-    const messages = await runtime.state.restorableMessages(accountId, options.source, {
-      ...(options.after && { after: options.after }),
-      ...(options.before && { before: options.before }),
-      ...(options.limit !== undefined && { limit: options.limit }),
-    });
-    let sent = 0;
-    let skipped = 0;
-    for (const m of messages) {
-      if (overrides.signal?.aborted) break;
-      const withFile = Boolean(options.media && m.media?.downloaded && m.media.filePath);
-      if (m.isService || (!withFile && !m.text)) {
-        skipped++;
-        continue;
+    const session = await runtime.platform.connect({ index: account.index, phone: account.phone });
+    try {
+      const me = await session.me();
+      const accountId = await sourceAccount(runtime, me.id, options.source);
+      if (accountId === null) {
+        io.out(`Chat ${options.source} is not in the archive.`);
+        return 1;
       }
-      if (options.dryRun) {
-        io.out(`[DRY RUN] would send ${describe(m, withFile)}`);
-        sent++;
-        continue;
-      }
-      const file =
-        withFile && m.media?.filePath
-          ? {
-              name: m.media.fileName ?? path.basename(m.media.filePath),
-              bytes: await readFile(path.join(runtime.config.backupPath, m.media.filePath)),
-            }
-          : null;
-      if (sent > 0 && options.delaySeconds > 0) await sleep(options.delaySeconds * 1000);
-      for (;;) {
-        try {
-          await session.send(options.dest, { text: m.text, file });
-          break;
-        } catch (error) {
-          if (!(error instanceof FloodWaitError) || error.seconds > runtime.config.maxFloodWaitSeconds) {
-            throw error;
-          }
-          runtime.logger.info({ seconds: error.seconds }, 'rate limited: waiting');
-          await sleep(error.seconds * 1000);
+      const messages = await runtime.state.restorableMessages(accountId, options.source, {
+        ...(options.after && { after: options.after }),
+        ...(options.before && { before: options.before }),
+        ...(options.limit !== undefined && { limit: options.limit }),
+      });
+      let sent = 0;
+      let skipped = 0;
+      for (const m of messages) {
+        if (overrides.signal?.aborted) break;
+        const withFile = Boolean(options.media && m.media?.downloaded && m.media.filePath);
+        if (m.isService || (!withFile && !m.text)) {
+          skipped++;
+          continue;
         }
+        if (options.dryRun) {
+          io.out(`[DRY RUN] would send ${describe(m, withFile)}`);
+          sent++;
+          continue;
+        }
+        const file =
+          withFile && m.media?.filePath
+            ? {
+                name: m.media.fileName ?? path.basename(m.media.filePath),
+                bytes: await readFile(path.join(runtime.config.backupPath, m.media.filePath)),
+              }
+            : null;
+        if (sent > 0 && options.delaySeconds > 0) await sleep(options.delaySeconds * 1000);
+        for (;;) {
+          try {
+            await session.send(options.dest, { text: m.text, file });
+            break;
+          } catch (error) {
+            if (!(error instanceof FloodWaitError) || error.seconds > runtime.config.maxFloodWaitSeconds) {
+              throw error;
+            }
+            runtime.logger.info({ seconds: error.seconds }, 'rate limited: waiting');
+            await sleep(error.seconds * 1000);
+          }
+        }
+        io.out(`Sent ${describe(m, withFile)}`);
+        sent++;
       }
-      io.out(`Sent ${describe(m, withFile)}`);
-      sent++;
+      io.out(`${prefix}Restore complete:`);
+      io.out(`  Messages ${options.dryRun ? 'to send' : 'sent'}: ${sent}`);
+      io.out(`  Messages skipped: ${skipped}`);
+      return 0;
+    } finally {
+      await session.disconnect().catch(() => undefined);
     }
-    io.out(`${prefix}Restore complete:`);
-    io.out(`  Messages ${options.dryRun ? 'to send' : 'sent'}: ${sent}`);
-    io.out(`  Messages skipped: ${skipped}`);
-    return 0;
-  } catch (error) {
-    return failed(io, runtime?.logger ?? backupLogger(env), 'Restore failed', error);
-  } finally {
-    await session?.disconnect().catch(() => undefined);
-    await runtime?.close();
-  }
+  });
 }

@@ -14,13 +14,13 @@ import {
 import { stopSignal } from '../../common/cli/stop-signal';
 import {
   authCommand,
-  type BackupOverrides,
   backfillTopicsCommand,
   backupCommand,
   fillGapsCommand,
   reclassifyRoundVideosCommand,
   scheduleCommand,
 } from '../backup/commands';
+import type { BackupOverrides } from '../backup/runtime';
 import {
   authNoninteractiveCommand,
   type RestoreFlags,
