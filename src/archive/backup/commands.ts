@@ -7,15 +7,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CronExpressionParser } from 'cron-parser';
 import { type CliIo, processIo } from '../../common/cli/command';
-import { ConfigError, type Env, } from '../../common/env';
-import { migrateArchive, } from '../store/migrate';
+import { ConfigError, type Env } from '../../common/env';
+import { migrateArchive } from '../store/migrate';
 import { loadBackupConfig } from './config';
 import { normalizePhone, runBackup } from './engine';
 import { loadEventWebhook, withEventWebhook } from './event-webhook';
 import { fillChatGaps } from './gaps';
 import { Listener } from './listener';
 import { moveSharedMedia } from './media-files';
-import type { LoginPrompts, } from './platform';
+import type { LoginPrompts } from './platform';
 import { openDelivery } from './realtime';
 
 import {

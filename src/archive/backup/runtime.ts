@@ -1,5 +1,8 @@
-
-import { type CliIo, } from '../../common/cli/command';
+/**
+ * What the backup's commands run on: the configuration, the platform, the archive and its backup state,
+ * opened for one command and closed after it (withRuntime), and the steps several commands share.
+ */
+import type { CliIo } from '../../common/cli/command';
 import { ConfigError, type Env, scopedEnv } from '../../common/env';
 import { createLogger, type Logger, logLevelVar } from '../../common/logger';
 import { loadConfig } from '../config';
@@ -10,8 +13,8 @@ import { NO_SCHEMA } from '../store/migrate';
 import { openDriver } from '../store/open';
 import type { ArchiveDatabase } from '../store/store';
 import { type BackupConfig, loadBackupConfig } from './config';
-import { type EngineDeps, } from './engine';
-import { type ArchiveEvent, } from './listener';
+import type { EngineDeps } from './engine';
+import type { ArchiveEvent } from './listener';
 import type { Platform, PlatformSession } from './platform';
 
 /** What the commands are built from; tests give a fake platform and their own publish. */
