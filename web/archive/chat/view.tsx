@@ -1,3 +1,4 @@
+/** A chat: its messages as a log the reader scrolls through, its tools, its live updates. */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { ServerMessage } from '../../../generated/archive-updates/frames';
