@@ -139,7 +139,7 @@ async function benchBackend(
 ): Promise<Row[]> {
   await load(name, store, settle);
   const config = { ...loadFuelConfig({ APP_ENABLED_COUNTRIES: 'ES' }), validateResponses: false };
-  const server = await listen(createFuelApp({ config, store, logger: silentLogger() }), 0);
+  const server = await listen(createFuelApp({ config, store, logger: silentLogger() }).app, 0);
   // A 20,000-station answer keeps the event loop busy; with several clients a kept-alive socket can wait
   // longer than Node's 5 s idle timeout for its next request to be read, and the server would reset it.
   server.server.keepAliveTimeout = 120_000;

@@ -49,7 +49,7 @@ export async function start(env: Env = process.env, options: StartOptions = {}):
   const logger = options.logger ?? createLogger('fuel', config.logLevel);
   const store = await openFuelStore(config.database);
   try {
-    const app = createFuelApp({ config, store, logger });
+    const { app } = createFuelApp({ config, store, logger });
     const server = await listen(app, config.port, config.host);
     logger.info({ url: server.url, database: describeLocation(config.database) }, 'fuel listening');
     const unused = unusedCountryEntries(config);

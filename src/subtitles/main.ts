@@ -65,10 +65,16 @@ export async function start(env: Env, options: StartOptions = {}): Promise<Runni
       logger,
     });
     let selfUrl: string | undefined;
-    const app = createSubtitlesApp(
-      { config, store, queue, probe, settings, webDist: options.webDist, selfUrl: () => selfUrl },
+    const { app } = createSubtitlesApp({
+      config,
+      store,
+      queue,
+      probe,
+      settings,
+      webDist: options.webDist,
+      selfUrl: () => selfUrl,
       logger,
-    );
+    });
     const server = await listen(app, config.port, config.host);
     attachSocket(server.server, {
       basePath: config.basePath,

@@ -44,7 +44,13 @@ export function fuelHandlers(wiring: FuelWiring) {
   } satisfies Handlers<operations>;
 }
 
-export function createFuelApp(options: FuelAppOptions): Express {
+/** The app and the wiring its handlers were made from (as every service's factory answers). */
+export interface FuelApp {
+  app: Express;
+  wiring: FuelWiring;
+}
+
+export function createFuelApp(options: FuelAppOptions): FuelApp {
   const { config, store, logger } = options;
   const fetchImpl = options.fetchImpl ?? fetch;
   const now = options.now ?? Date.now;
@@ -68,5 +74,5 @@ export function createFuelApp(options: FuelAppOptions): Express {
     // As the original service: parameters a route does not know are ignored, not refused.
     allowUnknownQueryParameters: true,
   });
-  return app;
+  return { app, wiring };
 }

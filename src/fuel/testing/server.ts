@@ -83,7 +83,7 @@ export async function startTestFuel(options: TestFuelOptions = {}): Promise<Test
     },
   });
   let offset = 0;
-  const app = createFuelApp({
+  const { app } = createFuelApp({
     config,
     store,
     logger,

@@ -345,10 +345,15 @@ describe('response validation', () => {
       logger: silentLogger(),
     });
     const settings = await loadServerSettings(store, config);
-    const app = createSubtitlesApp(
-      { config, store, queue, probe: hostProbe(), settings, selfUrl: () => undefined },
-      silentLogger(),
-    );
+    const { app } = createSubtitlesApp({
+      config,
+      store,
+      queue,
+      probe: hostProbe(),
+      settings,
+      selfUrl: () => undefined,
+      logger: silentLogger(),
+    });
     const running = await listen(app, 0);
     try {
       const good = await fetch(`${running.url}/Plugins/Subtitles/Queue`, { headers: authHeader(apiKey) });

@@ -26,7 +26,17 @@ export function subtitlesHandlers(wiring: SubtitlesWiring) {
   } satisfies Handlers<operations>;
 }
 
-export function createSubtitlesApp(wired: Omit<SubtitlesWiring, 'signIns'>, logger: Logger): Express {
+/** What the app is made from: the wiring (its sign-in throttle is made here) and the logger. */
+export type SubtitlesAppOptions = Omit<SubtitlesWiring, 'signIns'> & { logger: Logger };
+
+/** The app and the wiring its handlers were made from (as every service's factory answers). */
+export interface SubtitlesApp {
+  app: Express;
+  wiring: SubtitlesWiring;
+}
+
+export function createSubtitlesApp(options: SubtitlesAppOptions): SubtitlesApp {
+  const { logger, ...wired } = options;
   const wiring: SubtitlesWiring = { ...wired, signIns: new SignInThrottle(wired.config.signInLimits) };
   const { config, store, settings } = wiring;
   const gateSettings = {
@@ -47,5 +57,5 @@ export function createSubtitlesApp(wired: Omit<SubtitlesWiring, 'signIns'>, logg
     before: [gate(gateSettings)],
     jsonLimit: '64kb',
   });
-  return app;
+  return { app, wiring };
 }
