@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type CliIo, type CommandContext, UsageError } from '../../common/cli/command';
+import type { CliIo, CommandContext } from '../../common/cli/command';
 import { type Program, runProgram } from '../../common/cli/program';
 import type { Env } from '../../common/env';
 import { createLogger } from '../../common/logger';
@@ -18,31 +18,14 @@ function archiveProgram(processEnv: Env, io: CliIo): Program<CommandContext> {
     label: 'archive-cli',
     usage: 'usage: archive-cli [--data-dir PATH] <command>',
     commands: COMMANDS,
-    helpTail: [
-      'options:',
-      '  --data-dir PATH   sets BACKUP_PATH to PATH/backups and SESSION_DIR to PATH/session (created);',
-      '                    the database settings are not changed by it',
-      '  -h, --help        show this help',
-    ],
-    globals(argv) {
-      const options: Record<string, string> = {};
-      let i = 0;
-      for (; i < argv.length; i++) {
-        const arg = argv[i] as string;
-        if (arg === '--data-dir' || arg.startsWith('--data-dir=')) {
-          const value = arg.includes('=') ? arg.slice('--data-dir='.length) : argv[++i];
-          if (!value) throw new UsageError('argument --data-dir: expected one argument');
-          options.dataDir = value;
-          continue;
-        }
-        if (arg.startsWith('-') && arg !== '-h' && arg !== '--help') {
-          throw new UsageError(`unrecognized arguments: ${arg}`);
-        }
-        break;
-      }
-      return { rest: argv.slice(i), options };
+    globalOptions: {
+      'data-dir': {
+        type: 'string',
+        metavar: 'PATH',
+        help: 'sets BACKUP_PATH to PATH/backups and SESSION_DIR to PATH/session (created);\nthe database settings are not changed by it',
+      },
     },
-    context({ dataDir }) {
+    context({ 'data-dir': dataDir }) {
       const env: Env = { ...processEnv };
       if (dataDir !== undefined) {
         // The seed: BACKUP_PATH and SESSION_DIR under it, both created; the database settings stay as they are.

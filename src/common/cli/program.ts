@@ -4,7 +4,15 @@
  * configuration errors in one line), 2 usage errors (with the usage line).
  */
 import { ConfigError } from '../env';
-import { type CliIo, type Command, commandHelp, parseCommandArgs, UsageError, usageLine } from './command';
+import {
+  type CliIo,
+  type Command,
+  commandHelp,
+  type OptionSpec,
+  parseCommandArgs,
+  UsageError,
+  usageLine,
+} from './command';
 
 export interface Program<C> {
   /** How a user starts it, for usage lines: `archive-cli`, `npm run subtitles --`. */
@@ -14,17 +22,57 @@ export interface Program<C> {
   /** The program's own usage line (`usage: archive-cli [--data-dir PATH] <command>`). */
   usage: string;
   commands: readonly Command<C>[];
-  /** Lines after the command list in the program's help (global options, hints). */
-  helpTail?: string[];
   /**
-   * Global options before the command: returns the arguments left and what the context needs of them;
-   * throws UsageError for a bad one.
+   * Options given before the command (`archive-cli --data-dir PATH <command>`), each taking a value; a
+   * line break in `help` continues it on the next line of the program's help.
    */
-  globals?(argv: string[]): { rest: string[]; options: Record<string, string> };
-  /** The context a command runs with, made once it is found and its flags are parsed. */
+  globalOptions?: Record<string, OptionSpec & { type: 'string' }>;
+  /** The context a command runs with, made once it is found and its flags are parsed: given the global options' values. */
   context(options: Record<string, string>): C | Promise<C>;
   /** The one line for a configuration error (default: `<label>: <message>`). */
   configurationError?(error: ConfigError): string;
+}
+
+/** The `options:` section of the program's help, from its declared global options. */
+function globalOptionsHelp(options: NonNullable<Program<unknown>['globalOptions']>): string[] {
+  const flags = Object.entries(options).map(([name, spec]) => ({
+    flag: `--${name} ${spec.metavar ?? name.toUpperCase()}`,
+    help: spec.help.split('\n'),
+  }));
+  flags.push({ flag: '-h, --help', help: ['show this help'] });
+  const width = Math.max(...flags.map((f) => f.flag.length)) + 3;
+  return [
+    'options:',
+    ...flags.flatMap(({ flag, help }) =>
+      help.map((line, i) => `  ${(i === 0 ? flag : '').padEnd(width)}${line}`),
+    ),
+  ];
+}
+
+/** The global options before the command: their values, and the arguments from the command on. */
+function parseGlobalOptions<C>(
+  program: Program<C>,
+  argv: string[],
+): { rest: string[]; options: Record<string, string> } {
+  const declared = program.globalOptions;
+  const options: Record<string, string> = {};
+  if (!declared) return { rest: argv, options };
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--') || arg === '--help') {
+      if (arg.startsWith('-') && arg !== '-h' && arg !== '--help')
+        throw new UsageError(`unrecognized arguments: ${arg}`);
+      break;
+    }
+    const [flag = '', inline] = arg.split(/=(.*)/s, 2);
+    const name = flag.slice(2);
+    if (!Object.hasOwn(declared, name)) throw new UsageError(`unrecognized arguments: ${arg}`);
+    const value = inline ?? argv[++i];
+    if (!value) throw new UsageError(`argument --${name}: expected one argument`);
+    options[name] = value;
+  }
+  return { rest: argv.slice(i), options };
 }
 
 export function programHelp<C>(program: Program<C>): string {
@@ -34,7 +82,7 @@ export function programHelp<C>(program: Program<C>): string {
     '',
     'commands:',
     ...program.commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    ...(program.helpTail ? ['', ...program.helpTail] : []),
+    ...(program.globalOptions ? ['', ...globalOptionsHelp(program.globalOptions)] : []),
     '',
     `Run '${program.name} <command> -h' for a command's flags.`,
   ].join('\n');
@@ -62,15 +110,13 @@ export async function runProgram<C>(program: Program<C>, argv: string[], io: Cli
     io.out(programHelp(program));
     return 0;
   }
-  let rest = argv;
-  let options: Record<string, string> = {};
-  if (program.globals) {
-    try {
-      ({ rest, options } = program.globals(argv));
-    } catch (error) {
-      if (error instanceof UsageError) return usage(program.usage, error.message);
-      throw error;
-    }
+  let rest: string[];
+  let options: Record<string, string>;
+  try {
+    ({ rest, options } = parseGlobalOptions(program, argv));
+  } catch (error) {
+    if (error instanceof UsageError) return usage(program.usage, error.message);
+    throw error;
   }
   if (rest.length === 0 || rest[0] === '-h' || rest[0] === '--help') {
     io.out(programHelp(program));
