@@ -5,11 +5,11 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
-export const cleanupLegacyAvatars: Command = {
+export const cleanupLegacyAvatars = defineCommand()({
   name: 'cleanup-legacy-avatars',
   summary: 'delete avatar files no avatar history row refers to',
   options: {
@@ -33,4 +33,4 @@ export const cleanupLegacyAvatars: Command = {
       if (!dryRun) for (const name of stale) rmSync(path.join(dir, name), { force: true, recursive: true });
       return [`Avatar files removed: ${stale.length}`];
     }),
-};
+});

@@ -3,13 +3,13 @@
  * secret), prints 'Configuration error: <error>' on an invalid value and exits 0 either way.
  */
 
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { scopedEnv, stringVar } from '../../common/env';
 import { loadConfig, loginModes } from '../config';
 import { archiveFolders, describeDatabase } from '../store/config';
 import { DEFAULT_SCHEDULE } from './status';
 
-export const config: Command = {
+export const config = defineCommand()({
   name: 'config',
   summary: 'check the configuration and log a summary (never the phone); exit 0',
   options: {},
@@ -37,4 +37,4 @@ export const config: Command = {
     }
     return 0;
   },
-};
+});

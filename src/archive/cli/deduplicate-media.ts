@@ -5,13 +5,13 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { sha256File, sharedMediaPath } from '../importers/media-files';
 import type { MediaFileRow } from '../store/store';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
-export const deduplicateMedia: Command = {
+export const deduplicateMedia = defineCommand()({
   name: 'deduplicate-media',
   summary: 'keep identical media files once, under _shared/<2 hex>/<sha256>',
   options: { ...DRY_RUN, verbose: { type: 'boolean', short: 'v', help: 'log each duplicate group' } },
@@ -52,4 +52,4 @@ export const deduplicateMedia: Command = {
       }
       return [`Duplicate groups: ${duplicated.length}`, `Files removed: ${removed}`];
     }),
-};
+});

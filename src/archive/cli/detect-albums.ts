@@ -4,7 +4,7 @@
  * `grouped_id` in raw_data (the first message's id, prefixed `album_`).
  */
 
-import { type Command, numberOption } from '../../common/cli/command';
+import { defineCommand, numberOption } from '../../common/cli/command';
 import type { MediaMessageRow } from '../store/store';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
@@ -36,7 +36,7 @@ export function findAlbums(rows: MediaMessageRow[], windowSeconds: number): Medi
   return albums;
 }
 
-export const detectAlbums: Command = {
+export const detectAlbums = defineCommand()({
   name: 'detect-albums',
   summary: 'group photos and videos sent together into albums (grouped_id)',
   options: {
@@ -60,4 +60,4 @@ export const detectAlbums: Command = {
         `Messages grouped: ${albums.reduce((n, a) => n + a.length, 0)}`,
       ];
     }),
-};
+});

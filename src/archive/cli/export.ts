@@ -5,7 +5,7 @@
 
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { type Command, errorText, UsageError } from '../../common/cli/command';
+import { defineCommand, errorText, UsageError } from '../../common/cli/command';
 import type { ExportFilter } from '../store/store';
 import { openDatabase } from './context';
 
@@ -30,7 +30,7 @@ function day(values: Record<string, unknown>, name: string, flag: string): Date 
 const nested = (value: unknown, depth: number) =>
   JSON.stringify(value, null, 2).replace(/\n/g, `\n${'  '.repeat(depth)}`);
 
-export const exportCommand: Command = {
+export const exportCommand = defineCommand()({
   name: 'export',
   summary: 'export messages to a JSON file',
   options: {
@@ -118,4 +118,4 @@ export const exportCommand: Command = {
       return 1;
     }
   },
-};
+});

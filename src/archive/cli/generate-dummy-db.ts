@@ -6,13 +6,13 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { installFixtureFiles } from '../store/fixture-files';
 import { seedFixtures } from '../store/fixtures';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 
-export const generateDummyDb: Command = {
+export const generateDummyDb = defineCommand()({
   name: 'generate-dummy-db',
   summary: 'write a demo archive (database and real media files) to try the viewer with',
   options: {
@@ -54,4 +54,4 @@ export const generateDummyDb: Command = {
       return 1;
     }
   },
-};
+});

@@ -1,11 +1,11 @@
 /** `healthcheck-backup`: healthy while the scheduler's heartbeat file is younger than the limit. */
 import { statSync } from 'node:fs';
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { intVar, scopedEnv, stringVar } from '../../common/env';
 
 export const DEFAULT_HEARTBEAT_FILE = '/tmp/telegram-archive.heartbeat';
 
-export const healthcheckBackup: Command = {
+export const healthcheckBackup = defineCommand()({
   name: 'healthcheck-backup',
   summary: 'exit 0 when HEARTBEAT_FILE is younger than HEARTBEAT_MAX_AGE_SECONDS (180), else 1',
   options: {},
@@ -28,4 +28,4 @@ export const healthcheckBackup: Command = {
     ctx.io.out(`Healthy: heartbeat is ${age} seconds old`);
     return 0;
   },
-};
+});

@@ -1,12 +1,12 @@
 /** `healthcheck-viewer`: GET HEALTHCHECK_URL within 5 seconds; healthy on 200 with status ok. */
 
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { scopedEnv, stringVar } from '../../common/env';
 
 export const DEFAULT_HEALTHCHECK_URL = 'http://127.0.0.1:8000/api/health';
 const TIMEOUT_MS = 5000;
 
-export const healthcheckViewer: Command = {
+export const healthcheckViewer = defineCommand()({
   name: 'healthcheck-viewer',
   summary: 'exit 0 when HEALTHCHECK_URL answers 200 with status ok within 5 seconds, else 1',
   options: {},
@@ -46,7 +46,7 @@ export const healthcheckViewer: Command = {
       return 1;
     }
   },
-};
+});
 
 /** The address without what it may carry besides (a user and password, a query with a token). */
 function shownAddress(url: string): string {

@@ -1,11 +1,11 @@
 /** `import -p PATH [-c CHAT_ID] [--dry-run] [--skip-media] [--merge]`: a desktop-app export. */
 
-import { type Command, errorText, UsageError } from '../../common/cli/command';
+import { defineCommand, errorText, UsageError } from '../../common/cli/command';
 import { stopSignal } from '../../common/cli/stop-signal';
 import { ImportStopped } from '../importers/types';
 import { mediaRoot, openDatabase } from './context';
 
-export const importCommand: Command = {
+export const importCommand = defineCommand()({
   name: 'import',
   summary: "import a desktop app's export folder (result.json, or messages.html with -c)",
   options: {
@@ -102,4 +102,4 @@ export const importCommand: Command = {
       stop.dispose();
     }
   },
-};
+});

@@ -1,10 +1,10 @@
 /** `list-chats`: ID, Type, Name, Last Updated (`N/A` when the chat has no message), then the total. */
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { openDatabase } from './context';
 
 const COLUMNS = [20, 12, 40];
 
-export const listChats: Command = {
+export const listChats = defineCommand()({
   name: 'list-chats',
   summary: 'list the archived chats',
   options: {},
@@ -32,4 +32,4 @@ export const listChats: Command = {
       return 1;
     }
   },
-};
+});

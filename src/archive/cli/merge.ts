@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type Command, type CommandContext, errorText, type OptionValues } from '../../common/cli/command';
+import { type CommandContext, defineCommand, errorText, type OptionValues } from '../../common/cli/command';
 import { MediaCopier, recoverCopies } from '../importers/media-files';
 import { chatFolder } from '../model/media-layout';
 import { type DatabaseConfig, parseDatabaseConfig } from '../store/config';
@@ -229,7 +229,7 @@ export async function runMerge(
   return 0;
 }
 
-export const merge: Command = {
+export const merge = defineCommand()({
   name: 'merge',
   summary: 'copy every account of another archive into this one (one transaction)',
   options: {
@@ -244,4 +244,4 @@ export const merge: Command = {
     'dry-run': { type: 'boolean', help: 'count what would be merged, write nothing' },
   },
   run: (ctx, values) => runMerge(ctx, values),
-};
+});

@@ -4,7 +4,7 @@
  * directory, as the viewer reads them.
  */
 import path from 'node:path';
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
@@ -32,7 +32,7 @@ export function relativeMediaPath(stored: string, root: string): string | null {
 
 const SHARED = '_shared/';
 
-export const migrateMediaPaths: Command = {
+export const migrateMediaPaths = defineCommand()({
   name: 'migrate-media-paths',
   summary: 'rewrite absolute or media/-prefixed media paths as paths relative to the media folder',
   options: {
@@ -60,4 +60,4 @@ export const migrateMediaPaths: Command = {
       return [`Media paths rewritten: ${media.length}`, `Avatar paths rewritten: ${avatars.length}`];
     });
   },
-};
+});

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import {
-  type Command,
   type CommandContext,
+  defineCommand,
   errorText,
   intOption,
   type OptionValues,
@@ -119,7 +119,7 @@ export async function runSqliteToPostgres(ctx: CommandContext, values: OptionVal
   }
 }
 
-export const migrateSqliteToPostgres: Command = {
+export const migrateSqliteToPostgres = defineCommand()({
   name: 'migrate-sqlite-to-postgres',
   summary: 'copy a SQLite archive into an empty PostgreSQL database, or verify a copy',
   options: {
@@ -136,4 +136,4 @@ export const migrateSqliteToPostgres: Command = {
     'dry-run': { type: 'boolean', short: 'n', help: 'count what would be copied, write nothing' },
   },
   run: runSqliteToPostgres,
-};
+});

@@ -1,11 +1,11 @@
 /** `migrate`: the schema to the newest revision, in the seed's words. */
 
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { createLogger } from '../../common/logger';
 import { migrateArchive } from '../store/migrate';
 import { databaseConfig } from './context';
 
-export const migrate: Command = {
+export const migrate = defineCommand()({
   name: 'migrate',
   summary: 'upgrade the database schema to the newest revision',
   options: {},
@@ -21,4 +21,4 @@ export const migrate: Command = {
       return 1;
     }
   },
-};
+});

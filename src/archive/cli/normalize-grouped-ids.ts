@@ -2,10 +2,10 @@
  * `normalize-grouped-ids [--dry-run]`: raw_data `grouped_id` values stored as JSON numbers become
  * strings (64-bit album ids do not fit a double), so every album compares the same way.
  */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
-export const normalizeGroupedIds: Command = {
+export const normalizeGroupedIds = defineCommand()({
   name: 'normalize-grouped-ids',
   summary: 'store every album grouped_id as a string',
   options: { ...DRY_RUN },
@@ -22,4 +22,4 @@ export const normalizeGroupedIds: Command = {
       }
       return [`Messages normalised: ${rows.length}`];
     }),
-};
+});

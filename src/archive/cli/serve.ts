@@ -1,9 +1,9 @@
 /** `serve`: the viewer (HTTP API and WebSocket) on VIEWER_PORT. */
 
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { createLogger } from '../../common/logger';
 
-export const serve: Command = {
+export const serve = defineCommand()({
   name: 'serve',
   summary: 'run the viewer (HTTP API) on VIEWER_PORT (default 8000)',
   options: {},
@@ -18,4 +18,4 @@ export const serve: Command = {
     await viewer;
     return -1;
   },
-};
+});

@@ -1,12 +1,12 @@
 /** `stats`: the banner of cached figures (all 0 until they were first calculated) and when they were. */
 
-import { type Command, errorText } from '../../common/cli/command';
+import { defineCommand, errorText } from '../../common/cli/command';
 import { ALL_VISIBLE } from '../store/store';
 import { openDatabase } from './context';
 
 const RULE = '='.repeat(50);
 
-export const stats: Command = {
+export const stats = defineCommand()({
   name: 'stats',
   summary: 'print the archive statistics (cached figures)',
   options: {},
@@ -37,4 +37,4 @@ export const stats: Command = {
       return 1;
     }
   },
-};
+});

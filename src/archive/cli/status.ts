@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { CronExpressionParser } from 'cron-parser';
-import { type Command, errorText } from '../../common/cli/command';
+import { type CommandContext, defineCommand, errorText } from '../../common/cli/command';
 import { ConfigError, type Env, intVar, scopedEnv, stringVar } from '../../common/env';
 import { type ArchiveStatus, DatabaseUnavailableError } from '../store/store';
 import { databaseConfig, openDatabase } from './context';
@@ -86,7 +86,7 @@ export function judge(status: ArchiveStatus, schedule: string, now: Date, tz: st
   return problems;
 }
 
-async function readStatus(env: Env, ctx: Parameters<Command['run']>[0]): Promise<ArchiveStatus> {
+async function readStatus(env: Env, ctx: CommandContext): Promise<ArchiveStatus> {
   const config = databaseConfig(env);
   const maxDownloadAttempts = intVar(scopedEnv(env, 'ARCHIVE_'), 'MEDIA_MAX_DOWNLOAD_ATTEMPTS', 5, {
     min: 1,
@@ -112,7 +112,7 @@ async function readStatus(env: Env, ctx: Parameters<Command['run']>[0]): Promise
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
-export const status: Command = {
+export const status = defineCommand()({
   name: 'status',
   summary: 'report the archive health from the database (exit 0 healthy, 1 not)',
   options: { json: { type: 'boolean', help: 'print the status as JSON (logs stay on stderr)' } },
@@ -156,4 +156,4 @@ export const status: Command = {
     ctx.io.out(lines.join('\n'));
     return report.healthy ? 0 : 1;
   },
-};
+});

@@ -4,11 +4,11 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { mediaRoot } from './context';
 import { DRY_RUN, maintenancePass } from './maintenance';
 
-export const updateMediaSizes: Command = {
+export const updateMediaSizes = defineCommand()({
   name: 'update-media-sizes',
   summary: 'fill in media file sizes from the files (--force: all of them)',
   options: { ...DRY_RUN, force: { type: 'boolean', help: 'recompute sizes that are already set' } },
@@ -34,4 +34,4 @@ export const updateMediaSizes: Command = {
       }
       return [`Sizes updated: ${updates.length}`, `Files missing: ${missing}`];
     }),
-};
+});

@@ -53,15 +53,41 @@ export interface CommandContext {
   logger: Logger;
 }
 
-export interface Command<C = CommandContext> {
+/**
+ * The values a command's flags give, typed from its declaration: a string flag's text (always there when
+ * the flag is required), `true` for a boolean flag given, absent otherwise.
+ */
+export type ValuesOf<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]: [O[K]['type']] extends ['boolean']
+    ? true | undefined
+    : [O[K]['type']] extends ['string']
+      ? O[K]['required'] extends true
+        ? string
+        : string | undefined
+      : OptionValues[string];
+};
+
+export interface Command<
+  C = CommandContext,
+  O extends Record<string, OptionSpec> = Record<string, OptionSpec>,
+> {
   name: string;
   summary: string;
-  options: Record<string, OptionSpec>;
+  options: O;
   /** The usage line, where the one made from the flags would mislead (a choice between flags). */
   usage?: string;
   /** Names of positional arguments (most commands take none). */
   positionals?: { names: string[]; min: number };
-  run(ctx: C, values: OptionValues, positionals: string[]): Promise<number>;
+  run(ctx: C, values: ValuesOf<O>, positionals: string[]): Promise<number>;
+}
+
+/**
+ * A command whose `run` reads its values typed from its flags (as citty's defineCommand):
+ * `defineCommand<Context>()({ options: { chat: { type: 'string', required: true, ... } }, run(ctx, v) {...} })`
+ * gives `v.chat: string`. Curried, so the context is named and the flags inferred.
+ */
+export function defineCommand<C = CommandContext>() {
+  return <const O extends Record<string, OptionSpec>>(command: Command<C, O>): Command<C, O> => command;
 }
 
 /** What a usage line or help text needs of a command. */

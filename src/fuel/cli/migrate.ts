@@ -1,5 +1,5 @@
 /** `migrate`: the pending migrations of the configured store, a line each (also `npm run migrate -- fuel`). */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { loadFuelConfig } from '../config';
 import { describeLocation, migrateDatabase } from '../store/open';
@@ -13,7 +13,7 @@ export async function migrateCommand(env: Env, print: (line: string) => void = c
     print(`fuel: applied migration ${String(m.version).padStart(3, '0')}_${m.name} to ${where}`);
 }
 
-export const migrate: Command = {
+export const migrate = defineCommand()({
   name: 'migrate',
   summary: 'apply pending database migrations',
   options: {},
@@ -21,4 +21,4 @@ export const migrate: Command = {
     await migrateCommand(ctx.env, (line) => ctx.io.out(line));
     return 0;
   },
-};
+});

@@ -3,9 +3,9 @@
  * its run (scrape-run.ts) is loaded on demand, as serving and migrating need neither the scrapers nor
  * their feeds.
  */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 
-export const scrape: Command = {
+export const scrape = defineCommand()({
   name: 'scrape',
   summary: 'run scrapers once (ES, ES,FR,PT, EV_PT, all); exit 1 when any failed',
   usage: 'usage: npm run scrape -- --country=<KEY[,KEY…]|all> [--once]',
@@ -16,8 +16,8 @@ export const scrape: Command = {
   run: async (ctx, values) => {
     const { runScrapeCommand } = await import('./scrape-run');
     return runScrapeCommand(
-      { country: values.country as string | undefined },
+      { country: values.country },
       { env: ctx.env, out: (line) => ctx.io.out(line), err: (line) => ctx.io.err(line) },
     );
   },
-};
+});

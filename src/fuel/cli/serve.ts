@@ -1,5 +1,5 @@
 /** `serve`: the HTTP server (migrating the store first), until a signal. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { closeOnSignals } from '../../common/serve';
 import { start } from '../main';
@@ -9,7 +9,7 @@ export async function serveCommand(env: Env): Promise<void> {
   closeOnSignals(running.logger, running.close);
 }
 
-export const serve: Command = {
+export const serve = defineCommand()({
   name: 'serve',
   summary: 'start the HTTP server (migrates the store first)',
   options: {},
@@ -17,4 +17,4 @@ export const serve: Command = {
     await serveCommand(ctx.env);
     return -1;
   },
-};
+});

@@ -1,9 +1,9 @@
 /** `apikey create NAME`: an API key (always an administrator), printed once. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { createApiKey } from '../domain/accounts';
 import { type SubtitlesContext, withStore } from './context';
 
-export const apikeyCreate: Command<SubtitlesContext> = {
+export const apikeyCreate = defineCommand<SubtitlesContext>()({
   name: 'apikey create',
   summary: 'add an API key (always an administrator) and print it',
   options: {},
@@ -13,4 +13,4 @@ export const apikeyCreate: Command<SubtitlesContext> = {
     ctx.out(key);
     return 0;
   },
-};
+});

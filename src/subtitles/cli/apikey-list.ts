@@ -1,9 +1,9 @@
 /** `apikey list`: the API keys by id, name and first characters. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { listApiKeys } from '../domain/accounts';
 import { type SubtitlesContext, withStore } from './context';
 
-export const apikeyList: Command<SubtitlesContext> = {
+export const apikeyList = defineCommand<SubtitlesContext>()({
   name: 'apikey list',
   summary: 'list the API keys (id, name, first characters)',
   options: {},
@@ -14,4 +14,4 @@ export const apikeyList: Command<SubtitlesContext> = {
       ctx.out(`${k.id}\t${k.name}\t${k.keyPrefix}…\t${k.createdAt}\t${k.lastUsedAt ?? 'never'}`);
     return 0;
   },
-};
+});

@@ -1,9 +1,9 @@
 /** `apikey revoke KEY_OR_ID`: an API key revoked (exit 1 when there is none such). */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { revokeApiKey } from '../domain/accounts';
 import { type SubtitlesContext, withStore } from './context';
 
-export const apikeyRevoke: Command<SubtitlesContext> = {
+export const apikeyRevoke = defineCommand<SubtitlesContext>()({
   name: 'apikey revoke',
   summary: 'revoke an API key',
   options: {},
@@ -17,4 +17,4 @@ export const apikeyRevoke: Command<SubtitlesContext> = {
     ctx.out('revoked');
     return 0;
   },
-};
+});

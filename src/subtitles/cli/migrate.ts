@@ -1,11 +1,11 @@
 /** `migrate`: the database's pending migrations, by the common runner. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { migrationLabel } from '../../common/migrations';
 import { loadConfig } from '../config';
 import { databasePath, migrateFile } from '../store/sqlite';
 import type { SubtitlesContext } from './context';
 
-export const migrate: Command<SubtitlesContext> = {
+export const migrate = defineCommand<SubtitlesContext>()({
   name: 'migrate',
   summary: 'apply pending database migrations',
   options: {},
@@ -19,4 +19,4 @@ export const migrate: Command<SubtitlesContext> = {
     );
     return 0;
   },
-};
+});

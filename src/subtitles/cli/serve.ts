@@ -1,9 +1,9 @@
 /** `serve`: the server, until a signal (the test suites take it over through onServing). */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { start } from '../main';
 import type { SubtitlesContext } from './context';
 
-export const serve: Command<SubtitlesContext> = {
+export const serve = defineCommand<SubtitlesContext>()({
   name: 'serve',
   summary: 'start the server (SUBTITLES_PORT, 8096 by default)',
   options: {},
@@ -13,4 +13,4 @@ export const serve: Command<SubtitlesContext> = {
     ctx.options.onServing?.(server);
     return 0;
   },
-};
+});

@@ -1,11 +1,11 @@
 /** `status`: the plugin's setup status as JSON, as the diagnostics route reports it. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { loadConfig } from '../config';
 import { hostProbe } from '../domain/probe';
 import { setupStatus } from '../domain/setup-status';
 import type { SubtitlesContext } from './context';
 
-export const status: Command<SubtitlesContext> = {
+export const status = defineCommand<SubtitlesContext>()({
   name: 'status',
   summary: "print the plugin's setup status as JSON",
   options: {},
@@ -18,4 +18,4 @@ export const status: Command<SubtitlesContext> = {
     ctx.out(JSON.stringify(status, null, 2));
     return 0;
   },
-};
+});

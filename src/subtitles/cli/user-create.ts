@@ -1,9 +1,9 @@
 /** `user create NAME --password P [--admin]`: a user of the media server. */
-import type { Command } from '../../common/cli/command';
+import { defineCommand } from '../../common/cli/command';
 import { createUser } from '../domain/accounts';
 import { type SubtitlesContext, withStore } from './context';
 
-export const userCreate: Command<SubtitlesContext> = {
+export const userCreate = defineCommand<SubtitlesContext>()({
   name: 'user create',
   summary: 'add a user (an administrator with --admin)',
   options: {
@@ -15,11 +15,11 @@ export const userCreate: Command<SubtitlesContext> = {
     const user = await withStore(ctx.env, (store) =>
       createUser(store, {
         name: name as string,
-        password: values.password as string,
+        password: values.password,
         isAdmin: values.admin === true,
       }),
     );
     ctx.out(`created ${user.isAdmin ? 'administrator' : 'user'} ${user.name}`);
     return 0;
   },
-};
+});
