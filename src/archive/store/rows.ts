@@ -6,8 +6,16 @@
 import { mediaTypeOf } from '../model/content-type';
 import { parseJson as parseExactJson } from '../model/int64';
 import type { Row } from './driver';
-import type { StoredChat, StoredMedia, StoredSearchResult } from './media-types';
-import type { Account, AdminChat, ChatType, Transcript, TranscriptStatus } from './types';
+import type {
+  Account,
+  AdminChat,
+  ChatType,
+  StoredChat,
+  StoredMedia,
+  StoredSearchResult,
+  Transcript,
+  TranscriptStatus,
+} from './types';
 
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;

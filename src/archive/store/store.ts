@@ -3,29 +3,10 @@
  * PostgreSQL. Visibility is always passed in and applied in SQL, so a restricted login's counts and
  * pages cover its own chats only. The store never migrates by itself (see migrate.ts).
  *
- * Each method here is an exported `async function name(db, ...args)` of a module in queries/, bound to
- * the driver by archive-store.ts: to add a method, write that function and declare the method below.
+ * Each method here is an exported `async function name(db, ...args)` of a module in queries/, named in
+ * archive-store.ts's operations and bound to the driver there: to add a method, write that function,
+ * declare the method below and name it there (tsc fails until all three agree).
  */
-
-import type {
-  NewPushSubscription,
-  PushSubscriptionRow,
-  QueuedTranscript,
-  TranscriptMedia,
-  TranscriptOutcome,
-  TranscriptTarget,
-} from './live-types';
-import type {
-  ExportedMessage,
-  ExportedMessageVersion,
-  ExportWindow,
-  GalleryPage,
-  GalleryQuery,
-  StoredChatAvatar,
-  StoredMediaItem,
-  StoredMessage,
-} from './media-types';
-
 import type { ArchiveTools } from './tools';
 import type {
   Account,
@@ -43,17 +24,25 @@ import type {
   CreatedSession,
   CreatedShareToken,
   EndedSession,
+  ExportedMessage,
+  ExportedMessageVersion,
+  ExportWindow,
   Folder,
   FoundChat,
+  GalleryPage,
+  GalleryQuery,
   MessageByDateQuery,
   MessageDatesQuery,
   MessageListQuery,
   MessageVersion,
   MessageView,
   NewAuditEntry,
+  NewPushSubscription,
   NewSession,
   NewShareToken,
   NewViewerAccount,
+  PushSubscriptionRow,
+  QueuedTranscript,
   RuntimeFlags,
   SearchPage,
   SearchQuery,
@@ -63,10 +52,16 @@ import type {
   ShareTokenChange,
   ShareTokenPatch,
   StatusQuery,
+  StoredChatAvatar,
+  StoredMediaItem,
+  StoredMessage,
   TagPage,
   TagQuery,
   Topic,
   Transcript,
+  TranscriptMedia,
+  TranscriptOutcome,
+  TranscriptTarget,
   ViewerAccount,
   ViewerAccountChange,
   ViewerAccountPatch,
@@ -77,8 +72,6 @@ import type { ArchiveWriter } from './writer';
 
 export { isValidTimeZone } from '../model/timezone';
 export { DatabaseUnavailableError, StoreConflictError } from './errors';
-export type * from './live-types';
-export type * from './media-types';
 export { accountScopedKey, BACKUP_KEYS } from './metadata-keys';
 export { shareTokenUsername } from './queries/grants';
 export { MESSAGES_PER_STATEMENT } from './queries/ingest';

@@ -1,9 +1,9 @@
 /**
- * Row shapes the archive store produces. Where a route returns a documented component, the store's type IS
- * the generated component type, so the two cannot drift.
+ * Row shapes the archive store produces, in one place: the archive's rows; media, avatars and exports;
+ * live updates. Where a route returns a documented component, the store's type IS the generated component
+ * type, so the two cannot drift.
  */
 import type { components, operations } from '../../../generated/archive/types';
-import type { StoredChat, StoredSearchResult } from './media-types';
 
 type Schemas = components['schemas'];
 type Json<K extends keyof operations, S extends number = 200> = operations[K]['responses'] extends {
@@ -302,4 +302,143 @@ export interface AuditQuery {
   offset: number;
   username?: string;
   action?: string;
+}
+
+// Media, avatars and exports. The store returns what is stored (file paths, photo ids, download flags); the
+// domain (domain/present.ts) turns them into the API's URLs and applies the no-download rule, so no URL is
+// ever built here.
+
+/** A message's media as stored: no URLs; `file_path` relative to `BACKUP_PATH`. */
+export type StoredMedia = Omit<MessageMedia, 'url' | 'thumb_url'>;
+export type StoredMessage = Omit<Message, 'media' | 'sender_avatar_url'> & { media?: StoredMedia };
+/** A chat with the photo id of its current avatar instead of a URL. */
+export type StoredChat = Omit<Chat, 'avatar_url'> & { avatar_photo_id: string | null };
+/** A search result as stored: the chat nested once (the flat copies of its fields are the presenter's). */
+export type StoredSearchResult = Omit<
+  SearchResult,
+  'chat' | 'chat_ref' | 'chat_title' | 'chat_type' | 'is_outgoing'
+> & {
+  chat: Omit<SearchResult['chat'], 'avatar_url'> & { id: number; avatar_photo_id: string | null };
+};
+/** One sighting of a chat photo; `photo_id` null records its removal. */
+export interface StoredChatAvatar {
+  photo_id: string | null;
+  seen_at: string;
+}
+
+/** One media row of a chat, with what the gallery shows of its message. */
+export interface StoredMediaItem {
+  /** The media key `{message_id}_{type}`. */
+  key: string;
+  messageId: number;
+  type: string;
+  filePath: string | null;
+  fileName: string | null;
+  fileSize: number | null;
+  mimeType: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  downloaded: boolean;
+  date: string;
+  text: string | null;
+  isDeleted: boolean;
+  deletedAt: string | null;
+}
+
+export interface GalleryQuery {
+  /** Only these types; absent means every type with a file. */
+  types?: string[];
+  limit: number;
+  /** Message ids below this one (the cursor key's message). */
+  beforeMessageId?: number;
+  /** Message ids above this one. */
+  afterMessageId?: number;
+}
+
+export interface GalleryPage {
+  /** Newest first. */
+  items: StoredMediaItem[];
+  hasMore: boolean;
+}
+
+/** A window of send dates: `from` inclusive, `to` exclusive; either may be absent. */
+export interface ExportWindow {
+  from?: Date;
+  to?: Date;
+}
+
+export type ExportedMessage = Schemas['ExportedMessage'];
+export type ExportedMessageVersion = Schemas['ExportedMessageVersion'];
+
+// Live updates: push subscriptions, media to transcribe, transcript outcomes.
+
+export interface NewPushSubscription {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  username: string | null;
+  /** Stored id of the session that subscribed (null for proxy and anonymous logins). */
+  sessionId: string | null;
+  /** One chat only, or null for every chat the login can see. */
+  accountId: number | null;
+  chatId: number | null;
+  chatRef: string | null;
+  /** The login's grants when it subscribed. */
+  allowedAccounts: number[] | null;
+  allowedChatRefs: string[] | null;
+  noDownload: boolean;
+  userAgent: string | null;
+}
+
+export interface PushSubscriptionRow {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  username: string | null;
+  chatRef: string | null;
+  noDownload: boolean;
+  allowedAccounts: number[] | null;
+  allowedChatRefs: string[] | null;
+}
+
+export interface TranscriptMedia {
+  /** The media table's id, `{chat_id}_{message_id}_{type}`. */
+  storageId: string;
+  accountId: number;
+  chatId: number;
+  messageId: number;
+  type: string;
+  mimeType: string | null;
+  filePath: string | null;
+  downloaded: boolean;
+  contentHash: string | null;
+}
+
+export interface QueuedTranscript {
+  transcriptId: number;
+  media: TranscriptMedia;
+}
+
+export interface TranscriptTarget {
+  transcriptId: number;
+  status: TranscriptStatus;
+  accountId: number;
+  chatId: number;
+  messageId: number;
+}
+
+export interface TranscriptOutcome {
+  jobId: string | null;
+  contentHash: string | null;
+  status: 'done' | 'failed';
+  error: string | null;
+  text: string | null;
+  language: string | null;
+  engineName: string | null;
+  engineVersion: string | null;
+  confidence: number | null;
+  durationS: number | null;
+  source: string | null;
+  completedAt: Date;
 }

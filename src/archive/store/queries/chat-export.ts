@@ -6,10 +6,9 @@ import { mediaTypeOf } from '../../model/content-type';
 import { asPoll } from '../../model/polls';
 import { serviceOf } from '../../model/service-lines';
 import type { Row } from '../driver';
-import type { ExportedMessage, ExportedMessageVersion, ExportWindow } from '../media-types';
 import { bool, iso, isoRequired, num, parseJson, str, toTranscript } from '../rows';
 import { join, list, type Sql, sql } from '../sql';
-import type { ChatKey, Transcript } from '../types';
+import type { ChatKey, ExportedMessage, ExportedMessageVersion, ExportWindow, Transcript } from '../types';
 import { type Db, inChat } from './common';
 
 function windowOf(w: ExportWindow, column: Sql): Sql[] {

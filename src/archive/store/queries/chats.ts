@@ -4,7 +4,6 @@ import { asPoll, pollHeadline } from '../../model/polls';
 import { containsPattern } from '../../model/search';
 import { serviceOf } from '../../model/service-lines';
 import type { Row } from '../driver';
-import type { StoredChat, StoredChatAvatar } from '../media-types';
 import {
   accountLabel,
   bool,
@@ -27,6 +26,8 @@ import type {
   ChatStats,
   Folder,
   FoundChat,
+  StoredChat,
+  StoredChatAvatar,
   Topic,
   Visibility,
 } from '../types';

@@ -1,10 +1,9 @@
 import { mediaTypeOf } from '../../model/content-type';
 import { FILELESS_TYPES } from '../../model/media-kinds';
 import type { Row } from '../driver';
-import type { GalleryPage, GalleryQuery, StoredChatAvatar, StoredMediaItem } from '../media-types';
 import { bool, iso, isoRequired, num, str } from '../rows';
 import { join, list, type Sql, sql } from '../sql';
-import type { ChatKey } from '../types';
+import type { ChatKey, GalleryPage, GalleryQuery, StoredChatAvatar, StoredMediaItem } from '../types';
 import type { Db } from './common';
 
 const ITEM_COLUMNS = sql`md.message_id, md.type, md.file_path, md.file_name, md.file_size, md.mime_type,

@@ -5,7 +5,6 @@ import { quote, serviceOf } from '../../model/service-lines';
 import { localDayRange, localMonthDays } from '../../model/timezone';
 import type { DialectCapabilities } from '../dialects';
 import type { Row } from '../driver';
-import type { StoredMessage } from '../media-types';
 import {
   bool,
   byCodePoint,
@@ -26,6 +25,7 @@ import type {
   MessageVersion,
   MessageView,
   Reaction,
+  StoredMessage,
   Transcript,
   VersionSource,
 } from '../types';

@@ -1,7 +1,6 @@
-import type { NewPushSubscription, PushSubscriptionRow } from '../live-types';
 import { bool, parseJson, str } from '../rows';
 import { json, sql } from '../sql';
-import type { ChatKey } from '../types';
+import type { ChatKey, NewPushSubscription, PushSubscriptionRow } from '../types';
 import type { Db } from './common';
 
 /** Stores a subscription; the same endpoint posted again replaces the earlier one. */

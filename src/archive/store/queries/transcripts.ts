@@ -1,9 +1,15 @@
 import { mediaTypeOf } from '../../model/content-type';
 import type { Driver } from '../driver';
-import type { QueuedTranscript, TranscriptMedia, TranscriptOutcome, TranscriptTarget } from '../live-types';
 import { bool, isoRequired, str, toTranscript } from '../rows';
 import { sql } from '../sql';
-import type { ChatKey, Transcript } from '../types';
+import type {
+  ChatKey,
+  QueuedTranscript,
+  Transcript,
+  TranscriptMedia,
+  TranscriptOutcome,
+  TranscriptTarget,
+} from '../types';
 import type { Db } from './common';
 
 function toTranscriptMedia(r: Record<string, unknown>): TranscriptMedia {
