@@ -12,7 +12,19 @@ export class Sql {
   constructor(
     readonly strings: readonly string[],
     readonly values: readonly unknown[],
+    /** Set by `prepared`: the name PostgreSQL keeps the statement's plan under, per connection. */
+    readonly name?: string,
   ) {}
+}
+
+/**
+ * A statement whose text never changes, run as a named prepared statement on PostgreSQL: it is planned
+ * once per connection, and after five runs PostgreSQL keeps one plan for every value (it chooses so only
+ * when that plan costs about what each run's own would). For a statement run on every search keystroke
+ * whose planning costs more than its execution. SQLite caches every statement by its text already.
+ */
+export function prepared(name: string, query: Sql): Sql {
+  return new Sql(query.strings, query.values, name);
 }
 
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {

@@ -2,7 +2,7 @@
 import { containsPattern } from '../../model/search';
 import type { DialectCapabilities, Introspection, SubstringCandidates } from '../dialects';
 import type { Queryable } from '../driver';
-import { count, join, raw, type Sql, sql } from '../sql';
+import { count, join, prepared, raw, type Sql, sql } from '../sql';
 
 /**
  * A tsquery requiring every word, each given as the index holds it (indexedForms), so the statement
@@ -32,8 +32,14 @@ const WORD_BREAK = /[ \t\n\r\f\v]/;
  */
 async function wordCandidates(db: Queryable, needle: string, folded: Sql): Promise<SubstringCandidates> {
   if (needle === '' || WORD_BREAK.test(needle)) return null;
-  const rows = await db.all<{ word: string }>(sql`SELECT word FROM message_search_words
-    WHERE word LIKE ${containsPattern(needle)} ESCAPE '\\' OR word = '' LIMIT ${count(2 * NEEDLE_WORDS + 1)}`);
+  // Prepared: its planning took twice its execution (0.09 against 0.04 ms), and it runs on every search.
+  const rows = await db.all<{ word: string }>(
+    prepared(
+      'archive_search_words_holding',
+      sql`SELECT word FROM message_search_words
+        WHERE word LIKE ${containsPattern(needle)} ESCAPE '\\' OR word = '' LIMIT ${count(2 * NEEDLE_WORDS + 1)}`,
+    ),
+  );
   const words = [...new Set(rows.map((r) => String(r.word)))];
   if (rows.length > 2 * NEEDLE_WORDS || words.length > NEEDLE_WORDS) return null;
   if (words.length === 0) return 'none';

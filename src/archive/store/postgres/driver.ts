@@ -80,7 +80,7 @@ async function copyInto(
 }
 
 function queryable(
-  run: (text: string, params: unknown[]) => Promise<pg.QueryResult>,
+  run: (text: string, params: unknown[], name?: string) => Promise<pg.QueryResult>,
   options: PostgresOptions,
   client?: pg.PoolClient,
 ) {
@@ -88,7 +88,7 @@ function queryable(
     const { text, params } = compile(query, 'postgresql');
     if (options.echo) options.logger?.info({ sql: text }, 'sql');
     try {
-      return await run(text, params);
+      return await run(text, params, query.name);
     } catch (err) {
       throw translate(err);
     }
@@ -123,7 +123,11 @@ export class PostgresDriver implements Driver {
       ...(options.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
       onIdleError: (err) => options.logger?.warn({ err: err.message }, 'idle database connection failed'),
     });
-    this.direct = queryable((text, params) => this.pool.query(text, params), options);
+    this.direct = queryable(
+      (text, params, name) =>
+        this.pool.query(name ? { name, text, values: params } : { text, values: params }),
+      options,
+    );
   }
 
   all<T = Row>(query: Sql): Promise<T[]> {
@@ -147,7 +151,14 @@ export class PostgresDriver implements Driver {
     }
     try {
       await client.query('BEGIN');
-      const result = await fn(queryable((text, params) => client.query(text, params), this.options, client));
+      const result = await fn(
+        queryable(
+          (text, params, name) =>
+            client.query(name ? { name, text, values: params } : { text, values: params }),
+          this.options,
+          client,
+        ),
+      );
       await client.query('COMMIT');
       return result;
     } catch (err) {

@@ -239,6 +239,21 @@ describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
     }
   });
 
+  it('asks the vocabulary through a statement prepared once per connection, and answers the same each time', async () => {
+    const folded = foldedSearchText(POSTGRES_CAPABILITIES);
+    const found = await db.transaction(async (tx) => {
+      const answers = [];
+      for (const needle of ['etzalc', 'zanzibar', 'etzalc']) {
+        answers.push(await POSTGRES_CAPABILITIES.substringCandidates?.find(tx, needle, folded));
+      }
+      const named = await tx.all<{ name: string }>(sql`SELECT name FROM pg_prepared_statements`);
+      return { answers, named: named.map((r) => r.name) };
+    });
+    expect(found.named).toContain('archive_search_words_holding');
+    expect(found.answers[1]).toBe('none');
+    expect(found.answers[0]).toEqual(found.answers[2]);
+  });
+
   it('lets two writers add the same new word at once, neither waiting for the other', async () => {
     // Two chats: writers to one chat wait for each other anyway (its last message date, migration 001).
     await db.exec(`
