@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { MessageMediaTypeLabels } from '../../generated/archive/labels';
 import { skipReasonText } from '../shared/skip-reasons';
 import { api, type Message, type Schemas, type Transcript } from './api';
+import { keepAsked } from './transcript-list';
 
 type Media = Schemas['MessageMedia'];
 
@@ -131,7 +132,11 @@ export function Transcripts(props: {
   const media = props.message.media;
   const [list, setList] = useState<Transcript[]>(props.message.transcripts ?? []);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setList(props.message.transcripts ?? []), [props.message.transcripts]);
+  // The message read again (a page loaded, a live update): its transcripts, a request still on its way kept.
+  useEffect(
+    () => setList((current) => keepAsked(current, props.message.transcripts ?? [])),
+    [props.message.transcripts],
+  );
   if (!media || props.noDownload) return null;
   const audible = ['voice', 'audio', 'video', 'round_video', 'video_note'].includes(media.type);
   if (!audible) return null;
