@@ -281,6 +281,31 @@ describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
     expect(other.map((m) => m.id)).toEqual([30_002]);
   });
 
+  it('lets a role granted the archive tables before this revision write messages, their words indexed', async () => {
+    const role = `specyard_words_writer_${process.pid}`;
+    const url = (t.config as { url: string }).url;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.query(`CREATE ROLE ${role}`);
+      await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await admin.query(`REVOKE ALL ON message_search_words FROM ${role}`);
+      await admin.query(`SET ROLE ${role}`);
+      await admin.query(`INSERT INTO messages (pk, account_id, chat_id, id, date, text)
+        VALUES (50001, 1, 1, 50001, '2026-02-01', 'a quokka at the door')`);
+      await expect(admin.query('SELECT count(*) FROM message_search_words')).rejects.toThrow(
+        /permission denied/,
+      );
+    } finally {
+      await admin.query('RESET ROLE').catch(() => undefined);
+      await admin.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
+    expect(await search('QUOKKA')).toEqual([50001]);
+  });
+
   it('indexes the words of an edit, and the words longer than it keeps whole as one key', async () => {
     const long = `${'x'.repeat(70)}ocelot${'y'.repeat(5)}`;
     await t.db.upsertMessages([

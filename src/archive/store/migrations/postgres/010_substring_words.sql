@@ -7,7 +7,9 @@
 -- any such word is: a search always asks for it too, so a needle inside a long word is still found.
 --
 -- The vocabulary only grows (a word whose messages are gone finds nothing) and may hold a word twice (two
--- writers adding it at once): neither changes an answer, and no writer waits for another's word.
+-- writers adding it at once): neither changes an answer, and no writer waits for another's word. Its
+-- trigger runs as the archive's owner (on this schema only), so a role granted writes to the archive's
+-- tables before this revision keeps writing messages without a grant on the vocabulary.
 
 CREATE FUNCTION archive_search_words(searched text) RETURNS text[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -26,7 +28,8 @@ INSERT INTO message_search_words (word)
 CREATE INDEX idx_message_search_words ON message_search_words (word);
 CREATE INDEX idx_message_search_words_substrings ON message_search_words USING GIN (word gin_trgm_ops);
 
-CREATE FUNCTION archive_keep_search_words() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION archive_keep_search_words() RETURNS trigger LANGUAGE plpgsql
+  SECURITY DEFINER SET search_path FROM CURRENT AS $$
 BEGIN
   INSERT INTO message_search_words (word)
   SELECT DISTINCT w FROM written,
