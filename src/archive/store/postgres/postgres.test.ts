@@ -4,15 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../common/logger';
 import { driverOf } from '../archive-store';
 import type { Driver } from '../driver';
-import { liveQueryCases } from '../live-queries.cases';
 import { migrateOpenStore } from '../migrate';
 import { openArchiveStore } from '../open';
 import { foldedSearchText } from '../queries/messages';
 import { compile, sql } from '../sql';
 import { ALL_VISIBLE } from '../store';
-import { archiveStoreCases } from '../store.cases';
-import { substringSearchCases } from '../substring-search.cases';
-import { openTestStore, type TestStore } from '../test-databases';
+import { openTestStore, type TestStore } from '../testing/databases';
+import { liveQueryCases } from '../testing/live-queries.cases';
+import { archiveStoreCases } from '../testing/store.cases';
+import { substringSearchCases } from '../testing/substring-search.cases';
 import { POSTGRES_CAPABILITIES } from './capabilities';
 
 archiveStoreCases('postgresql');
@@ -239,17 +239,27 @@ describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
     }
   });
 
-  it('asks the vocabulary through a statement prepared once per connection, and answers the same each time', async () => {
+  it('asks the vocabulary through a statement prepared once per connection, planned once, answering the same each time', async () => {
     const folded = foldedSearchText(POSTGRES_CAPABILITIES);
+    const needles = [
+      'etzalc',
+      'zanzibar',
+      'etzalc',
+      ...Array.from({ length: 12 }, (_, i) => `absent${i}word`),
+    ];
     const found = await db.transaction(async (tx) => {
       const answers = [];
-      for (const needle of ['etzalc', 'zanzibar', 'etzalc']) {
+      for (const needle of needles) {
         answers.push(await POSTGRES_CAPABILITIES.substringCandidates?.find(tx, needle, folded));
       }
-      const named = await tx.all<{ name: string }>(sql`SELECT name FROM pg_prepared_statements`);
-      return { answers, named: named.map((r) => r.name) };
+      const named = await tx.all<{ name: string; generic: number }>(
+        sql`SELECT name, generic_plans AS generic FROM pg_prepared_statements`,
+      );
+      return { answers, named };
     });
-    expect(found.named).toContain('archive_search_words_holding');
+    const statement = found.named.find((r) => r.name === 'archive_search_words_holding');
+    // After its five first runs PostgreSQL keeps one plan for every needle, rather than planning each run.
+    expect(Number(statement?.generic)).toBeGreaterThan(0);
     expect(found.answers[1]).toBe('none');
     expect(found.answers[0]).toEqual(found.answers[2]);
   });
