@@ -3,6 +3,7 @@
  * seed's access rules give. Requests are the document's examples with real fixture ids, so a caller that
  * passes the guard gets the route's own answer.
  */
+import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../common/documents';
 import { documentedOperations } from '../../common/http/operations';
@@ -163,7 +164,7 @@ describe('x-access marks', () => {
   it('refuses to start when an operation has no mark', () => {
     const copy = structuredClone(doc);
     delete copy.paths['/api/admin/viewers'].post['x-access'];
-    expect(() => accessGuards(copy, {} as never)).toThrow(
+    expect(() => accessGuards(copy, {} as never, {})).toThrow(
       /createViewer \(POST \/api\/admin\/viewers\) has no valid x-access/,
     );
     expect(() =>
@@ -176,10 +177,26 @@ describe('x-access marks', () => {
     ).toThrow(/createViewer/);
   });
 
+  it('refuses to start unless every internal operation, and only they, has a caller rule', () => {
+    const pass: RequestHandler = (_req, _res, next) => next();
+    const rules = { pushInternalUpdate: pass, receiveTranscriptionCallback: pass };
+    expect(() => accessGuards(doc, {} as never, rules)).not.toThrow();
+    expect(() => accessGuards(doc, {} as never, { pushInternalUpdate: pass })).toThrow(
+      /receiveTranscriptionCallback has none/,
+    );
+    expect(() => accessGuards(doc, {} as never, { ...rules, getStatus: pass })).toThrow(
+      /getStatus is not internal/,
+    );
+    // A route newly marked internal is reached by nobody until it is given its rule.
+    const copy = structuredClone(doc);
+    copy.paths['/api/status'].get['x-access'] = 'internal';
+    expect(() => accessGuards(copy, {} as never, rules)).toThrow(/getStatus has none/);
+  });
+
   it('refuses an unknown level', () => {
     const copy = structuredClone(doc);
     copy.paths['/api/status'].get['x-access'] = 'admin';
-    expect(() => accessGuards(copy, {} as never)).toThrow(/getStatus/);
+    expect(() => accessGuards(copy, {} as never, {})).toThrow(/getStatus/);
   });
 });
 

@@ -21,7 +21,7 @@ import { proxyPrincipal } from '../domain/login';
 import { ANONYMOUS, isMaster, type Principal, visibilityOf } from '../domain/principal';
 import { clientIp, readCookie, viewerOnly } from './client';
 import { CHAT, PRINCIPAL } from './context';
-import { drainBody, internalPushAllowed } from './internal-access';
+import { drainBody } from './internal-access';
 import type { ArchiveWiring } from './wiring';
 
 /**
@@ -114,37 +114,44 @@ export async function optionalPrincipal(
 }
 
 /**
+ * How each `internal` operation knows its caller (its own rule: a source address and secret, a signature
+ * over the body), run by its guard in place of a login. Every `internal` operation has one and only they
+ * do, or the guards refuse to be built: a new internal route cannot be reached by nobody's rule.
+ */
+export type CallerRules = Readonly<Record<string, RequestHandler>>;
+
+/**
  * The guard of every documented operation, bound to the operation the front door matched (never to the
  * path as spelled): its level, and for `{chat_ref}` routes the chat, found visible to the caller. Only a
  * matched request reaches it; one without an operation would go no further.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see accessLevels.
-export function accessGuards(doc: any, wiring: ArchiveWiring): RequestHandler {
+export function accessGuards(doc: any, wiring: ArchiveWiring, callers: CallerRules): RequestHandler {
   const levels = accessLevels(doc);
+  const internal = [...levels].filter(([, level]) => level === 'internal').map(([id]) => id);
+  const unruled = internal.filter((id) => !Object.hasOwn(callers, id));
+  const stray = Object.keys(callers).filter((id) => levels.get(id) !== 'internal');
+  if (unruled.length > 0 || stray.length > 0) {
+    throw new Error(
+      `caller rules must cover exactly the internal operations: ${[
+        ...unruled.map((id) => `${id} has none`),
+        ...stray.map((id) => `${id} is not internal`),
+      ].join(', ')}`,
+    );
+  }
   return async (req, res, next) => {
     const operation = matchedOperation(req);
     if (!operation) throw new ArchiveError('not-found', 'Not Found');
     const { operationId } = operation;
     const access = levels.get(operationId) as Access;
-    if (
-      access !== 'internal' &&
-      changesState(req.method) &&
-      !sameOriginRequest(req.headers, wiring.config.corsOrigins)
-    ) {
+    if (access === 'internal') return (callers[operationId] as RequestHandler)(req, res, next);
+    if (changesState(req.method) && !sameOriginRequest(req.headers, wiring.config.corsOrigins)) {
       // A page of another origin (another port of this host included) acting with whatever the browser
       // sends for it: the viewer's cookie, a single-sign-on proxy's own cookie, an address the proxy trusts.
       await drainBody(req);
       throw new ArchiveError('forbidden', CROSS_SITE_REFUSED);
     }
-    if (
-      operationId === 'pushInternalUpdate' &&
-      !internalPushAllowed(req, wiring.live.pushSecret, wiring.ownHost)
-    ) {
-      // Refused before its body is looked at; it is drained so the connection stays usable.
-      await drainBody(req);
-      throw new ArchiveError('forbidden', 'Forbidden');
-    }
-    if (access === 'public' || access === 'internal') return next();
+    if (access === 'public') return next();
     if (!wiring.modes.configured) throw new ArchiveError('not-configured', AUTH_NOT_CONFIGURED);
     const p = await optionalPrincipal(wiring, req, res);
     if (!p) throw new ArchiveError('unauthenticated', NOT_AUTHENTICATED);

@@ -16,6 +16,7 @@ import { RAW_BODY } from './context';
 import { badTargetHandler, errorMapper, methodNotAllowedHandler, notFoundHandler } from './errors';
 import { archiveHandlers } from './handlers';
 import { viewerHosts } from './hosts';
+import { internalPushCaller } from './internal-access';
 import { internalPushFastPath } from './internal-push';
 import { exactJsonAnswers, jsonBody } from './json';
 import { corsHeaders, corsPreflight, securityHeaders } from './security';
@@ -98,12 +99,18 @@ export function createArchiveApp(options: ArchiveAppOptions): ArchiveApp {
     },
     validateResponses: config.validateResponses,
     headers: [securityHeaders, corsHeaders(config.corsOrigins)],
-    before: [accessGuards(options.document ?? loadBundledDocument('archive'), wiring), exactJsonAnswers],
+    before: [
+      exactJsonAnswers,
+      accessGuards(options.document ?? loadBundledDocument('archive'), wiring, {
+        pushInternalUpdate: internalPushCaller(wiring.live.pushSecret, wiring.ownHost),
+        // A delivery is known by its signature over the exact bytes: the rule reads the body.
+        receiveTranscriptionCallback: transcriptionCallbackBody(wiring),
+      }),
+    ],
     hooks: {
       login: [limitLogins],
       loginWithToken: [limitLogins],
       pushInternalUpdate: [internalPushFastPath(handlers.pushInternalUpdate)],
-      receiveTranscriptionCallback: [transcriptionCallbackBody(wiring)],
     },
     bodyReaders: [...jsonBody('1mb'), keepRawBody],
   });

@@ -1,5 +1,6 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { isLoopbackPeer, isPrivatePeer } from '../../common/peer-address';
+import { ArchiveError } from '../domain/errors';
 import { constantTimeEqual } from '../domain/secrets';
 import type { HostRule } from './hosts';
 
@@ -14,6 +15,16 @@ export function internalPushAllowed(req: Request, secret: string | null, ownHost
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   return isPrivatePeer(peer) && bearer !== undefined && constantTimeEqual(bearer, secret);
 }
+
+/** The caller rule of `POST /internal/push` (access.ts): refused before its body is looked at. */
+export const internalPushCaller =
+  (secret: string | null, ownHost: HostRule): RequestHandler =>
+  async (req, _res, next) => {
+    if (internalPushAllowed(req, secret, ownHost)) return next();
+    // Drained so the connection stays usable.
+    await drainBody(req);
+    throw new ArchiveError('forbidden', 'Forbidden');
+  };
 
 /** Reads and discards a request body (up to `limit` bytes; a larger one closes the connection). */
 export function drainBody(req: Request, limit = 1024 * 1024): Promise<void> {

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_FILES } from '../store/fixture-files';
+import { FIXTURE_FILES } from '../demo/files';
 import { call, FIXTURE, login, MASTER, PASSWORD_ENV, startTestViewer, type TestViewer } from './test-viewer';
 
 const RC = FIXTURE.releaseCrew.ref;
-const SOURCES = path.join(import.meta.dirname, '..', 'store', 'fixture-media');
+const SOURCES = path.join(import.meta.dirname, '..', 'demo', 'media');
 
 describe('media over HTTP', () => {
   let viewer: TestViewer;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger';
 import { TEST_POSTGRES_ADMIN_URL } from '../../common/testing/postgres';
 import { startTcpProxy, type TcpProxy } from '../../common/testing/tcp-proxy';
-import { seedFixtures } from '../store/fixtures';
+import { seedFixtures } from '../demo/dataset';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
-import { createTestDatabase, type TestDatabase } from '../store/test-databases';
+import { createTestDatabase, type TestDatabase } from '../store/testing/databases';
 import { call, login, MASTER, PASSWORD_ENV, startViewerOn, type TestViewer } from './test-viewer';
 
 describe('the viewer on PostgreSQL through an outage', () => {

@@ -9,13 +9,13 @@ import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { listen } from '../../common/serve';
 import { loadConfig } from '../config';
+import { FIXTURE } from '../demo/dataset';
+import { installFixtureFiles } from '../demo/files';
 import type { LiveOptions } from '../live/live';
 import type { DatabaseConfig } from '../store/config';
-import { installFixtureFiles } from '../store/fixture-files';
-import { FIXTURE } from '../store/fixtures';
 import { openArchiveStore } from '../store/open';
 import type { ArchiveDatabase, Backend } from '../store/store';
-import { openTestStore } from '../store/test-databases';
+import { openTestStore } from '../store/testing/databases';
 import { createArchiveApp } from './app';
 import type { ArchiveWiring } from './wiring';
 

@@ -1,8 +1,7 @@
 /**
- * The body of the transcription callback operation, read by a hook of that operation (app.ts) before the
- * JSON parser: over 256 KiB is refused
- * with 413 before the rest is read, and the Standard Webhooks signature is checked over the exact bytes
- * received. The verified JSON then goes through the document's validation like any body.
+ * The body of the transcription callback operation, read by that operation's caller rule (app.ts, access.ts)
+ * before the JSON parser: over 256 KiB is refused with 413 before the rest is read, and the Standard Webhooks
+ * signature is checked over the exact bytes received. The verified JSON then goes through the document's validation like any body.
  */
 import type { RequestHandler } from 'express';
 import { writeContext } from '../../common/http/context';
