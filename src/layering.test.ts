@@ -19,6 +19,10 @@ const FLOORS: Record<string, Record<string, number>> = {
     'config.ts': 2,
     domain: 2,
     importers: 2,
+    // The demo archive (its dataset and small real files), written through the store.
+    demo: 2,
+    // Test plumbing (store/testing/: test databases seeded with the demo archive, the store's shared cases).
+    testing: 3,
     live: 3,
     backup: 3,
     http: 4,
@@ -89,10 +93,14 @@ function importsOf(file: string): Import[] {
   return found;
 }
 
-/** `archive/http/app.ts` → { service: 'archive', part: 'http' }; `main.ts` → { service: null }. */
+/**
+ * `archive/http/app.ts` → { service: 'archive', part: 'http' }; `main.ts` → { service: null }. A `testing`
+ * folder is test plumbing wherever it stands (`archive/store/testing/`): its own part, `testing`.
+ */
 function placeOf(relative: string): { service: string | null; part: string } {
   const [service, first, ...rest] = relative.split('/');
   if (!service || !SERVICES.includes(service)) return { service: null, part: service ?? '' };
+  if (rest.slice(0, -1).includes('testing') || first === 'testing') return { service, part: 'testing' };
   const part = rest.length > 0 ? (first as string) : `${(first ?? '').replace(/\.tsx?$/, '')}.ts`;
   return { service, part };
 }

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArchiveClient } from '../../generated/archive/client';
-import { FIXTURE } from '../../src/archive/store/fixtures';
+import { FIXTURE } from '../../src/archive/demo/dataset';
 import { itSendsEveryDocumentedExample, useContract } from '../lib/suite';
 import {
   LIVE_PUSH_SECRET,

@@ -19,7 +19,7 @@ import { backupState } from '../../src/archive/store/backup-state';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openDriver } from '../../src/archive/store/open';
 import type { Backend } from '../../src/archive/store/store';
-import { createTestDatabase } from '../../src/archive/store/test-databases';
+import { createTestDatabase } from '../../src/archive/store/testing/databases';
 import { silentLogger } from '../../src/common/logger';
 
 const { values } = parseArgs({

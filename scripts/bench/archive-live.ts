@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     import('../../src/archive/http/app'),
     import('../../src/archive/store/migrate'),
     import('../../src/archive/store/open'),
-    import('../../src/archive/store/test-databases'),
+    import('../../src/archive/store/testing/databases'),
     import('../../src/common/logger'),
     import('../../src/common/serve'),
   ]);

@@ -19,7 +19,7 @@ import type { DatabaseConfig } from '../../src/archive/store/config';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openArchiveStore } from '../../src/archive/store/open';
 import type { Backend } from '../../src/archive/store/store';
-import { createTestDatabase } from '../../src/archive/store/test-databases';
+import { createTestDatabase } from '../../src/archive/store/testing/databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';

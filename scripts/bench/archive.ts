@@ -17,7 +17,7 @@ import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openArchiveStore } from '../../src/archive/store/open';
 import { join, sql } from '../../src/archive/store/sql';
 import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type ChatKey } from '../../src/archive/store/store';
-import { createTestDatabase } from '../../src/archive/store/test-databases';
+import { createTestDatabase } from '../../src/archive/store/testing/databases';
 import type { NewMessage } from '../../src/archive/store/writer';
 import { silentLogger } from '../../src/common/logger';
 import { listen } from '../../src/common/serve';

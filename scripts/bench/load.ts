@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { FIXTURE } from '../../src/archive/store/fixtures';
+import { FIXTURE } from '../../src/archive/demo/dataset';
 import type { DemoCredentials } from '../../src/first-run';
 import { startSpanishFeed } from './spanish-feed';
 

@@ -11,19 +11,19 @@ import sharp from 'sharp';
 import { loadBackupConfig } from '../../src/archive/backup/config';
 import { demoPlatform, fillDemoArchive } from '../../src/archive/backup/demo-platform';
 import type { MediaKind } from '../../src/archive/backup/platform';
+import { FIXTURE, seedFixtures } from '../../src/archive/demo/dataset';
+import { installFixtureFiles } from '../../src/archive/demo/files';
 import { createArchiveStore } from '../../src/archive/store/archive-store';
 import { backupState } from '../../src/archive/store/backup-state';
 import { describeDatabase } from '../../src/archive/store/config';
-import { installFixtureFiles } from '../../src/archive/store/fixture-files';
-import { FIXTURE, seedFixtures } from '../../src/archive/store/fixtures';
 import { migrateOpenStore } from '../../src/archive/store/migrate';
 import { openDriver } from '../../src/archive/store/open';
 import { ALL_VISIBLE } from '../../src/archive/store/store';
 import { createLogger } from '../../src/common/logger';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Small real files of each kind, when the project ships them (store/fixture-media). */
-const FIXTURE_MEDIA = path.join(ROOT, 'src/archive/store/fixture-media');
+/** Small real files of each kind, when the project ships them (demo/media). */
+const FIXTURE_MEDIA = path.join(ROOT, 'src/archive/demo/media');
 const FILE_OF: Partial<Record<MediaKind, string>> = {
   photo: 'photo.jpg',
   voice: 'voice.ogg',

@@ -10,7 +10,7 @@ import { silentLogger } from '../common/logger';
 import { FakePlatform, loadBackupConfig, runBackup } from './index';
 import type { ArchiveSqlStore } from './store/archive-store';
 import { sql } from './store/sql';
-import { openTestStore } from './store/test-databases';
+import { openTestStore } from './store/testing/databases';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'specyard-archive-api-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -14,7 +14,7 @@ import type { ArchiveSqlStore } from '../store/archive-store';
 import { backupState } from '../store/backup-state';
 import { openArchiveStore } from '../store/open';
 import { sql } from '../store/sql';
-import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/testing/databases';
 import {
   authCommand,
   backfillTopicsCommand,

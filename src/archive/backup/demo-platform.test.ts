@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger';
+import { FIXTURE } from '../demo/dataset';
 import type { ArchiveSqlStore } from '../store/archive-store';
 import { backupState } from '../store/backup-state';
-import { FIXTURE } from '../store/fixtures';
 import { sql } from '../store/sql';
 import { ALL_VISIBLE } from '../store/store';
-import { openTestStore } from '../store/test-databases';
+import { openTestStore } from '../store/testing/databases';
 import { loadBackupConfig } from './config';
 import { DEMO_MEDIA, demoPlatform, fillDemoArchive } from './demo-platform';
 

@@ -1,13 +1,13 @@
 /**
  * The demo archive's platform: a FakePlatform scripted with the fixture archive's accounts and chats
- * (same ids, titles and refs as store/fixtures.ts, so links and examples match), messages carrying every
+ * (same ids, titles and refs as demo/dataset.ts, so links and examples match), messages carrying every
  * media kind with real bytes, topics, folders and avatars, and a second act of edits, a deletion, reactions
  * and a new avatar. `fillDemoArchive` runs the real backup engine against it twice, so the demo data is
  * whatever the backup code writes.
  */
 import type { Logger } from '../../common/logger';
+import { FIXTURE } from '../demo/dataset';
 import type { BackupState } from '../store/backup-state';
-import { FIXTURE } from '../store/fixtures';
 import type { ArchiveDatabase } from '../store/store';
 import type { BackupConfig } from './config';
 import { type AccountSummary, runBackup } from './engine';

@@ -11,7 +11,7 @@ import { silentLogger } from '../../common/logger';
 import type { ArchiveSqlStore } from '../store/archive-store';
 import { backupState } from '../store/backup-state';
 import { sql } from '../store/sql';
-import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/testing/databases';
 import { type BackupConfig, loadBackupConfig } from './config';
 import { AllAccountsFailedError, type EngineDeps, runBackup } from './engine';
 import { FakePlatform } from './fake-platform';

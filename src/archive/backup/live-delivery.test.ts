@@ -11,7 +11,7 @@ import { type ArchiveSqlStore, createArchiveStore } from '../store/archive-store
 import { backupState } from '../store/backup-state';
 import { openDriver } from '../store/open';
 import type { Backend } from '../store/store';
-import { TEST_BACKENDS } from '../store/test-databases';
+import { TEST_BACKENDS } from '../store/testing/databases';
 import { loadBackupConfig } from './config';
 import { Listener } from './listener';
 import { type Delivery, openDelivery } from './realtime';

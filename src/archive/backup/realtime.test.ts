@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../store/test-databases';
+import { createTestDatabase } from '../store/testing/databases';
 import type { ArchiveEvent } from './listener';
 import {
   httpDelivery,

@@ -12,7 +12,7 @@ import { parseCommandArgs } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
 import { backupCommands } from '../cli/backup-commands';
-import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { openTestStore, TEST_BACKENDS, type TestStore } from '../store/testing/databases';
 import { backupCommand } from './commands';
 import { FakePlatform } from './fake-platform';
 import type { PlatformMessage } from './platform';

@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { defineCommand, errorText } from '../../common/cli/command';
-import { installFixtureFiles } from '../store/fixture-files';
-import { seedFixtures } from '../store/fixtures';
+import { seedFixtures } from '../demo/dataset';
+import { installFixtureFiles } from '../demo/files';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 

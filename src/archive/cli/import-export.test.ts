@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../store/test-databases';
+import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../store/testing/databases';
 import { cli, databaseEnv, exportFolder, tempDir } from './test-cli';
 
 interface Exported {

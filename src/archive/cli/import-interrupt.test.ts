@@ -12,7 +12,7 @@ import { driverOf } from '../store/archive-store';
 import { migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import { raw, sql } from '../store/sql';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../store/test-databases';
+import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../store/testing/databases';
 import { cli, databaseEnv, tempDir } from './test-cli';
 
 const SMALL = { id: 4001, messages: 30 };

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../common/cli/command';
 import { createLogger } from '../../common/logger';
 import { ROOT } from '../../common/services';
-import { FIXTURE_FILES } from '../store/fixture-files';
-import { openTestStore, type TestStore } from '../store/test-databases';
+import { FIXTURE_FILES } from '../demo/files';
+import { openTestStore, type TestStore } from '../store/testing/databases';
 import { runMerge } from './merge';
 import { databaseEnv, mintOwnRefs, tempDir } from './test-cli';
 

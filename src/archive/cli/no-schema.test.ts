@@ -5,7 +5,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../store/test-databases';
+import { createTestDatabase, type TestDatabase } from '../store/testing/databases';
 import { cli, databaseEnv, FIXTURES, tempDir } from './test-cli';
 
 const NO_SCHEMA = 'the database has no schema yet: run `archive-cli migrate`';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger';
 import { openArchiveStore } from '../store/open';
 import { ALL_VISIBLE, type ArchiveDatabase } from '../store/store';
-import { createTestDatabase } from '../store/test-databases';
+import { createTestDatabase } from '../store/testing/databases';
 import { cli, databaseEnv, exportFolder, FIXTURES, tempDir } from './test-cli';
 
 interface Counts {

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
-import { FIXTURE_FILES } from '../store/fixture-files';
-import { FIXTURE } from '../store/fixtures';
+import { FIXTURE } from '../demo/dataset';
+import { FIXTURE_FILES } from '../demo/files';
 import { openArchiveStore } from '../store/open';
 import { sql } from '../store/sql';
 import { ALL_VISIBLE } from '../store/store';
-import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/testing/databases';
 import { relativeMediaPath } from './migrate-media-paths';
 import { cli, databaseEnv, tempDir } from './test-cli';
 

@@ -10,15 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../common/cli/command';
 import type { Env } from '../../common/env';
 import { silentLogger } from '../../common/logger';
+import { FIXTURE } from '../demo/dataset';
+import { FIXTURE_FILES } from '../demo/files';
 import { login, MASTER, PASSWORD_ENV, startViewerOn } from '../http/test-viewer';
-import { FIXTURE_FILES } from '../store/fixture-files';
-import { FIXTURE } from '../store/fixtures';
 import { BACKUP_KEYS } from '../store/metadata-keys';
 import { listMigrations, migrateOpenStore } from '../store/migrate';
 import { openArchiveStore } from '../store/open';
 import type { sql } from '../store/sql';
 import type { ArchiveDatabase, Backend } from '../store/store';
-import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/test-databases';
+import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from '../store/testing/databases';
 import { runMerge } from './merge';
 import { cli, databaseEnv, mintOwnRefs, tempDir } from './test-cli';
 

@@ -5,10 +5,11 @@
  * OpenAPI document's example values (refs, ids, texts) so that tests and the contract suite can use
  * them. Deterministic: the same data on every backend and every run.
  */
-import { FIXTURE_FILES, RELEASE_CREW_FILES } from './fixture-files';
-import { BACKUP_KEYS } from './metadata-keys';
-import type { ArchiveDatabase } from './store';
-import type { NewMessage } from './writer';
+
+import { BACKUP_KEYS } from '../store/metadata-keys';
+import type { ArchiveDatabase } from '../store/store';
+import type { NewMessage } from '../store/writer';
+import { FIXTURE_FILES, RELEASE_CREW_FILES } from './files';
 
 export const FIXTURE = Object.freeze({
   accounts: { main: 1, work: 2 },

@@ -1,5 +1,5 @@
 /**
- * The files of the fixture archive: small real files (fixture-media/, see its PROVENANCE.txt) for every
+ * The files of the fixture archive: small real files (media/, see its PROVENANCE.txt) for every
  * media type the fixture references, placed by `installFixtureFiles` exactly where the media layout
  * (domain/media-layout.ts) says the backup puts them, so every media URL of the demo archive answers.
  */
@@ -8,12 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatAvatarPath, mediaFilePath, sharedFilePath, userAvatarPath } from '../model/media-layout';
 
-const SOURCE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixture-media');
+const SOURCE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media');
 const RELEASE_CREW = -1001234567890;
 const STICKER_SHA256 = 'e59ffb48f2b79f0f9153bd6a3221f8f7addf81df77139084d9b75a1327462359';
 
 interface FixtureFile {
-  /** Name in fixture-media/. */
+  /** Name in media/. */
   source: string;
   /** Where it goes, relative to BACKUP_PATH. */
   path: string;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { thumbnailPath } from '../model/media-layout';
 import { Thumbnailer } from './thumbnails';
 
-const PHOTO = path.join(path.dirname(fileURLToPath(import.meta.url)), '../store/fixture-media/photo.jpg');
+const PHOTO = path.join(path.dirname(fileURLToPath(import.meta.url)), '../demo/media/photo.jpg');
 
 let dir: string;
 afterEach(() => rm(dir, { recursive: true, force: true }));

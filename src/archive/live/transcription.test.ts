@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_FILES } from '../demo/files';
 import {
   call,
   FIXTURE,
@@ -12,7 +13,6 @@ import {
   startTestViewer,
   type TestViewer,
 } from '../http/test-viewer';
-import { FIXTURE_FILES } from '../store/fixture-files';
 import { type FakeTranscriptionServer, startFakeTranscriptionServer } from './fake-transcription-server';
 import { TestSocket } from './test-socket';
 

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger';
+import { FIXTURE } from '../demo/dataset';
 import { driverOf } from './archive-store';
-import { FIXTURE } from './fixtures';
 import { listMigrations, MigrationRefused, migrateArchive, migrateOpenStore } from './migrate';
 import { openArchiveStore } from './open';
 import { sql } from './sql';
 import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type Visibility } from './store';
-import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from './test-databases';
+import { createTestDatabase, openTestStore, TEST_BACKENDS, type TestStore } from './testing/databases';
 
 describe.each(TEST_BACKENDS)('schema and writes on %s', (backend) => {
   it('migrates only when asked, once, and refuses an unstamped archive', async () => {

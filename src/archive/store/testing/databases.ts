@@ -7,23 +7,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { silentLogger } from '../../common/logger';
+import { silentLogger } from '../../../common/logger';
 import {
   createTestDatabase as createPostgresTestDatabase,
   migratedTemplate,
-} from '../../common/testing/postgres';
-import type { DatabaseConfig } from './config';
-import { seedFixtures } from './fixtures';
-import { migrateOpenStore } from './migrate';
-import { openArchiveStore } from './open';
-import type { ArchiveDatabase, Backend } from './store';
+} from '../../../common/testing/postgres';
+import { seedFixtures } from '../../demo/dataset';
+import type { DatabaseConfig } from '../config';
+import { migrateOpenStore } from '../migrate';
+import { openArchiveStore } from '../open';
+import type { ArchiveDatabase, Backend } from '../store';
 
 export const TEST_BACKENDS: readonly Backend[] = ['sqlite', 'postgresql'];
 
 /** Every PostgreSQL test database starts as a copy of one migrated database (made once per migration set). */
 const MIGRATED = migratedTemplate(
   'specyard_archive',
-  [fileURLToPath(new URL('./migrations/postgres', import.meta.url))],
+  [fileURLToPath(new URL('../migrations/postgres', import.meta.url))],
   async (url) => {
     const db = await openArchiveStore(
       { backend: 'postgresql', url, timeoutSeconds: 5, echo: false },

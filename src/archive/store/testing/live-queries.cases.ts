@@ -3,11 +3,11 @@
  * every backend's test file runs.
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { type CaseSkips, sharedCases } from '../../common/testing/cases';
-import { FIXTURE } from './fixtures';
-import type { Backend } from './store';
-import { ALL_VISIBLE } from './store';
-import { openTestStore, type TestStore } from './test-databases';
+import { type CaseSkips, sharedCases } from '../../../common/testing/cases';
+import { FIXTURE } from '../../demo/dataset';
+import type { Backend } from '../store';
+import { ALL_VISIBLE } from '../store';
+import { openTestStore, type TestStore } from './databases';
 
 const RC = { accountId: 1, chatId: FIXTURE.releaseCrew.id, ref: FIXTURE.releaseCrew.ref };
 const at = (iso: string) => new Date(iso);

@@ -4,16 +4,16 @@
  * cases live by concern in cases/ (chats, messages, media, search, access), under one skip list.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
-import { type CaseSkips, sharedCases } from '../../common/testing/cases';
+import { type CaseSkips, sharedCases } from '../../../common/testing/cases';
+import { FIXTURE } from '../../demo/dataset';
+import { ALL_VISIBLE, type Backend } from '../store';
 import { accessCases } from './cases/access.cases';
 import { chatsCases } from './cases/chats.cases';
 import type { StoreUnderTest } from './cases/common';
 import { mediaCases } from './cases/media.cases';
 import { messagesCases } from './cases/messages.cases';
 import { searchCases } from './cases/search.cases';
-import { FIXTURE } from './fixtures';
-import { ALL_VISIBLE, type Backend } from './store';
-import { openTestStore } from './test-databases';
+import { openTestStore } from './databases';
 
 export function archiveStoreCases(backend: Backend, skip?: CaseSkips): void {
   const it = sharedCases(`archive store on ${backend}`, skip);

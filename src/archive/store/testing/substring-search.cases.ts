@@ -5,12 +5,12 @@
  * own casefolding is the reference and only the index is under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containsPattern } from '../model/search';
-import type { ArchiveSqlStore } from './archive-store';
-import { foldedSearchText } from './queries/messages';
-import { sql } from './sql';
-import type { Backend, ChatKey } from './store';
-import { openTestStore, type TestStore } from './test-databases';
+import { containsPattern } from '../../model/search';
+import type { ArchiveSqlStore } from '../archive-store';
+import { foldedSearchText } from '../queries/messages';
+import { sql } from '../sql';
+import type { Backend, ChatKey } from '../store';
+import { openTestStore, type TestStore } from './databases';
 
 // Characters JavaScript lower-cases into ASCII (İ, the Kelvin sign), or into more than they are (İ), or by
 // their place (Σ), or that are more than one UTF-16 unit (emoji), beside quotes, wildcards, the word

@@ -1,8 +1,8 @@
 /** The archive's figures and status, and the viewer's access data. */
 import { beforeAll, describe, expect } from 'vitest';
-import { IntegerList } from '../../model/int64';
-import { FIXTURE } from '../fixtures';
-import { ALL_VISIBLE, type ArchiveDatabase, StoreConflictError } from '../store';
+import { FIXTURE } from '../../../demo/dataset';
+import { IntegerList } from '../../../model/int64';
+import { ALL_VISIBLE, type ArchiveDatabase, StoreConflictError } from '../../store';
 import { type CaseIt, only, type StoreUnderTest } from './common';
 
 export function accessCases(it: CaseIt, under: StoreUnderTest): void {

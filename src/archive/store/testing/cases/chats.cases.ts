@@ -1,9 +1,9 @@
 /** Accounts, chats and folders; what each source may change of them; channel posts. */
 import { beforeAll, describe, expect } from 'vitest';
-import type { ArchiveSqlStore } from '../archive-store';
-import { FIXTURE } from '../fixtures';
-import { raw, type Sql, sql } from '../sql';
-import { ALL_VISIBLE, type ArchiveDatabase } from '../store';
+import { FIXTURE } from '../../../demo/dataset';
+import type { ArchiveSqlStore } from '../../archive-store';
+import { raw, type Sql, sql } from '../../sql';
+import { ALL_VISIBLE, type ArchiveDatabase } from '../../store';
 import { type CaseIt, only, type StoreUnderTest } from './common';
 
 export function chatsCases(it: CaseIt, under: StoreUnderTest): void {

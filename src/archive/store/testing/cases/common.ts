@@ -1,7 +1,7 @@
 /** What every case file of the store suite shares: the store under test, opened once by store.cases.ts. */
-import type { CaseSkips } from '../../../common/testing/cases';
-import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type ChatKey, type Visibility } from '../store';
-import type { TestStore } from '../test-databases';
+import type { CaseSkips } from '../../../../common/testing/cases';
+import { ALL_VISIBLE, type ArchiveDatabase, type Backend, type ChatKey, type Visibility } from '../../store';
+import type { TestStore } from '../databases';
 
 export interface StoreUnderTest {
   backend: Backend;

@@ -1,8 +1,8 @@
 /** Media, avatars and the exports. */
 import { beforeAll, describe, expect } from 'vitest';
-import { FIXTURE } from '../fixtures';
-import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../store';
-import { openTestStore } from '../test-databases';
+import { FIXTURE } from '../../../demo/dataset';
+import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../../store';
+import { openTestStore } from '../databases';
 import { type CaseIt, type StoreUnderTest, view } from './common';
 
 export function mediaCases(it: CaseIt, under: StoreUnderTest): void {

@@ -1,11 +1,11 @@
 /** The messages of one chat: pages, edits, history; in-chat substring search. */
 import { beforeAll, describe, expect } from 'vitest';
-import type { ArchiveSqlStore } from '../archive-store';
-import { FIXTURE } from '../fixtures';
-import { freeSlots, insertMessageRows } from '../queries/ingest';
-import { sql } from '../sql';
-import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../store';
-import { openTestStore } from '../test-databases';
+import { FIXTURE } from '../../../demo/dataset';
+import type { ArchiveSqlStore } from '../../archive-store';
+import { freeSlots, insertMessageRows } from '../../queries/ingest';
+import { sql } from '../../sql';
+import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../../store';
+import { openTestStore } from '../databases';
 import { type CaseIt, type StoreUnderTest, view } from './common';
 
 export function messagesCases(it: CaseIt, under: StoreUnderTest): void {

@@ -1,7 +1,7 @@
 /** Search across chats, tags and the change feed. */
 import { beforeAll, describe, expect } from 'vitest';
-import { FIXTURE } from '../fixtures';
-import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../store';
+import { FIXTURE } from '../../../demo/dataset';
+import { ALL_VISIBLE, type ArchiveDatabase, type ChatKey } from '../../store';
 import { type CaseIt, only, type StoreUnderTest } from './common';
 
 export function searchCases(it: CaseIt, under: StoreUnderTest): void {
