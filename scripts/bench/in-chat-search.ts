@@ -27,7 +27,18 @@ async function prepareUpstreamTrigrams(driver: Driver): Promise<void> {
   const made = await driver.get(
     sql`SELECT 1 AS found FROM pg_class WHERE relname = 'upstream_messages_text_trgm'`,
   );
-  if (made) return;
+  if (made) {
+    // The write-cost runs of an earlier benchmark (rolled back) left entries in the GIN indexes' pending
+    // lists, which every search then reads whole: both sides are timed with them merged.
+    for (const index of [
+      'upstream_messages_text_trgm',
+      'idx_messages_text_substrings',
+      'idx_messages_search_words',
+    ]) {
+      await driver.get(sql`SELECT gin_clean_pending_list(${index}::regclass) AS merged`);
+    }
+    return;
+  }
   await driver.run(sql`CREATE INDEX upstream_messages_text_trgm ON messages USING GIN (text gin_trgm_ops)`);
   await driver.run(sql`ANALYZE messages`);
   process.stderr.write(

@@ -260,6 +260,7 @@ describe('migration 006 on an archive written before it', () => {
           '008_channel_post_senders',
           '009_substring_search',
           '010_substring_words',
+          '011_search_words_lookup',
         ]);
         const store = await openArchiveStore(config, silentLogger());
         try {
@@ -335,6 +336,7 @@ describe('migration 008 on an archive written before it', () => {
           '008_channel_post_senders',
           '009_substring_search',
           '010_substring_words',
+          '011_search_words_lookup',
         ]);
         const after = new Database(file, { readonly: true });
         try {
@@ -365,7 +367,11 @@ describe('migration 009 on an archive written before it', () => {
 Lighthouse');`,
       async (file) => {
         const config = { backend: 'sqlite', path: file, timeoutSeconds: 5, echo: false } as const;
-        expect(await migrateArchive(config)).toEqual(['009_substring_search', '010_substring_words']);
+        expect(await migrateArchive(config)).toEqual([
+          '009_substring_search',
+          '010_substring_words',
+          '011_search_words_lookup',
+        ]);
         const after = new Database(file, { readonly: true });
         try {
           const match = (q: string) =>
