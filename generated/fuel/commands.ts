@@ -188,6 +188,73 @@ export const commands: Record<string, ApiCommand> = {
     ],
     "body": "none"
   },
+  "getStationTile": {
+    "method": "get",
+    "path": "/api/tiles/{z}/{x}/{y}",
+    "summary": "One vector tile of the map's stations for a fuel",
+    "parameters": [
+      {
+        "name": "z",
+        "in": "path",
+        "required": true,
+        "type": "integer"
+      },
+      {
+        "name": "x",
+        "in": "path",
+        "required": true,
+        "type": "integer"
+      },
+      {
+        "name": "y",
+        "in": "path",
+        "required": true,
+        "type": "integer"
+      },
+      {
+        "name": "fuel",
+        "in": "query",
+        "required": true,
+        "type": "string",
+        "enum": [
+          "B7",
+          "B7_PREMIUM",
+          "B10",
+          "B_AGRICULTURAL",
+          "B20",
+          "B100",
+          "HVO",
+          "U91",
+          "E5",
+          "E5_PREMIUM",
+          "E5_98",
+          "E5_RENEWABLE",
+          "E10",
+          "E98_E10",
+          "E25",
+          "E85",
+          "E100",
+          "LPG",
+          "CNG",
+          "BIO_CNG",
+          "LNG",
+          "BIO_LNG",
+          "H2",
+          "NH3",
+          "M100",
+          "ADBLUE",
+          "EV"
+        ]
+      },
+      {
+        "name": "If-None-Match",
+        "in": "header",
+        "required": false,
+        "type": "string"
+      }
+    ],
+    "body": "none"
+  },
   "getStationPriceHistory": {
     "method": "get",
     "path": "/api/stations/{country}/{externalId}/history",

@@ -102,6 +102,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tiles/{z}/{x}/{y}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vector tile of the map's stations for a fuel
+         * @description Every station of one fuel inside one map tile (the Web Mercator tile `z/x/y` of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where `/api/stations` answers at most 20,000 features, a tile of the whole continent holds every station in it.
+         *
+         *     Below zoom 14 the tile has one layer, `clusters`: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with `count` (how many stations), `cheapest` and `median` (the cheapest and the median of their latest prices for the fuel; absent for `EV`) and `currency` (when all its stations share one). The counts of a tile's clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, `stations`: every station is its own point, stations at the same address included, with the properties of `/api/stations`' features (`id`, `externalId`, `country`, `name`, `brand`, `address`, `city`, `fuelType`, `price`, `currency`, `reportedAt` as epoch milliseconds, `powerKw` for charge points). A station counts for a fuel as in `/api/stations`: it has a price for that fuel, and the newest is shown; for `EV`, every station of type `ev_charger` or `both`.
+         *
+         *     The answer carries a strong `ETag` made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in `If-None-Match` gets 304 without a body. 400 `Invalid parameters` for a zoom outside 0-22 or a column or row outside the zoom's grid.
+         *
+         *     Choice: the seed's map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+         */
+        get: operations["getStationTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stations/{country}/{externalId}/history": {
         parameters: {
             query?: never;
@@ -1711,6 +1737,75 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["StationFeatureCollection"];
                 };
+            };
+            400: components["responses"]["InvalidParameters"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    getStationTile: {
+        parameters: {
+            query: {
+                /**
+                 * @description Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.
+                 * @example B7
+                 */
+                fuel: components["parameters"]["Fuel"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of a copy the client holds; when it is still current the answer is 304.
+                 * @example "2f1c0e9a7b3d5c61"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The zoom, 0 (the world in one tile) to 22.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.
+                 * @example 8026
+                 */
+                x: number;
+                /**
+                 * @description The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.
+                 * @example 6190
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile (possibly empty: a tile with no station is a valid tile of no layer). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlOneMinute"];
+                    /**
+                     * @description A strong validator made from the tile's bytes.
+                     * @example "2f1c0e9a7b3d5c61"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.mapbox-vector-tile": string;
+                };
+            };
+            /** @description The copy the client holds (by `If-None-Match`) is still current. */
+            304: {
+                headers: {
+                    /**
+                     * @description The tile's validator, as in the 200 answer.
+                     * @example "2f1c0e9a7b3d5c61"
+                     */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidParameters"];
             500: components["responses"]["InternalServerError"];

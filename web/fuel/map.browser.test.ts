@@ -68,7 +68,9 @@ describe('the fuel map', () => {
     await page.goto(`${fuel.url}/`);
     const list = page.getByTestId('stations-in-view').getByRole('button');
     await list.first().waitFor();
-    const notice = page.locator('.notice.warning', { hasText: 'More stations are in view than are shown' });
+    const notice = page.locator('.notice.warning', {
+      hasText: 'More stations are in view than the list holds',
+    });
     await notice.waitFor();
     // The count and the notice read from one render (the map may still be settling, each move a new answer).
     const { title, text } = await page
@@ -82,6 +84,76 @@ describe('the fuel map', () => {
     expect(text).toContain(`(${shown})`);
     await page.screenshot({ path: path.join(os.tmpdir(), 'fuel-truncated.png') });
     expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('draws every station from the vector tiles: clusters over Europe at zoom 3, each station its own point at zoom 15', async () => {
+    const all = (await (await fetch(`${fuel.url}/api/stations?bbox=-180,-85,180,85&fuel=B7`)).json()) as {
+      features: {
+        properties: { country: string; externalId: string };
+        geometry: { coordinates: number[] };
+      }[];
+    };
+    expect(all.features.length).toBeGreaterThan(10);
+    const { page, errors, context } = await openPage(browser, { offsite });
+    const tiles: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/tiles/')) tiles.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${fuel.url}/`);
+    const map = page.locator('section.map');
+    const state = async () =>
+      map.evaluate((el) => ({
+        zoom: Number((el as HTMLElement).dataset.zoom),
+        clusters: Number((el as HTMLElement).dataset.drawnClusters),
+        stations: Number((el as HTMLElement).dataset.drawnStations),
+        largest: (el as HTMLElement).dataset.largestCluster,
+      }));
+    await expect.poll(async () => (await state()).stations, { timeout: 15_000 }).toBeGreaterThan(0);
+    while ((await state()).zoom > 3.05) {
+      const before = (await state()).zoom;
+      await page.locator('.maplibregl-ctrl-zoom-out').click();
+      await expect.poll(async () => (await state()).zoom, { timeout: 10_000 }).toBeLessThan(before - 0.5);
+    }
+    // The whole of Iberia in view: every diesel station drawn, in clusters, none missing, no "zoom in".
+    await expect.poll(async () => (await state()).stations, { timeout: 15_000 }).toBe(all.features.length);
+    const zoom3 = await state();
+    expect(zoom3.zoom).toBeCloseTo(3, 0);
+    expect(zoom3.clusters).toBeGreaterThan(0);
+    expect(zoom3.clusters).toBeLessThan(all.features.length);
+    expect(tiles.some((t) => t.startsWith('/api/tiles/3/'))).toBe(true);
+    expect(await page.getByText(/zoom in/i).count()).toBe(0);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'fuel-zoom3.png') });
+
+    // A click on a cluster opens towards its stations.
+    const [x, y] = String(zoom3.largest).split(',').map(Number);
+    await map.locator('canvas').click({ position: { x: x ?? 0, y: y ?? 0 } });
+    await expect.poll(async () => (await state()).zoom, { timeout: 10_000 }).toBeGreaterThan(4.5);
+
+    // A station's share link opens at street zoom; one step closer every station is its own point.
+    await page.getByTestId('stations-in-view').getByRole('button').first().click();
+    const link = await page.getByLabel('Share link').inputValue();
+    const other = await openPage(browser, { offsite });
+    await other.page.goto(link);
+    await other.page.locator('.selected').getByTestId('station-card').waitFor();
+    await other.page.locator('.maplibregl-ctrl-zoom-in').click();
+    const street = other.page.locator('section.map');
+    await expect
+      .poll(async () => street.evaluate((el) => Number((el as HTMLElement).dataset.zoom)), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(14.5);
+    await expect
+      .poll(async () => street.evaluate((el) => Number((el as HTMLElement).dataset.drawnStations)), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
+    expect(await street.evaluate((el) => Number((el as HTMLElement).dataset.drawnClusters))).toBe(0);
+    await other.page.screenshot({ path: path.join(os.tmpdir(), 'fuel-zoom15.png') });
+    await other.context.close();
+
+    expect(policyViolations(errors)).toEqual([]);
+    expect(offsite).toEqual([]);
     await context.close();
   });
 

@@ -10,6 +10,7 @@ import { type OpenedTestStore, type OpenedTestStores, stationRows } from '../tes
 import { price, type StoreUnderTest, station } from './cases/common';
 import { historyCases } from './cases/history.cases';
 import { readsCases } from './cases/reads.cases';
+import { tilesCases } from './cases/tiles.cases';
 import { writesCases } from './cases/writes.cases';
 import type { LonLat, StoreBackend } from './store';
 
@@ -40,6 +41,7 @@ export function fuelStoreCases(backend: StoreBackend, options: StoreCaseOptions)
     writesCases(it, under);
     historyCases(it, under);
     readsCases(it, under);
+    tilesCases(it, under);
   });
 
   describe(`two FuelStores on one ${backend} database`, () => {

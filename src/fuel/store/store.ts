@@ -6,6 +6,7 @@
  * Names in this file are a contract with the scrapers and the HTTP layer: add, never rename or remove.
  */
 import type { BBox, LonLat } from '../model/geometry';
+import type { TileAddress } from '../model/tiles';
 
 export type StationType = 'fuel' | 'ev_charger' | 'both';
 
@@ -132,6 +133,11 @@ export interface BoxQuery {
   limit: number;
 }
 
+/** One map tile of a fuel's stations (model/tiles.ts). */
+export interface TileQuery extends TileAddress {
+  fuel: string;
+}
+
 export interface BoxResult {
   stations: StationRow[];
   /** More stations matched than `limit`. */
@@ -256,6 +262,12 @@ export interface FuelStore {
   /** The stations of a box, as GeoJSON Feature texts (their rows: StationRowReads.stationsInBox). */
   stationFeaturesInBox(query: BoxQuery): Promise<FeatureTexts>;
   nearestStations(query: NearestQuery): Promise<NearestRow[]>;
+  /**
+   * The tile's stations as a Mapbox Vector Tile (model/tiles.ts): below STREET_ZOOM a `clusters` layer, a
+   * point per cell of the grid with `count`, `cheapest`, `median` and `currency`; from it on a `stations`
+   * layer, every station its own point with its Feature's properties. No station: no bytes.
+   */
+  stationTile(query: TileQuery): Promise<Uint8Array>;
   /** The stations along a line, as GeoJSON Feature texts (their rows: StationRowReads.stationsAlongLine). */
   stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;

@@ -31,10 +31,14 @@ export function FuelMap({ config }: { config: Config }) {
     { bbox, fuel, country },
     (features) => {
       for (const s of features) byId.current.set(s.properties.id, s);
-      void mapRef.current?.showStations(features);
+      void mapRef.current?.showPriceRange(features);
     },
   );
   const opened = useRef(false);
+
+  useEffect(() => {
+    void mapRef.current?.showFuel(fuel);
+  }, [fuel]);
 
   // A station's card and popup belong to the fuel and country they were opened with.
   useEffect(() => {
@@ -46,11 +50,17 @@ export function FuelMap({ config }: { config: Config }) {
     mapRef.current?.closePopup();
   }, [fuel, country]);
 
-  const { mapRef, mapError } = useStationMap(mapBox, shared?.at ?? config.center, shared ? 14 : config.zoom, {
-    onView: setBbox,
-    onSelect: (id) => select(byId.current.get(id)),
-    onPick: (at) => setPicked({ at }),
-  });
+  const { mapRef, mapError } = useStationMap(
+    mapBox,
+    shared?.at ?? config.center,
+    shared ? 14 : config.zoom,
+    fuel,
+    {
+      onView: setBbox,
+      onSelect: (id) => select(byId.current.get(id)),
+      onPick: (at) => setPicked({ at }),
+    },
+  );
 
   // A shared station: found among the stations loaded around it.
   useEffect(() => {

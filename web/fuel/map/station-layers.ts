@@ -1,9 +1,11 @@
 /**
- * What the station map draws, as MapLibre sources and layers: stations clustered and coloured by price
- * relative to those in view (chargers in blue), the planned routes with the corridor, and the stations
- * along the chosen route.
+ * What the station map draws, as MapLibre sources and layers: every station of the fuel from the server's
+ * vector tiles (`/api/tiles/{z}/{x}/{y}`: below street zoom a cluster per cell with its count and its
+ * cheapest and median price, from it each station its own point), coloured by price against the range of
+ * those in view (chargers in blue); the planned routes with the corridor, and the stations along the
+ * chosen route.
  */
-import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
+import type { LayerSpecification, SourceSpecification, VectorSourceSpecification } from 'maplibre-gl';
 
 const CHEAP = '#15803d';
 const MID = '#ca8a04';
@@ -12,15 +14,37 @@ const EV = '#2563eb';
 
 const priceColour = (property: unknown) => ['interpolate', ['linear'], property, 0, CHEAP, 0.5, MID, 1, DEAR];
 
+/** The zoom from which the tiles hold every station as its own point (the server's STREET_ZOOM). */
+export const STREET_ZOOM = 14;
+
+/** The tile addresses of one fuel, on the page's own origin. */
+export const tileUrl = (origin: string, fuel: string) =>
+  `${origin}/api/tiles/{z}/{x}/{y}?fuel=${encodeURIComponent(fuel)}`;
+
+/** The stations' tiles: past street zoom the street tiles are drawn larger (every station is in them). */
+export const stationTiles = (origin: string, fuel: string): VectorSourceSpecification => ({
+  type: 'vector',
+  tiles: [tileUrl(origin, fuel)],
+  minzoom: 0,
+  maxzoom: STREET_ZOOM,
+});
+
+/**
+ * A price as 0 (the cheapest in view) to 1 (the dearest in view), from the range the page last saw; no
+ * price (a charge point) as 2, drawn blue.
+ */
+export function relativePrice(property: string, low: number, high: number): unknown {
+  const span = high > low ? high - low : 1;
+  return ['case', ['has', property], ['/', ['-', ['get', property], low], span], 2];
+}
+
+/** The colour of a cluster (its median price) or a station (its price), against the range in view. */
+export function priceFill(property: string, low: number, high: number): unknown {
+  const rel = relativePrice(property, low, high);
+  return ['case', ['>', rel, 1.5], EV, priceColour(['max', 0, ['min', 1, rel]])];
+}
+
 export const SOURCES: Record<string, SourceSpecification> = {
-  stations: {
-    type: 'geojson',
-    data: { type: 'FeatureCollection', features: [] },
-    cluster: true,
-    clusterRadius: 42,
-    clusterMaxZoom: 11,
-    clusterProperties: { minRel: ['min', ['coalesce', ['get', 'rel'], 2]] },
-  },
   routes: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
   corridor: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
   'route-stations': { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
@@ -55,25 +79,26 @@ export function stationLayers(hasGlyphs: boolean): LayerSpecification[] {
     id: 'clusters',
     type: 'circle',
     source: 'stations',
-    filter: ['has', 'point_count'],
+    'source-layer': 'clusters',
     paint: {
-      'circle-color': ['case', ['>', ['get', 'minRel'], 1], EV, priceColour(['get', 'minRel'])] as never,
-      'circle-radius': ['step', ['get', 'point_count'], 14, 20, 18, 100, 24, 1000, 30],
+      'circle-color': priceFill('median', 0, 1) as never,
+      'circle-radius': ['step', ['get', 'count'], 9, 2, 13, 20, 17, 100, 22, 1000, 27, 10000, 32],
       'circle-opacity': 0.85,
       'circle-stroke-width': 2,
       'circle-stroke-color': '#ffffff',
     },
   });
   // Without glyphs (the offline base map has no fonts) a cluster cannot say its count: an inner ring
-  // tells it from a single station instead.
+  // tells one of many stations from a single one instead.
   if (!hasGlyphs)
     layers.push({
       id: 'cluster-ring',
       type: 'circle',
       source: 'stations',
-      filter: ['has', 'point_count'],
+      'source-layer': 'clusters',
+      filter: ['>', ['get', 'count'], 1],
       paint: {
-        'circle-radius': ['step', ['get', 'point_count'], 8, 20, 11, 100, 15, 1000, 19],
+        'circle-radius': ['step', ['get', 'count'], 5, 20, 9, 100, 13, 1000, 17, 10000, 21],
         'circle-color': 'rgba(0, 0, 0, 0)',
         'circle-stroke-width': 2,
         'circle-stroke-color': '#ffffff',
@@ -84,17 +109,18 @@ export function stationLayers(hasGlyphs: boolean): LayerSpecification[] {
       id: 'cluster-count',
       type: 'symbol',
       source: 'stations',
-      filter: ['has', 'point_count'],
-      layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-size': 12 },
+      'source-layer': 'clusters',
+      filter: ['>', ['get', 'count'], 1],
+      layout: { 'text-field': ['to-string', ['get', 'count']], 'text-size': 12 },
       paint: { 'text-color': '#ffffff' },
     });
   layers.push({
     id: 'station',
     type: 'circle',
     source: 'stations',
-    filter: ['!', ['has', 'point_count']],
+    'source-layer': 'stations',
     paint: {
-      'circle-color': ['case', ['has', 'rel'], priceColour(['get', 'rel']), EV] as never,
+      'circle-color': priceFill('price', 0, 1) as never,
       'circle-radius': ['case', ['has', 'powerKw'], ['min', 12, ['+', 5, ['/', ['get', 'powerKw'], 40]]], 7],
       'circle-stroke-width': 1.5,
       'circle-stroke-color': '#ffffff',

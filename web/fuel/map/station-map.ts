@@ -1,6 +1,7 @@
 /**
- * The MapLibre map: stations clustered and coloured by price relative to the stations in view, the
- * planned routes with the corridor, and the stations along the chosen route. The page keeps working
+ * The MapLibre map: every station of the fuel from the server's vector tiles (clusters below street zoom,
+ * each station its own point from it), coloured by price against the stations in view; the planned routes
+ * with the corridor, and the stations along the chosen route. The page keeps working
  * without it (no WebGL): every station and route result is also in the side panel.
  */
 import {
@@ -11,13 +12,14 @@ import {
   Popup,
   type StyleSpecification,
   setWorkerUrl,
+  type VectorTileSource,
 } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import type { LonLat, Route, Station } from '../api';
 import { simplified } from '../geometry';
 import { relativePrices } from '../prices';
-import { SOURCES, stationLayers } from './station-layers';
+import { priceFill, SOURCES, STREET_ZOOM, stationLayers, stationTiles, tileUrl } from './station-layers';
 
 setWorkerUrl(workerUrl);
 
@@ -39,7 +41,14 @@ export class StationMap {
   private popup: Popup | undefined;
   private hasGlyphs = false;
 
-  constructor(container: HTMLElement, style: string, center: LonLat, zoom: number, events: MapEvents) {
+  constructor(
+    container: HTMLElement,
+    style: string,
+    center: LonLat,
+    zoom: number,
+    private fuel: string,
+    events: MapEvents,
+  ) {
     this.map = new MapLibre({
       container,
       style: new URL(style, window.location.href).href,
@@ -56,15 +65,36 @@ export class StationMap {
       });
     });
     this.map.on('moveend', () => events.onView(this.bbox()));
+    // What the map shows, for a reader of the page that cannot see the canvas (and the browser tests).
+    this.map.on('idle', () => {
+      const layers = ['clusters', 'station'].filter((id) => this.map.getLayer(id));
+      const drawn = layers.length > 0 ? this.map.queryRenderedFeatures({ layers }) : [];
+      const clusters = drawn.filter((f) => f.layer.id === 'clusters');
+      container.dataset.zoom = this.map.getZoom().toFixed(2);
+      container.dataset.drawnClusters = String(clusters.length);
+      const largest = clusters.reduce<(typeof clusters)[number] | undefined>(
+        (best, f) => (Number(f.properties?.count) > Number(best?.properties?.count ?? 0) ? f : best),
+        undefined,
+      );
+      if (largest?.geometry.type === 'Point') {
+        const at = this.map.project(largest.geometry.coordinates as [number, number]);
+        container.dataset.largestCluster = `${Math.round(at.x)},${Math.round(at.y)}`;
+      } else delete container.dataset.largestCluster;
+      container.dataset.drawnStations = String(
+        drawn.length -
+          clusters.length +
+          clusters.reduce((sum, f) => sum + Number(f.properties?.count ?? 0), 0),
+      );
+    });
     this.map.on('click', 'station', (e) => {
       const id = e.features?.[0]?.properties?.id;
       if (typeof id === 'string') events.onSelect(id);
     });
-    this.map.on('click', 'clusters', async (e) => {
+    // A cluster opens towards its stations: two zooms closer, at most to the zoom where each is its own point.
+    this.map.on('click', 'clusters', (e) => {
       const feature = e.features?.[0];
-      const source = this.map.getSource('stations') as GeoJSONSource | undefined;
-      if (!feature || !source || feature.geometry.type !== 'Point') return;
-      const zoom = await source.getClusterExpansionZoom(feature.properties?.cluster_id as number);
+      if (feature?.geometry.type !== 'Point') return;
+      const zoom = Math.min(STREET_ZOOM, Math.floor(this.map.getZoom()) + 2);
       this.map.easeTo({ center: feature.geometry.coordinates as [number, number], zoom });
     });
     this.map.on('click', (e) => {
@@ -111,6 +141,7 @@ export class StationMap {
   }
 
   private addLayers(): void {
+    this.map.addSource('stations', stationTiles(window.location.origin, this.fuel));
     for (const [id, source] of Object.entries(SOURCES)) this.map.addSource(id, source);
     for (const layer of stationLayers(this.hasGlyphs)) this.map.addLayer(layer);
     this.map.on('click', 'route-station', (e) => {
@@ -137,9 +168,22 @@ export class StationMap {
     };
   }
 
-  async showStations(stations: Station[]): Promise<void> {
+  /** Shows another fuel's stations: the tiles of that fuel. */
+  async showFuel(fuel: string): Promise<void> {
+    if (fuel === this.fuel) return;
+    this.fuel = fuel;
     await this.ready;
-    (this.map.getSource('stations') as GeoJSONSource).setData(StationMap.collection(stations));
+    (this.map.getSource('stations') as VectorTileSource).setTiles([tileUrl(window.location.origin, fuel)]);
+  }
+
+  /** Colours the map's stations and clusters against the price range of the stations in view. */
+  async showPriceRange(stations: Station[]): Promise<void> {
+    const prices = stations.map((s) => s.properties.price).filter((p): p is number => p !== undefined);
+    if (prices.length === 0) return;
+    const [low, high] = [Math.min(...prices), Math.max(...prices)];
+    await this.ready;
+    this.map.setPaintProperty('clusters', 'circle-color', priceFill('median', low, high) as never);
+    this.map.setPaintProperty('station', 'circle-color', priceFill('price', low, high) as never);
   }
 
   async showRoutes(routes: Route[], chosen: number, corridorKm: number): Promise<void> {

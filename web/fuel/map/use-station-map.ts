@@ -29,6 +29,7 @@ export function useStationMap(
   box: RefObject<HTMLElement | null>,
   start: LonLat,
   zoom: number,
+  fuel: string,
   on: { onView: (bbox: Bbox) => void; onSelect: (id: string) => void; onPick: (at: LonLat) => void },
 ) {
   const mapRef = useRef<StationMap | null>(null);
@@ -42,7 +43,7 @@ export function useStationMap(
     import('./station-map')
       .then(({ StationMap }) => {
         if (cancelled || !box.current) return;
-        const map = new StationMap(box.current, mapStyle(), start, zoom, {
+        const map = new StationMap(box.current, mapStyle(), start, zoom, fuel, {
           onView: (bbox) => handlers.current.onView(bbox),
           onSelect: (id) => handlers.current.onSelect(id),
           onPick: (at) => handlers.current.onPick(at),

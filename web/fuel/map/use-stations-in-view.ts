@@ -70,7 +70,7 @@ export function useStationsInView(
             : partial
               ? {
                   kind: 'warning',
-                  text: `More stations are in view than are shown (${features.length.toLocaleString()}): zoom in to see every one and the cheapest.`,
+                  text: `More stations are in view than the list holds (${features.length.toLocaleString()}): the list is a sample spread over the view, and the map shows every one.`,
                 }
               : null,
         );

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"os"
 )
 
 
@@ -159,6 +160,194 @@ func (a *StationsAPIService) GetStationPriceHistoryExecute(r ApiGetStationPriceH
 		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v GetStationPriceHistory404Response
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 500 {
+			var v GetStats500Response
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 503 {
+			var v GetStats503Response
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	err = a.client.decode(&localVarReturnValue, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+	if err != nil {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: err.Error(),
+		}
+		return localVarReturnValue, localVarHTTPResponse, newErr
+	}
+
+	return localVarReturnValue, localVarHTTPResponse, nil
+}
+
+type ApiGetStationTileRequest struct {
+	ctx context.Context
+	ApiService *StationsAPIService
+	z int32
+	x int32
+	y int32
+	fuel *FuelCode
+	ifNoneMatch *string
+}
+
+// Exactly one fuel code. &#x60;EV&#x60; selects EV charge points (stations of type &#x60;ev_charger&#x60; and &#x60;both&#x60;); any other code selects stations that have a price for that fuel. An unknown code gets 400 &#x60;Invalid parameters&#x60;.
+func (r ApiGetStationTileRequest) Fuel(fuel FuelCode) ApiGetStationTileRequest {
+	r.fuel = &fuel
+	return r
+}
+
+// The &#x60;ETag&#x60; of a copy the client holds; when it is still current the answer is 304.
+func (r ApiGetStationTileRequest) IfNoneMatch(ifNoneMatch string) ApiGetStationTileRequest {
+	r.ifNoneMatch = &ifNoneMatch
+	return r
+}
+
+func (r ApiGetStationTileRequest) Execute() (*os.File, *http.Response, error) {
+	return r.ApiService.GetStationTileExecute(r)
+}
+
+/*
+GetStationTile One vector tile of the map's stations for a fuel
+
+Every station of one fuel inside one map tile (the Web Mercator tile `z/x/y` of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where `/api/stations` answers at most 20,000 features, a tile of the whole continent holds every station in it.
+
+Below zoom 14 the tile has one layer, `clusters`: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with `count` (how many stations), `cheapest` and `median` (the cheapest and the median of their latest prices for the fuel; absent for `EV`) and `currency` (when all its stations share one). The counts of a tile's clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, `stations`: every station is its own point, stations at the same address included, with the properties of `/api/stations`' features (`id`, `externalId`, `country`, `name`, `brand`, `address`, `city`, `fuelType`, `price`, `currency`, `reportedAt` as epoch milliseconds, `powerKw` for charge points). A station counts for a fuel as in `/api/stations`: it has a price for that fuel, and the newest is shown; for `EV`, every station of type `ev_charger` or `both`.
+
+The answer carries a strong `ETag` made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in `If-None-Match` gets 304 without a body. 400 `Invalid parameters` for a zoom outside 0-22 or a column or row outside the zoom's grid.
+
+Choice: the seed's map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+
+ @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
+ @param z The zoom, 0 (the world in one tile) to 22.
+ @param x The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.
+ @param y The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.
+ @return ApiGetStationTileRequest
+*/
+func (a *StationsAPIService) GetStationTile(ctx context.Context, z int32, x int32, y int32) ApiGetStationTileRequest {
+	return ApiGetStationTileRequest{
+		ApiService: a,
+		ctx: ctx,
+		z: z,
+		x: x,
+		y: y,
+	}
+}
+
+// Execute executes the request
+//  @return *os.File
+func (a *StationsAPIService) GetStationTileExecute(r ApiGetStationTileRequest) (*os.File, *http.Response, error) {
+	var (
+		localVarHTTPMethod   = http.MethodGet
+		localVarPostBody     interface{}
+		formFiles            []formFile
+		localVarReturnValue  *os.File
+	)
+
+	localBasePath, err := a.client.cfg.ServerURLWithContext(r.ctx, "StationsAPIService.GetStationTile")
+	if err != nil {
+		return localVarReturnValue, nil, &GenericOpenAPIError{error: err.Error()}
+	}
+
+	localVarPath := localBasePath + "/api/tiles/{z}/{x}/{y}"
+	localVarPath = strings.Replace(localVarPath, "{"+"z"+"}", url.PathEscape(parameterValueToString(r.z, "z")), -1)
+	localVarPath = strings.Replace(localVarPath, "{"+"x"+"}", url.PathEscape(parameterValueToString(r.x, "x")), -1)
+	localVarPath = strings.Replace(localVarPath, "{"+"y"+"}", url.PathEscape(parameterValueToString(r.y, "y")), -1)
+
+	localVarHeaderParams := make(map[string]string)
+	localVarQueryParams := url.Values{}
+	localVarFormParams := url.Values{}
+	if r.z < 0 {
+		return localVarReturnValue, nil, reportError("z must be greater than 0")
+	}
+	if r.z > 22 {
+		return localVarReturnValue, nil, reportError("z must be less than 22")
+	}
+	if r.x < 0 {
+		return localVarReturnValue, nil, reportError("x must be greater than 0")
+	}
+	if r.x > 4194303 {
+		return localVarReturnValue, nil, reportError("x must be less than 4194303")
+	}
+	if r.y < 0 {
+		return localVarReturnValue, nil, reportError("y must be greater than 0")
+	}
+	if r.y > 4194303 {
+		return localVarReturnValue, nil, reportError("y must be less than 4194303")
+	}
+	if r.fuel == nil {
+		return localVarReturnValue, nil, reportError("fuel is required and must be specified")
+	}
+
+	parameterAddToHeaderOrQuery(localVarQueryParams, "fuel", r.fuel, "form", "")
+	// to determine the Content-Type header
+	localVarHTTPContentTypes := []string{}
+
+	// set Content-Type header
+	localVarHTTPContentType := selectHeaderContentType(localVarHTTPContentTypes)
+	if localVarHTTPContentType != "" {
+		localVarHeaderParams["Content-Type"] = localVarHTTPContentType
+	}
+
+	// to determine the Accept header
+	localVarHTTPHeaderAccepts := []string{"application/vnd.mapbox-vector-tile", "application/json"}
+
+	// set Accept header
+	localVarHTTPHeaderAccept := selectHeaderAccept(localVarHTTPHeaderAccepts)
+	if localVarHTTPHeaderAccept != "" {
+		localVarHeaderParams["Accept"] = localVarHTTPHeaderAccept
+	}
+	if r.ifNoneMatch != nil {
+		parameterAddToHeaderOrQuery(localVarHeaderParams, "If-None-Match", r.ifNoneMatch, "simple", "")
+	}
+	req, err := a.client.prepareRequest(r.ctx, localVarPath, localVarHTTPMethod, localVarPostBody, localVarHeaderParams, localVarQueryParams, localVarFormParams, formFiles)
+	if err != nil {
+		return localVarReturnValue, nil, err
+	}
+
+	localVarHTTPResponse, err := a.client.callAPI(req)
+	if err != nil || localVarHTTPResponse == nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	localVarBody, err := io.ReadAll(localVarHTTPResponse.Body)
+	localVarHTTPResponse.Body.Close()
+	localVarHTTPResponse.Body = io.NopCloser(bytes.NewBuffer(localVarBody))
+	if err != nil {
+		return localVarReturnValue, localVarHTTPResponse, err
+	}
+
+	if localVarHTTPResponse.StatusCode >= 300 {
+		newErr := &GenericOpenAPIError{
+			body:  localVarBody,
+			error: localVarHTTPResponse.Status,
+		}
+		if localVarHTTPResponse.StatusCode == 400 {
+			var v GetDailyPriceStats400Response
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
 				newErr.error = err.Error()

@@ -1,4 +1,5 @@
 import { listStationsInBox, nearestStations, routeStations } from '../../domain/stations';
+import { stationTile, stillCurrent } from '../../domain/tiles';
 import { CACHE, type FuelHandlers, sendJsonPieces } from '../handler';
 import type { FuelWiring } from '../wiring';
 
@@ -13,6 +14,18 @@ export function stationsHandlers(wiring: FuelWiring) {
     listNearestStations: async (req, res) => {
       const body = await nearestStations({ store: wiring.store, log: req.log }, req.query);
       res.set('Cache-Control', CACHE.oneMinute).json(body);
+    },
+    getStationTile: async (req, res) => {
+      const { z, x, y } = req.params;
+      const tile = await stationTile(wiring.store, { z, x, y, fuel: req.query.fuel });
+      res.set('Cache-Control', CACHE.oneMinute).set('ETag', tile.etag);
+      if (stillCurrent(req.get('If-None-Match'), tile.etag)) {
+        res.status(304).end();
+        return;
+      }
+      // The tile's bytes as they are: `send` would take them for a JSON body of the typed answers.
+      res.type('application/vnd.mapbox-vector-tile').set('Content-Length', String(tile.bytes.length));
+      res.end(Buffer.from(tile.bytes.buffer, tile.bytes.byteOffset, tile.bytes.byteLength));
     },
     listRouteStations: async (req, res) => {
       await sendJsonPieces(res, await routeStations({ store: wiring.store, log: req.log }, req.body));

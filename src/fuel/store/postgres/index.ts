@@ -21,6 +21,7 @@ import {
   stationsInBox,
   stats,
 } from './read';
+import { stationTile } from './tiles';
 import { deleteOrphanFuelStations, deleteStationsBySource, replacePrices, upsertStations } from './write';
 
 export type { PostgresStoreOptions } from './connection';
@@ -48,6 +49,7 @@ function postgresFuelStore(c: PostgresConnection): FuelStore & StationRowReads {
     stationsInBox,
     stationFeaturesInBox,
     nearestStations,
+    stationTile,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

@@ -28,6 +28,7 @@ import {
   stationsInBox,
   stats,
 } from './read';
+import { stationTile } from './tiles';
 import { deleteOrphanFuelStations, deleteStationsBySource, replacePrices, upsertStations } from './write';
 
 export { openSqliteDatabase, type SqliteStoreOptions } from './connection';
@@ -49,6 +50,7 @@ function sqliteFuelStore(c: SqliteConnection): FuelStore & StationRowReads {
     stationsInBox,
     stationFeaturesInBox,
     nearestStations,
+    stationTile,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

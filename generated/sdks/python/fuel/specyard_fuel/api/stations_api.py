@@ -15,8 +15,8 @@ from pydantic import validate_call, Field, StrictFloat, StrictStr, StrictInt
 from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
-from pydantic import Field, field_validator
-from typing import Optional, Union
+from pydantic import Field, StrictBytes, StrictStr, field_validator
+from typing import Optional, Tuple, Union
 from typing_extensions import Annotated
 from specyard_fuel.models.fuel_code import FuelCode
 from specyard_fuel.models.price_history import PriceHistory
@@ -347,6 +347,341 @@ class StationsApi:
         return self.api_client.param_serialize(
             method='GET',
             resource_path='/api/stations/{country}/{externalId}/history',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def get_station_tile(
+        self,
+        z: Annotated[int, Field(le=22, strict=True, ge=0, description="The zoom, 0 (the world in one tile) to 22.")],
+        x: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.")],
+        y: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.")],
+        fuel: Annotated[FuelCode, Field(description="Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.")],
+        if_none_match: Annotated[Optional[Annotated[str, Field(strict=True, max_length=1000)]], Field(description="The `ETag` of a copy the client holds; when it is still current the answer is 304.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> bytes:
+        """One vector tile of the map's stations for a fuel
+
+        Every station of one fuel inside one map tile (the Web Mercator tile `z/x/y` of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where `/api/stations` answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, `clusters`: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with `count` (how many stations), `cheapest` and `median` (the cheapest and the median of their latest prices for the fuel; absent for `EV`) and `currency` (when all its stations share one). The counts of a tile's clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, `stations`: every station is its own point, stations at the same address included, with the properties of `/api/stations`' features (`id`, `externalId`, `country`, `name`, `brand`, `address`, `city`, `fuelType`, `price`, `currency`, `reportedAt` as epoch milliseconds, `powerKw` for charge points). A station counts for a fuel as in `/api/stations`: it has a price for that fuel, and the newest is shown; for `EV`, every station of type `ev_charger` or `both`.  The answer carries a strong `ETag` made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in `If-None-Match` gets 304 without a body. 400 `Invalid parameters` for a zoom outside 0-22 or a column or row outside the zoom's grid.  Choice: the seed's map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+
+        :param z: The zoom, 0 (the world in one tile) to 22. (required)
+        :type z: int
+        :param x: The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+        :type x: int
+        :param y: The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+        :type y: int
+        :param fuel: Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`. (required)
+        :type fuel: FuelCode
+        :param if_none_match: The `ETag` of a copy the client holds; when it is still current the answer is 304.
+        :type if_none_match: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._get_station_tile_serialize(
+            z=z,
+            x=x,
+            y=y,
+            fuel=fuel,
+            if_none_match=if_none_match,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "bytes",
+            '304': None,
+            '400': "GetDailyPriceStats400Response",
+            '500': "GetStats500Response",
+            '503': "GetStats503Response",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def get_station_tile_with_http_info(
+        self,
+        z: Annotated[int, Field(le=22, strict=True, ge=0, description="The zoom, 0 (the world in one tile) to 22.")],
+        x: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.")],
+        y: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.")],
+        fuel: Annotated[FuelCode, Field(description="Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.")],
+        if_none_match: Annotated[Optional[Annotated[str, Field(strict=True, max_length=1000)]], Field(description="The `ETag` of a copy the client holds; when it is still current the answer is 304.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[bytes]:
+        """One vector tile of the map's stations for a fuel
+
+        Every station of one fuel inside one map tile (the Web Mercator tile `z/x/y` of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where `/api/stations` answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, `clusters`: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with `count` (how many stations), `cheapest` and `median` (the cheapest and the median of their latest prices for the fuel; absent for `EV`) and `currency` (when all its stations share one). The counts of a tile's clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, `stations`: every station is its own point, stations at the same address included, with the properties of `/api/stations`' features (`id`, `externalId`, `country`, `name`, `brand`, `address`, `city`, `fuelType`, `price`, `currency`, `reportedAt` as epoch milliseconds, `powerKw` for charge points). A station counts for a fuel as in `/api/stations`: it has a price for that fuel, and the newest is shown; for `EV`, every station of type `ev_charger` or `both`.  The answer carries a strong `ETag` made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in `If-None-Match` gets 304 without a body. 400 `Invalid parameters` for a zoom outside 0-22 or a column or row outside the zoom's grid.  Choice: the seed's map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+
+        :param z: The zoom, 0 (the world in one tile) to 22. (required)
+        :type z: int
+        :param x: The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+        :type x: int
+        :param y: The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+        :type y: int
+        :param fuel: Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`. (required)
+        :type fuel: FuelCode
+        :param if_none_match: The `ETag` of a copy the client holds; when it is still current the answer is 304.
+        :type if_none_match: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._get_station_tile_serialize(
+            z=z,
+            x=x,
+            y=y,
+            fuel=fuel,
+            if_none_match=if_none_match,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "bytes",
+            '304': None,
+            '400': "GetDailyPriceStats400Response",
+            '500': "GetStats500Response",
+            '503': "GetStats503Response",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def get_station_tile_without_preload_content(
+        self,
+        z: Annotated[int, Field(le=22, strict=True, ge=0, description="The zoom, 0 (the world in one tile) to 22.")],
+        x: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.")],
+        y: Annotated[int, Field(le=4194303, strict=True, ge=0, description="The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.")],
+        fuel: Annotated[FuelCode, Field(description="Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`.")],
+        if_none_match: Annotated[Optional[Annotated[str, Field(strict=True, max_length=1000)]], Field(description="The `ETag` of a copy the client holds; when it is still current the answer is 304.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """One vector tile of the map's stations for a fuel
+
+        Every station of one fuel inside one map tile (the Web Mercator tile `z/x/y` of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where `/api/stations` answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, `clusters`: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with `count` (how many stations), `cheapest` and `median` (the cheapest and the median of their latest prices for the fuel; absent for `EV`) and `currency` (when all its stations share one). The counts of a tile's clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, `stations`: every station is its own point, stations at the same address included, with the properties of `/api/stations`' features (`id`, `externalId`, `country`, `name`, `brand`, `address`, `city`, `fuelType`, `price`, `currency`, `reportedAt` as epoch milliseconds, `powerKw` for charge points). A station counts for a fuel as in `/api/stations`: it has a price for that fuel, and the newest is shown; for `EV`, every station of type `ev_charger` or `both`.  The answer carries a strong `ETag` made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in `If-None-Match` gets 304 without a body. 400 `Invalid parameters` for a zoom outside 0-22 or a column or row outside the zoom's grid.  Choice: the seed's map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+
+        :param z: The zoom, 0 (the world in one tile) to 22. (required)
+        :type z: int
+        :param x: The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+        :type x: int
+        :param y: The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+        :type y: int
+        :param fuel: Exactly one fuel code. `EV` selects EV charge points (stations of type `ev_charger` and `both`); any other code selects stations that have a price for that fuel. An unknown code gets 400 `Invalid parameters`. (required)
+        :type fuel: FuelCode
+        :param if_none_match: The `ETag` of a copy the client holds; when it is still current the answer is 304.
+        :type if_none_match: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._get_station_tile_serialize(
+            z=z,
+            x=x,
+            y=y,
+            fuel=fuel,
+            if_none_match=if_none_match,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "bytes",
+            '304': None,
+            '400': "GetDailyPriceStats400Response",
+            '500': "GetStats500Response",
+            '503': "GetStats503Response",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _get_station_tile_serialize(
+        self,
+        z,
+        x,
+        y,
+        fuel,
+        if_none_match,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        if z is not None:
+            _path_params['z'] = z
+        if x is not None:
+            _path_params['x'] = x
+        if y is not None:
+            _path_params['y'] = y
+        # process the query parameters
+        if fuel is not None:
+            
+            _query_params.append(('fuel', fuel.value))
+            
+        # process the header parameters
+        if if_none_match is not None:
+            _header_params['If-None-Match'] = if_none_match
+        # process the form parameters
+        # process the body parameter
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/vnd.mapbox-vector-tile', 
+                    'application/json'
+                ]
+            )
+
+
+        # authentication setting
+        _auth_settings: List[str] = [
+        ]
+
+        return self.api_client.param_serialize(
+            method='GET',
+            resource_path='/api/tiles/{z}/{x}/{y}',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -19,6 +19,7 @@ import specyard.fuel.Configuration;
 import specyard.fuel.Pair;
 
 import java.math.BigDecimal;
+import java.io.File;
 import specyard.fuel.model.FuelCode;
 import specyard.fuel.model.GetDailyPriceStats400Response;
 import specyard.fuel.model.GetStationPriceHistory404Response;
@@ -315,6 +316,171 @@ public class StationsApi {
     }
 
     localVarRequestBuilder.header("Accept", "application/json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * One vector tile of the map&#39;s stations for a fuel
+   * Every station of one fuel inside one map tile (the Web Mercator tile &#x60;z/x/y&#x60; of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where &#x60;/api/stations&#x60; answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, &#x60;clusters&#x60;: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with &#x60;count&#x60; (how many stations), &#x60;cheapest&#x60; and &#x60;median&#x60; (the cheapest and the median of their latest prices for the fuel; absent for &#x60;EV&#x60;) and &#x60;currency&#x60; (when all its stations share one). The counts of a tile&#39;s clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, &#x60;stations&#x60;: every station is its own point, stations at the same address included, with the properties of &#x60;/api/stations&#x60;&#39; features (&#x60;id&#x60;, &#x60;externalId&#x60;, &#x60;country&#x60;, &#x60;name&#x60;, &#x60;brand&#x60;, &#x60;address&#x60;, &#x60;city&#x60;, &#x60;fuelType&#x60;, &#x60;price&#x60;, &#x60;currency&#x60;, &#x60;reportedAt&#x60; as epoch milliseconds, &#x60;powerKw&#x60; for charge points). A station counts for a fuel as in &#x60;/api/stations&#x60;: it has a price for that fuel, and the newest is shown; for &#x60;EV&#x60;, every station of type &#x60;ev_charger&#x60; or &#x60;both&#x60;.  The answer carries a strong &#x60;ETag&#x60; made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in &#x60;If-None-Match&#x60; gets 304 without a body. 400 &#x60;Invalid parameters&#x60; for a zoom outside 0-22 or a column or row outside the zoom&#39;s grid.  Choice: the seed&#39;s map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+   * @param z The zoom, 0 (the world in one tile) to 22. (required)
+   * @param x The tile&#39;s column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+   * @param y The tile&#39;s row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+   * @param fuel Exactly one fuel code. &#x60;EV&#x60; selects EV charge points (stations of type &#x60;ev_charger&#x60; and &#x60;both&#x60;); any other code selects stations that have a price for that fuel. An unknown code gets 400 &#x60;Invalid parameters&#x60;. (required)
+   * @param ifNoneMatch The &#x60;ETag&#x60; of a copy the client holds; when it is still current the answer is 304. (optional)
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getStationTile(@jakarta.annotation.Nonnull Integer z, @jakarta.annotation.Nonnull Integer x, @jakarta.annotation.Nonnull Integer y, @jakarta.annotation.Nonnull FuelCode fuel, @jakarta.annotation.Nullable String ifNoneMatch) throws ApiException {
+    return getStationTile(z, x, y, fuel, ifNoneMatch, null);
+  }
+
+  /**
+   * One vector tile of the map&#39;s stations for a fuel
+   * Every station of one fuel inside one map tile (the Web Mercator tile &#x60;z/x/y&#x60; of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where &#x60;/api/stations&#x60; answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, &#x60;clusters&#x60;: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with &#x60;count&#x60; (how many stations), &#x60;cheapest&#x60; and &#x60;median&#x60; (the cheapest and the median of their latest prices for the fuel; absent for &#x60;EV&#x60;) and &#x60;currency&#x60; (when all its stations share one). The counts of a tile&#39;s clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, &#x60;stations&#x60;: every station is its own point, stations at the same address included, with the properties of &#x60;/api/stations&#x60;&#39; features (&#x60;id&#x60;, &#x60;externalId&#x60;, &#x60;country&#x60;, &#x60;name&#x60;, &#x60;brand&#x60;, &#x60;address&#x60;, &#x60;city&#x60;, &#x60;fuelType&#x60;, &#x60;price&#x60;, &#x60;currency&#x60;, &#x60;reportedAt&#x60; as epoch milliseconds, &#x60;powerKw&#x60; for charge points). A station counts for a fuel as in &#x60;/api/stations&#x60;: it has a price for that fuel, and the newest is shown; for &#x60;EV&#x60;, every station of type &#x60;ev_charger&#x60; or &#x60;both&#x60;.  The answer carries a strong &#x60;ETag&#x60; made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in &#x60;If-None-Match&#x60; gets 304 without a body. 400 &#x60;Invalid parameters&#x60; for a zoom outside 0-22 or a column or row outside the zoom&#39;s grid.  Choice: the seed&#39;s map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+   * @param z The zoom, 0 (the world in one tile) to 22. (required)
+   * @param x The tile&#39;s column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+   * @param y The tile&#39;s row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+   * @param fuel Exactly one fuel code. &#x60;EV&#x60; selects EV charge points (stations of type &#x60;ev_charger&#x60; and &#x60;both&#x60;); any other code selects stations that have a price for that fuel. An unknown code gets 400 &#x60;Invalid parameters&#x60;. (required)
+   * @param ifNoneMatch The &#x60;ETag&#x60; of a copy the client holds; when it is still current the answer is 304. (optional)
+   * @param headers Optional headers to include in the request
+   * @return File
+   * @throws ApiException if fails to make API call
+   */
+  public File getStationTile(@jakarta.annotation.Nonnull Integer z, @jakarta.annotation.Nonnull Integer x, @jakarta.annotation.Nonnull Integer y, @jakarta.annotation.Nonnull FuelCode fuel, @jakarta.annotation.Nullable String ifNoneMatch, Map<String, String> headers) throws ApiException {
+    ApiResponse<File> localVarResponse = getStationTileWithHttpInfo(z, x, y, fuel, ifNoneMatch, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * One vector tile of the map&#39;s stations for a fuel
+   * Every station of one fuel inside one map tile (the Web Mercator tile &#x60;z/x/y&#x60; of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where &#x60;/api/stations&#x60; answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, &#x60;clusters&#x60;: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with &#x60;count&#x60; (how many stations), &#x60;cheapest&#x60; and &#x60;median&#x60; (the cheapest and the median of their latest prices for the fuel; absent for &#x60;EV&#x60;) and &#x60;currency&#x60; (when all its stations share one). The counts of a tile&#39;s clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, &#x60;stations&#x60;: every station is its own point, stations at the same address included, with the properties of &#x60;/api/stations&#x60;&#39; features (&#x60;id&#x60;, &#x60;externalId&#x60;, &#x60;country&#x60;, &#x60;name&#x60;, &#x60;brand&#x60;, &#x60;address&#x60;, &#x60;city&#x60;, &#x60;fuelType&#x60;, &#x60;price&#x60;, &#x60;currency&#x60;, &#x60;reportedAt&#x60; as epoch milliseconds, &#x60;powerKw&#x60; for charge points). A station counts for a fuel as in &#x60;/api/stations&#x60;: it has a price for that fuel, and the newest is shown; for &#x60;EV&#x60;, every station of type &#x60;ev_charger&#x60; or &#x60;both&#x60;.  The answer carries a strong &#x60;ETag&#x60; made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in &#x60;If-None-Match&#x60; gets 304 without a body. 400 &#x60;Invalid parameters&#x60; for a zoom outside 0-22 or a column or row outside the zoom&#39;s grid.  Choice: the seed&#39;s map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+   * @param z The zoom, 0 (the world in one tile) to 22. (required)
+   * @param x The tile&#39;s column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+   * @param y The tile&#39;s row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+   * @param fuel Exactly one fuel code. &#x60;EV&#x60; selects EV charge points (stations of type &#x60;ev_charger&#x60; and &#x60;both&#x60;); any other code selects stations that have a price for that fuel. An unknown code gets 400 &#x60;Invalid parameters&#x60;. (required)
+   * @param ifNoneMatch The &#x60;ETag&#x60; of a copy the client holds; when it is still current the answer is 304. (optional)
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getStationTileWithHttpInfo(@jakarta.annotation.Nonnull Integer z, @jakarta.annotation.Nonnull Integer x, @jakarta.annotation.Nonnull Integer y, @jakarta.annotation.Nonnull FuelCode fuel, @jakarta.annotation.Nullable String ifNoneMatch) throws ApiException {
+    return getStationTileWithHttpInfo(z, x, y, fuel, ifNoneMatch, null);
+  }
+
+  /**
+   * One vector tile of the map&#39;s stations for a fuel
+   * Every station of one fuel inside one map tile (the Web Mercator tile &#x60;z/x/y&#x60; of the XYZ scheme MapLibre and other map clients use), as a Mapbox Vector Tile (version 2, extent 4096, no buffer), never capped and never truncated: where &#x60;/api/stations&#x60; answers at most 20,000 features, a tile of the whole continent holds every station in it.  Below zoom 14 the tile has one layer, &#x60;clusters&#x60;: the tile is cut into a grid of 64 by 64 cells and each cell holding a station becomes one point at the mean position of its stations, with &#x60;count&#x60; (how many stations), &#x60;cheapest&#x60; and &#x60;median&#x60; (the cheapest and the median of their latest prices for the fuel; absent for &#x60;EV&#x60;) and &#x60;currency&#x60; (when all its stations share one). The counts of a tile&#39;s clusters add up to the stations inside it. From zoom 14 on (a street) the tile has one layer, &#x60;stations&#x60;: every station is its own point, stations at the same address included, with the properties of &#x60;/api/stations&#x60;&#39; features (&#x60;id&#x60;, &#x60;externalId&#x60;, &#x60;country&#x60;, &#x60;name&#x60;, &#x60;brand&#x60;, &#x60;address&#x60;, &#x60;city&#x60;, &#x60;fuelType&#x60;, &#x60;price&#x60;, &#x60;currency&#x60;, &#x60;reportedAt&#x60; as epoch milliseconds, &#x60;powerKw&#x60; for charge points). A station counts for a fuel as in &#x60;/api/stations&#x60;: it has a price for that fuel, and the newest is shown; for &#x60;EV&#x60;, every station of type &#x60;ev_charger&#x60; or &#x60;both&#x60;.  The answer carries a strong &#x60;ETag&#x60; made from its bytes: a tile a scrape did not change keeps its validator, and a request with that value in &#x60;If-None-Match&#x60; gets 304 without a body. 400 &#x60;Invalid parameters&#x60; for a zoom outside 0-22 or a column or row outside the zoom&#39;s grid.  Choice: the seed&#39;s map reads stations only as GeoJSON in a box; this route is an extension beyond the seed (its routes are unchanged), so the whole map can be shown at every zoom.
+   * @param z The zoom, 0 (the world in one tile) to 22. (required)
+   * @param x The tile&#39;s column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400. (required)
+   * @param y The tile&#39;s row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400. (required)
+   * @param fuel Exactly one fuel code. &#x60;EV&#x60; selects EV charge points (stations of type &#x60;ev_charger&#x60; and &#x60;both&#x60;); any other code selects stations that have a price for that fuel. An unknown code gets 400 &#x60;Invalid parameters&#x60;. (required)
+   * @param ifNoneMatch The &#x60;ETag&#x60; of a copy the client holds; when it is still current the answer is 304. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;File&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<File> getStationTileWithHttpInfo(@jakarta.annotation.Nonnull Integer z, @jakarta.annotation.Nonnull Integer x, @jakarta.annotation.Nonnull Integer y, @jakarta.annotation.Nonnull FuelCode fuel, @jakarta.annotation.Nullable String ifNoneMatch, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getStationTileRequestBuilder(z, x, y, fuel, ifNoneMatch, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getStationTile", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<File>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        // Handle file downloading.
+        File responseValue = downloadFileFromResponse(localVarResponse, localVarResponseBody);
+        
+
+        return new ApiResponse<File>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getStationTileRequestBuilder(@jakarta.annotation.Nonnull Integer z, @jakarta.annotation.Nonnull Integer x, @jakarta.annotation.Nonnull Integer y, @jakarta.annotation.Nonnull FuelCode fuel, @jakarta.annotation.Nullable String ifNoneMatch, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'z' is set
+    if (z == null) {
+      throw new ApiException(400, "Missing the required parameter 'z' when calling getStationTile");
+    }
+    // verify the required parameter 'x' is set
+    if (x == null) {
+      throw new ApiException(400, "Missing the required parameter 'x' when calling getStationTile");
+    }
+    // verify the required parameter 'y' is set
+    if (y == null) {
+      throw new ApiException(400, "Missing the required parameter 'y' when calling getStationTile");
+    }
+    // verify the required parameter 'fuel' is set
+    if (fuel == null) {
+      throw new ApiException(400, "Missing the required parameter 'fuel' when calling getStationTile");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/tiles/{z}/{x}/{y}"
+        .replace("{z}", ApiClient.urlEncode(z.toString()))
+        .replace("{x}", ApiClient.urlEncode(x.toString()))
+        .replace("{y}", ApiClient.urlEncode(y.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "fuel";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("fuel", fuel));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    if (ifNoneMatch != null) {
+      localVarRequestBuilder.header("If-None-Match", ifNoneMatch.toString());
+    }
+    localVarRequestBuilder.header("Accept", "application/vnd.mapbox-vector-tile, application/json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
