@@ -9,7 +9,8 @@
  * On PostgreSQL it also runs the original service's own single-statement PostGIS queries on the same data
  * (`ST_Within` box, planar `ST_DWithin` nearest, geography corridor, each with a lateral latest-price join)
  * and prints every store query as a ratio to them; and it times writing 20,000 features as objects then
- * `JSON.stringify` against writing them in pieces of about 32 KB. Not a test: the figures go to scripts/bench/README.md.
+ * `JSON.stringify` against writing them in pieces of about 32 KB; and the map's vector tiles (fuel-tiles.ts).
+ * Not a test: the figures go to scripts/bench/README.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore, StationRow } from '../../src/fuel/store/store';
 import { stationRows } from '../../src/fuel/testing/stores';
 import { dataset, longLine, SPAIN } from './fuel-data';
+import { printTiles, type SpainViewRow, spainView, type TileZoomRow, tileZooms } from './fuel-tiles';
 import { vacuumAnalyze } from './vacuum';
 
 const { values } = parseArgs({
@@ -111,6 +113,11 @@ interface Row {
   /** p50 of the original service's query for the same scenario (PostgreSQL only). */
   upstreamP50?: number;
 }
+
+/** The densest city's middle, where the tiles of the higher zooms are timed. */
+const MADRID_CENTRE: [number, number, number, number] = [-3.75, 40.38, -3.65, 40.45];
+const spainRows: SpainViewRow[] = [];
+const zoomRows: TileZoomRow[] = [];
 
 /** Upstream p50 per scenario, from the PostgreSQL pass, to compare each backend's store query with. */
 const upstreamP50: number[] = [];
@@ -203,6 +210,8 @@ async function benchBackend(
       rows.push(row);
       console.error(`${name}: ${s.scenario} done`);
     }
+    spainRows.push(await spainView(name, server.url, SPAIN, ITERATIONS));
+    zoomRows.push(...(await tileZooms(name, server.url, SPAIN, MADRID_CENTRE, ITERATIONS)));
     const box = { bbox: SPAIN, fuel: 'B7', limit: 20_000 };
     serialisation(
       name,
@@ -299,3 +308,4 @@ console.log(
 console.log('|---|---:|---:|---:|');
 for (const s of serialised)
   console.log(`| ${s.backend} | ${s.features} | ${ms(s.objects)} | ${ms(s.text)} |`);
+printTiles(spainRows, zoomRows);

@@ -10,8 +10,12 @@ import type { BBox } from './geometry';
 export const TILE_EXTENT = 4096;
 /** Below this zoom a tile holds clusters; from it on, every station is its own point. */
 export const STREET_ZOOM = 14;
-/** A cluster tile is cut into this many cells a side; each cell holding a station is one cluster. */
-export const CLUSTER_GRID = 64;
+/**
+ * A cluster tile is cut into this many cells a side; each cell holding a station is one cluster. 32: a
+ * cell is 16 pixels of a 512-pixel tile, about a cluster circle's size; 64 made tiles of Spain four times
+ * the bytes, with circles drawn over each other (scripts/bench/README.md, fuel tiles).
+ */
+export const CLUSTER_GRID = 32;
 /** The highest zoom served. */
 export const MAX_TILE_ZOOM = 22;
 /** The northmost latitude of the square Web Mercator world (and the southmost, negated). */
