@@ -1,9 +1,9 @@
 /**
  * `npm run bench -- fuel [--backend=sqlite|postgres|both] [--stations=200000] [--iterations=40]
- *  [--concurrency=4] [--seconds=5]`
+ *  [--concurrency=4] [--seconds=5] [--region=spain|europe]`
  *
  * Loads a Spain-sized synthetic dataset (clustered around cities, fuel stations with B7/E5 prices and EV
- * chargers), serves it with the real app on 127.0.0.1, and measures a country-sized /api/stations box,
+ * chargers), or with `--region=europe` the stations spread over twenty countries (fuel-europe.ts), serves it with the real app on 127.0.0.1, and measures a country-sized /api/stations box,
  * /api/stations/nearest and /api/route-stations on a 2,000-point 1,000 km line: p50/p95 of sequential
  * requests, requests/s at a fixed concurrency, and the ratio of each p50 to the bare store query it wraps.
  * On PostgreSQL it also runs the original service's own single-statement PostGIS queries on the same data
@@ -29,6 +29,7 @@ import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore, StationRow } from '../../src/fuel/store/store';
 import { stationRows } from '../../src/fuel/testing/stores';
 import { dataset, longLine, SPAIN } from './fuel-data';
+import { europeDataset } from './fuel-europe';
 import { printTiles, type SpainViewRow, spainView, type TileZoomRow, tileZooms } from './fuel-tiles';
 import { vacuumAnalyze } from './vacuum';
 
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '40' },
     concurrency: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '5' },
+    region: { type: 'string', default: 'spain' },
   },
 });
 const STATIONS = Number(values.stations);
@@ -128,13 +130,18 @@ const upstreamP50: number[] = [];
  * far costlier than a server's, which keeps no feed's records after a run.
  */
 async function load(name: string, store: FuelStore, settle?: () => Promise<void>): Promise<void> {
-  const data = dataset(STATIONS);
+  const data =
+    values.region === 'europe'
+      ? europeDataset(STATIONS)
+      : (({ stations, prices }) => ({ stations, prices: new Map([['ES', prices]]) }))(dataset(STATIONS));
   const t = performance.now();
   const upserted = await store.upsertStations(data.stations, { batchSize: 1000 });
-  const written = await store.replacePrices('bench', 'ES', data.prices);
+  let inserted = 0;
+  for (const [country, prices] of data.prices)
+    inserted += (await store.replacePrices('bench', country, prices)).inserted;
   await settle?.();
   console.error(
-    `${name}: loaded ${upserted.count} stations and ${written.inserted} prices in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `${name}: loaded ${upserted.count} stations and ${inserted} prices in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
 }
 
