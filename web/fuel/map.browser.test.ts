@@ -157,6 +157,33 @@ describe('the fuel map', () => {
     await context.close();
   });
 
+  it('draws the fuel chosen while the map was still loading', async () => {
+    const { page, errors, context } = await openPage(browser, { offsite });
+    // MapLibre's part of the page held back until the fuel has changed.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/static/station-map-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const tiles: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/tiles/'))
+        tiles.push(new URL(request.url()).searchParams.get('fuel') ?? '');
+    });
+    await page.goto(`${fuel.url}/`);
+    await page.getByTestId('stations-in-view').getByRole('button').first().waitFor();
+    await page.getByLabel('Fuel').selectOption('EV');
+    await page.getByTestId('stations-in-view').getByText(/kW$/).first().waitFor();
+    release();
+    await expect.poll(() => tiles.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(new Set(tiles)).toEqual(new Set(['EV']));
+    expect(policyViolations(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('shows the stations in view with popups and share links, finds places, switches to EV', async () => {
     const { page, errors, context } = await openPage(browser, { offsite });
     await page.goto(`${fuel.url}/`);

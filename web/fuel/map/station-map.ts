@@ -173,7 +173,10 @@ export class StationMap {
     if (fuel === this.fuel) return;
     this.fuel = fuel;
     await this.ready;
-    (this.map.getSource('stations') as VectorTileSource).setTiles([tileUrl(window.location.origin, fuel)]);
+    // Gone only if the style was replaced after the map was drawn; nothing to tell then.
+    (this.map.getSource('stations') as VectorTileSource | undefined)?.setTiles([
+      tileUrl(window.location.origin, fuel),
+    ]);
   }
 
   /** Colours the map's stations and clusters against the price range of the stations in view. */
@@ -182,6 +185,7 @@ export class StationMap {
     if (prices.length === 0) return;
     const [low, high] = [Math.min(...prices), Math.max(...prices)];
     await this.ready;
+    if (!this.map.getLayer('clusters') || !this.map.getLayer('station')) return;
     this.map.setPaintProperty('clusters', 'circle-color', priceFill('median', low, high) as never);
     this.map.setPaintProperty('station', 'circle-color', priceFill('price', low, high) as never);
   }

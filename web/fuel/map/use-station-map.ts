@@ -36,6 +36,10 @@ export function useStationMap(
   const [mapError, setMapError] = useState<string | null>(null);
   const handlers = useRef(on);
   handlers.current = on;
+  // The fuel chosen when MapLibre has arrived, not when it was asked for: a choice made while it loads
+  // finds no map to tell, and the map starts on it instead.
+  const chosenFuel = useRef(fuel);
+  chosenFuel.current = fuel;
 
   useEffect(() => {
     handlers.current.onView(fallbackBbox(start, zoom));
@@ -43,7 +47,7 @@ export function useStationMap(
     import('./station-map')
       .then(({ StationMap }) => {
         if (cancelled || !box.current) return;
-        const map = new StationMap(box.current, mapStyle(), start, zoom, fuel, {
+        const map = new StationMap(box.current, mapStyle(), start, zoom, chosenFuel.current, {
           onView: (bbox) => handlers.current.onView(bbox),
           onSelect: (id) => handlers.current.onSelect(id),
           onPick: (at) => handlers.current.onPick(at),

@@ -315,16 +315,22 @@ describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
     expect(other.map((m) => m.id)).toEqual([30_002]);
   });
 
-  it('lets a role granted the archive tables before this revision write messages, their words indexed, and search them', async () => {
+  it('lets a role granted the archive tables before this revision write messages and search their words; no other role may ask the vocabulary', async () => {
     const role = `specyard_words_writer_${process.pid}`;
+    const stranger = `specyard_words_stranger_${process.pid}`;
     const url = (t.config as { url: string }).url;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
+    const lookup = "SELECT word FROM archive_search_words_holding('%uokk%', 10) AS word";
     try {
-      await admin.query(`DROP ROLE IF EXISTS ${role}`);
-      await admin.query(`CREATE ROLE ${role}`);
+      await admin.query(`DROP ROLE IF EXISTS ${role}; DROP ROLE IF EXISTS ${stranger}`);
+      await admin.query(`CREATE ROLE ${role}; CREATE ROLE ${stranger}`);
       await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
       await admin.query(`REVOKE ALL ON message_search_words FROM ${role}`);
+      // Revision 11 run after that grant, as on an archive its roles were set up for before it.
+      await admin.query(`DROP FUNCTION archive_search_words_holding(text, integer);
+        DELETE FROM schema_migrations WHERE version = 11`);
+      expect(await migrateOpenStore(t.db)).toEqual(['011_search_words_lookup']);
       await admin.query(`SET ROLE ${role}`);
       await admin.query(`INSERT INTO messages (pk, account_id, chat_id, id, date, text)
         VALUES (50001, 1, 1, 50001, '2026-02-01', 'a quokka at the door')`);
@@ -332,17 +338,33 @@ describe('the words of in-chat search on PostgreSQL (migration 010)', () => {
         /permission denied/,
       );
       // Its searches ask the vocabulary all the same: the lookup runs as the archive's owner.
-      const { rows } = await admin.query(
-        "SELECT word FROM archive_search_words_holding('%uokk%', 10) AS word",
-      );
-      expect(rows.map((r) => r.word)).toEqual(['quokka']);
+      expect((await admin.query(lookup)).rows.map((r) => r.word)).toEqual(['quokka']);
+      // A role that may not read the messages may not ask their words either.
+      await admin.query(`RESET ROLE; SET ROLE ${stranger}`);
+      await expect(admin.query(lookup)).rejects.toThrow(/permission denied for function/);
     } finally {
       await admin.query('RESET ROLE').catch(() => undefined);
       await admin.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}`).catch(() => undefined);
-      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin
+        .query(`REVOKE ALL ON FUNCTION archive_search_words_holding(text, integer) FROM ${role}`)
+        .catch(() => undefined);
+      await admin
+        .query(`DROP ROLE IF EXISTS ${role}; DROP ROLE IF EXISTS ${stranger}`)
+        .catch(() => undefined);
       await admin.end();
     }
     expect(await search('QUOKKA')).toEqual([50001]);
+  });
+
+  it('keeps the definer functions on the archive schema, a temporary table never read in its place', async () => {
+    const rows = await db.all<{ name: string; config: string[] }>(
+      sql`SELECT proname AS name, proconfig AS config FROM pg_proc
+           WHERE proname IN ('archive_search_words_holding', 'archive_keep_search_words') ORDER BY proname`,
+    );
+    expect(rows.map((r) => [r.name, r.config.find((c) => c.startsWith('search_path='))])).toEqual([
+      ['archive_keep_search_words', 'search_path=public, pg_temp'],
+      ['archive_search_words_holding', 'search_path=public, pg_temp'],
+    ]);
   });
 
   it('indexes the words of an edit, and the words longer than it keeps whole as one key', async () => {
