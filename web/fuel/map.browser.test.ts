@@ -136,6 +136,8 @@ describe('the fuel map', () => {
     const other = await openPage(browser, { offsite });
     await other.page.goto(link);
     await other.page.locator('.selected').getByTestId('station-card').waitFor();
+    // Its popup too, whether its stations or the map arrived first.
+    await other.page.locator('.maplibregl-popup').getByTestId('station-card').waitFor();
     await other.page.locator('.maplibregl-ctrl-zoom-in').click();
     const street = other.page.locator('section.map');
     await expect

@@ -50,7 +50,7 @@ export function FuelMap({ config }: { config: Config }) {
     mapRef.current?.closePopup();
   }, [fuel, country]);
 
-  const { mapRef, mapError } = useStationMap(
+  const { mapRef, mapError, mapReady } = useStationMap(
     mapBox,
     shared?.at ?? config.center,
     shared ? 14 : config.zoom,
@@ -74,16 +74,24 @@ export function FuelMap({ config }: { config: Config }) {
     }
   }, [stations, pending]);
 
+  const showPopup = useCallback((station: Station) => {
+    const map = mapRef.current;
+    if (!map) return;
+    const node = document.createElement('div');
+    render(<StationCard station={station} />, node);
+    map.popupFor(station, node);
+  }, []);
+
   const select = useCallback((station: Station | undefined) => {
     if (!station) return;
     setSelected(station);
-    const map = mapRef.current;
-    if (map) {
-      const node = document.createElement('div');
-      render(<StationCard station={station} />, node);
-      map.popupFor(station, node);
-    }
+    showPopup(station);
   }, []);
+
+  // A station chosen before the map arrived (a share link's, found as the page opened) gets its popup then.
+  useEffect(() => {
+    if (mapReady && selected) showPopup(selected);
+  }, [mapReady]);
 
   const goTo = (at: LonLat, zoom = 13) => {
     if (mapRef.current) mapRef.current.flyTo(at, zoom);

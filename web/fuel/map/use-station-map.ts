@@ -34,6 +34,8 @@ export function useStationMap(
 ) {
   const mapRef = useRef<StationMap | null>(null);
   const [mapError, setMapError] = useState<string | null>(null);
+  /** Whether the map exists (MapLibre arrives after the panel). */
+  const [mapReady, setMapReady] = useState(false);
   const handlers = useRef(on);
   handlers.current = on;
   // The fuel chosen when MapLibre has arrived, not when it was asked for: a choice made while it loads
@@ -62,6 +64,7 @@ export function useStationMap(
           );
         });
         mapRef.current = map;
+        setMapReady(true);
         handlers.current.onView(map.bbox());
       })
       .catch(() =>
@@ -75,5 +78,5 @@ export function useStationMap(
     };
   }, []);
 
-  return { mapRef, mapError };
+  return { mapRef, mapError, mapReady };
 }
