@@ -184,6 +184,11 @@ function corpus(service: Service, port: () => number, beforeEach: () => void = (
       expect(documented, `${method} ${path}`).not.toBe(500);
       // The route exists (a 404 for every spelling would prove nothing about the checks).
       if (!op.path.includes('{')) expect(documented, `${method} ${path}`).not.toBe(404);
+      // HEAD is answered as the GET it stands for (405 answers name it in `Allow`).
+      if (method === 'GET') {
+        beforeEach();
+        expect(await send(port(), { method: 'HEAD', target: path }), `HEAD ${path}`).toBe(documented);
+      }
       const own = `${service} ${op.operationId}`;
       const wrong: string[] = [];
       for (const spelling of spellings(path, port())) {

@@ -90,8 +90,26 @@ function validator(doc: OpenApiNode, options: ServiceAppOptions): RequestHandler
   const lookup = steps.findIndex((step) => step.name === 'metadataMiddleware');
   if (lookup < 0) throw new Error('express-openapi-validator: no route lookup step to check');
   steps.splice(lookup + 1, 0, sameOperation);
-  return steps;
+  return [headAsGet, ...steps, headAgain];
 }
+
+/**
+ * The front door answers HEAD with the path's GET (matched-operation.ts), but the validator knows only the
+ * document's methods and found no operation for it (every HEAD answered 500). It is validated as the GET
+ * it is; Node leaves the body out of a HEAD's answer whatever the handler writes.
+ */
+const asGet = new WeakSet<object>();
+const headAsGet: RequestHandler = (req, _res, next) => {
+  if (req.method === 'HEAD' && matchedOperation(req)?.method === 'get') {
+    asGet.add(req);
+    req.method = 'GET';
+  }
+  next();
+};
+const headAgain: RequestHandler = (req, _res, next) => {
+  if (asGet.has(req)) req.method = 'HEAD';
+  next();
+};
 
 const sameOperation: RequestHandler = (req, _res, next) => {
   const front = matchedOperation(req)?.operationId;
