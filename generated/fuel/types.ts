@@ -1767,12 +1767,12 @@ export interface operations {
                 z: number;
                 /**
                  * @description The tile's column, 0 at the antimeridian going east, below 2^z; a column outside the grid gets 400.
-                 * @example 8026
+                 * @example 8020
                  */
                 x: number;
                 /**
                  * @description The tile's row, 0 at the north edge (about 85.05° N) going south, below 2^z; a row outside the grid gets 400.
-                 * @example 6190
+                 * @example 6177
                  */
                 y: number;
             };

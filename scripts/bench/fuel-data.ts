@@ -20,7 +20,8 @@ const CITIES: [LonLat, number][] = [
   [[-8.4115, 43.3623], 4],
 ];
 
-function random(seed: number): () => number {
+/** A seeded generator (mulberry32): the same numbers on every run. */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

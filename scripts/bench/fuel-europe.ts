@@ -7,6 +7,7 @@
  */
 import { destination } from '../../src/fuel/geo/sphere';
 import type { LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
+import { random } from './fuel-data';
 
 interface Country {
   code: string;
@@ -271,17 +272,6 @@ const COUNTRIES: Country[] = [
     ],
   },
 ];
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` stations over Europe, their prices by country (each country's prices are replaced on their own). */
 export function europeDataset(count: number): {

@@ -65,7 +65,8 @@ export class StationMap {
       });
     });
     this.map.on('moveend', () => events.onView(this.bbox()));
-    // What the map shows, for a reader of the page that cannot see the canvas (and the browser tests).
+    // What the map shows, in data attributes of its box, for the browser tests and other tools that
+    // cannot read the canvas: the zoom, the clusters and stations drawn, the largest cluster's place.
     this.map.on('idle', () => {
       const layers = ['clusters', 'station'].filter((id) => this.map.getLayer(id));
       const drawn = layers.length > 0 ? this.map.queryRenderedFeatures({ layers }) : [];
