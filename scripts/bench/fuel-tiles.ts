@@ -103,7 +103,7 @@ export async function tileZooms(
   iterations: number,
 ): Promise<TileZoomRow[]> {
   const rows: TileZoomRow[] = [];
-  for (const z of [3, 5, 7, 9, 11, 13, 14, 16]) {
+  for (const z of [0, 3, 5, 7, 9, 10, 11, 13, 14, 16]) {
     const tiles = tilesOver(z < 9 ? spain : city, z, 24);
     const cold: number[] = [];
     let largest: Uint8Array = new Uint8Array();

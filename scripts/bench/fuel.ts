@@ -23,10 +23,11 @@ import { createTestDatabase } from '../../src/common/testing/postgres';
 import { loadFuelConfig } from '../../src/fuel/config';
 import { featureCollection, featureTextCollection, stationFeature } from '../../src/fuel/domain/features';
 import { createFuelApp } from '../../src/fuel/http/app';
+import { clustersLine } from '../../src/fuel/scrapers/summary';
 import { featureRunsOf } from '../../src/fuel/store/feature-text';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
-import type { FuelStore, StationRow } from '../../src/fuel/store/store';
+import type { ClusterRefresh, FuelStore, StationRow } from '../../src/fuel/store/store';
 import { stationRows } from '../../src/fuel/testing/stores';
 import { dataset, longLine, SPAIN } from './fuel-data';
 import { europeDataset } from './fuel-europe';
@@ -120,6 +121,7 @@ interface Row {
 const MADRID_CENTRE: [number, number, number, number] = [-3.75, 40.38, -3.65, 40.45];
 const spainRows: SpainViewRow[] = [];
 const zoomRows: TileZoomRow[] = [];
+const clusterRows: (ClusterRefresh & { backend: string })[] = [];
 
 /** Upstream p50 per scenario, from the PostgreSQL pass, to compare each backend's store query with. */
 const upstreamP50: number[] = [];
@@ -217,8 +219,17 @@ async function benchBackend(
       rows.push(row);
       console.error(`${name}: ${s.scenario} done`);
     }
-    spainRows.push(await spainView(name, server.url, SPAIN, ITERATIONS));
-    zoomRows.push(...(await tileZooms(name, server.url, SPAIN, MADRID_CENTRE, ITERATIONS)));
+    // The tiles computed from the stations, then from the cluster table built after the load (as the
+    // scrape thread builds it after each run).
+    const live = `${name}, from the stations`;
+    spainRows.push(await spainView(live, server.url, SPAIN, ITERATIONS));
+    zoomRows.push(...(await tileZooms(live, server.url, SPAIN, MADRID_CENTRE, ITERATIONS)));
+    const clusters = await store.refreshStationClusters();
+    clusterRows.push({ backend: name, ...clusters });
+    console.error(`${name}: ${clustersLine(clusters)}`);
+    const table = `${name}, cluster table`;
+    spainRows.push(await spainView(table, server.url, SPAIN, ITERATIONS));
+    zoomRows.push(...(await tileZooms(table, server.url, SPAIN, MADRID_CENTRE, ITERATIONS)));
     const box = { bbox: SPAIN, fuel: 'B7', limit: 20_000 };
     serialisation(
       name,
@@ -316,3 +327,8 @@ console.log('|---|---:|---:|---:|');
 for (const s of serialised)
   console.log(`| ${s.backend} | ${s.features} | ${ms(s.objects)} | ${ms(s.text)} |`);
 printTiles(spainRows, zoomRows);
+console.log('\n| backend | cluster table built: fuels | cells | seconds |');
+console.log('|---|---:|---:|---:|');
+for (const r of clusterRows) {
+  console.log(`| ${r.backend} | ${r.rebuilt.length} | ${r.cells} | ${r.seconds.toFixed(1)} |`);
+}

@@ -21,6 +21,7 @@ describe('fuel migrate', () => {
       `fuel: applied migration 003_latest_prices to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 004_feature_text to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 005_station_order to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 006_station_clusters to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });
@@ -39,7 +40,8 @@ describe('fuel migrate', () => {
       expect(lines[5]).toMatch(/^fuel: applied migration 006_feature_head to postgres:\/\//);
       expect(lines[6]).toMatch(/^fuel: applied migration 007_scrape_runs to /);
       expect(lines[7]).toMatch(/^fuel: applied migration 008_scrape_runs_finished to /);
-      expect(lines[8]).toMatch(/is up to date$/);
+      expect(lines[8]).toMatch(/^fuel: applied migration 009_station_clusters to /);
+      expect(lines[9]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

@@ -130,6 +130,7 @@ describe('command line scraper tool', () => {
     expect(all.filter((line) => /ERRORS|Fatal|Aborted/.test(line))).toEqual([]);
     expect(code).toBe(0);
     expect(out.at(-1)).toMatch(/^All \d+ sources succeeded\.$/);
+    expect(out.filter((line) => line.startsWith('map clusters rebuilt: '))).toHaveLength(1);
     for (const source of ['miteco', 'prix_carburants', 'dgeg', 'mimit', 'econtrol', 'tankerkoenig', 'cma']) {
       expect(out.some((line) => line.startsWith(`  [${source}] `) && line.includes(': OK — '))).toBe(true);
     }
@@ -139,6 +140,7 @@ describe('command line scraper tool', () => {
 
     const fuel = await startTestFuel({ store: openSqliteStore(file), seed: false });
     try {
+      expect((await fuel.store.refreshStationClusters()).rebuilt).toEqual([]);
       const stats = (await (await fetch(`${fuel.url}/api/stats`)).json()) as {
         countries: { code: string }[];
       };

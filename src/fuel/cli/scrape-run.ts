@@ -14,7 +14,7 @@ import {
   createSharedState,
   type ScraperTuning,
 } from '../scrapers/registry';
-import { summaryBlock } from '../scrapers/summary';
+import { clustersLine, summaryBlock } from '../scrapers/summary';
 import type { RunLog, RunSummary } from '../scrapers/types';
 import { type DatabaseLocation, openFuelStore } from '../store/open';
 import type { FuelStore } from '../store/store';
@@ -107,6 +107,10 @@ export async function runScrapeCommand(
       );
       if (locked.ran) summaries.push(locked.value);
     }
+    // The map's low zooms from the new prices at once, rather than from every station until a server's
+    // scrape thread rebuilds them.
+    const clusters = await store.refreshStationClusters();
+    if (clusters.rebuilt.length > 0) out(clustersLine(clusters));
   } finally {
     await keyLock.close();
     if (!deps.store) await store.close();

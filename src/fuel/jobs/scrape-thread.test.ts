@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../common/logger';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { parseScraperConfig } from '../scrapers/config';
@@ -57,10 +57,16 @@ describe('the scrape thread', () => {
         expect(summary).toMatchObject({ key: 'ES', country: 'ES', stations: 5, prices: 16, errors: [] });
         expect(lines).toContain('[scraper] scrape thread started');
         expect(lines.some((line) => line.includes('Fetching data for ES'))).toBe(true);
+        // The map's clusters are built again after the run, on the thread.
+        const rebuilt = () =>
+          lines.find((line) => /^map clusters rebuilt: .*\bB7\b.* \(\d+ cells, /.test(line));
+        await vi.waitFor(() => expect(rebuilt()).toBeDefined());
+        expect(rebuilt()).toMatch(/\bEV\b/);
       } finally {
         await thread.close();
       }
       const store = await openFuelStore(database, { migrate: false });
+      expect((await store.refreshStationClusters()).rebuilt).toEqual([]);
       expect((await store.stats()).countries.find((c) => c.code === 'ES')).toMatchObject({
         stations: 5,
         prices: 16,

@@ -16,6 +16,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ScraperConfig } from '../scrapers/config';
 import { runScraper } from '../scrapers/pipeline';
 import { createScraper, createSharedState, type ScraperTuning } from '../scrapers/registry';
+import { clustersLine } from '../scrapers/summary';
 import type { RunLog, RunSummary, Scraper } from '../scrapers/types';
 import { type DatabaseLocation, openFuelStore } from '../store/open';
 
@@ -66,6 +67,32 @@ async function serve(data: ScrapeWorkerData): Promise<void> {
     error: (line) => send({ log: { level: 'error', line } }),
   };
 
+  // One rebuild of the map's clusters at a time, after each run (and one for what was written before the
+  // thread started); a run that ends during a rebuild asks for one more after it.
+  let rebuilding: Promise<void> | undefined;
+  let again = false;
+  const refreshClusters = (): void => {
+    if (rebuilding) {
+      again = true;
+      return;
+    }
+    rebuilding = store
+      .refreshStationClusters()
+      .then((clusters) => {
+        if (clusters.rebuilt.length > 0) log.info(clustersLine(clusters));
+      })
+      .catch((error: unknown) =>
+        log.error(`map clusters not rebuilt: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => {
+        rebuilding = undefined;
+        if (again) {
+          again = false;
+          refreshClusters();
+        }
+      });
+  };
+
   const run = async (id: number, key: string) => {
     const controller = new AbortController();
     runs.set(id, controller);
@@ -85,6 +112,7 @@ async function serve(data: ScrapeWorkerData): Promise<void> {
       send({ failed: { id, message: error instanceof Error ? error.message : String(error) } });
     } finally {
       runs.delete(id);
+      refreshClusters();
     }
   };
 
@@ -92,6 +120,7 @@ async function serve(data: ScrapeWorkerData): Promise<void> {
     if ('run' in message) void run(message.run.id, message.run.key);
     else if ('abort' in message) runs.get(message.abort.id)?.abort(new Error(message.abort.reason));
     else if ('close' in message) {
+      // A rebuild cut short by the close rolls back: the cells keep the version they had.
       void store.close().finally(() => {
         send({ closed: true });
         port.close();
@@ -99,6 +128,7 @@ async function serve(data: ScrapeWorkerData): Promise<void> {
     }
   });
   send({ ready: true });
+  refreshClusters();
 }
 
 if (parentPort && (workerData as { scrapeWorker?: ScrapeWorkerData } | undefined)?.scrapeWorker) {

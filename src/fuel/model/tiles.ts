@@ -72,6 +72,32 @@ export function tileSearchBox({ z, x, y }: TileAddress): BBox {
   return [Math.max(-180, lonOf(x / size) - pad), south, Math.min(180, lonOf((x + 1) / size) + pad), north];
 }
 
+/**
+ * Positions in whole units of the finest cluster zoom's tiles: a station is at `floor(fraction * 2^UNIT_BITS)`
+ * (tile zoom 13's 4,096 units a side). Cells, tiles and cluster places of every cluster zoom come from these
+ * integers by shifts and sums, so the stores' live clusters and their cluster tables (model/cluster-pyramid.ts)
+ * agree to the unit, whatever order they add stations in.
+ */
+export const UNIT_BITS = 25;
+/** The tile zooms whose clusters the stores keep in a table, built after each change (cluster-pyramid.ts). */
+export const PYRAMID_MAX_ZOOM = 9;
+/** The cluster grid's bits: CLUSTER_GRID = 2^CELL_BITS. */
+export const CELL_BITS = 5;
+
+/** A position in units (UNIT_BITS): integers below 2^25. */
+export function worldUnits(lon: number, lat: number): [number, number] {
+  const [fx, fy] = worldFraction(lon, lat);
+  return [Math.floor(fx * 2 ** UNIT_BITS), Math.floor(fy * 2 ** UNIT_BITS)];
+}
+
+/**
+ * A cluster's place in its zoom-`z` tile, from the sum of its stations' units and their count: their mean
+ * position, rounded to the tile's units. The stores write the same arithmetic in their own language.
+ */
+export function clusterPlace(sumUnits: number, count: number, z: number, tile: number): number {
+  return Math.round(sumUnits / count / 2 ** (UNIT_BITS - 12 - z)) - tile * TILE_EXTENT;
+}
+
 /** The median of prices sorted ascending, as PostgreSQL's percentile_cont(0.5) computes it. */
 export function medianOfSorted(sorted: readonly number[]): number | null {
   if (sorted.length === 0) return null;

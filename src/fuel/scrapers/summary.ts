@@ -1,3 +1,4 @@
+import type { ClusterRefresh } from '../store/store';
 import type { RunSummary } from './types';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -15,4 +16,9 @@ export function summaryBlock(summary: RunSummary): string[] {
   const lines = [`  [${summary.source}] ${summary.key}: ${ok ? 'OK' : 'ERRORS'} — ${counts(summary)}`];
   for (const error of summary.errors) lines.push(`    - ${error}`);
   return lines;
+}
+
+/** The line a rebuild of the map's clusters logs (model/cluster-pyramid.ts). */
+export function clustersLine(clusters: ClusterRefresh): string {
+  return `map clusters rebuilt: ${clusters.rebuilt.join(', ')} (${clusters.cells} cells, ${clusters.seconds.toFixed(1)} s)`;
 }

@@ -138,6 +138,14 @@ export interface TileQuery extends TileAddress {
   fuel: string;
 }
 
+/** What a refresh of the cluster table did (model/cluster-pyramid.ts). */
+export interface ClusterRefresh {
+  /** The fuels whose cells were built again ('EV': the charge points). */
+  rebuilt: string[];
+  cells: number;
+  seconds: number;
+}
+
 export interface BoxResult {
   stations: StationRow[];
   /** More stations matched than `limit`. */
@@ -268,6 +276,12 @@ export interface FuelStore {
    * layer, every station its own point with its Feature's properties. No station: no bytes.
    */
   stationTile(query: TileQuery): Promise<Uint8Array>;
+  /**
+   * Builds the low zooms' clusters again (model/cluster-pyramid.ts) for each fuel whose stations or prices
+   * changed since they were built; until then those tiles are computed from the stations. Work of seconds
+   * at millions of stations: the scrape thread runs it after each run, the command line after a scrape.
+   */
+  refreshStationClusters(): Promise<ClusterRefresh>;
   /** The stations along a line, as GeoJSON Feature texts (their rows: StationRowReads.stationsAlongLine). */
   stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;

@@ -3,7 +3,14 @@
  * placed as model/tiles.ts says), on every backend.
  */
 import { beforeEach, describe, expect } from 'vitest';
-import { medianOfSorted, placeInTile, STREET_ZOOM, type TileAddress, worldFraction } from '../../model/tiles';
+import {
+  medianOfSorted,
+  PYRAMID_MAX_ZOOM,
+  placeInTile,
+  STREET_ZOOM,
+  type TileAddress,
+  worldFraction,
+} from '../../model/tiles';
 import { stationRows } from '../../testing/stores';
 import { type DecodedPoint, decodeTile } from '../../testing/tiles';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationRow } from '../store';
@@ -225,6 +232,80 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       const first = await store.stationTile({ fuel: 'B7', ...address });
       expect(first.length).toBeGreaterThan(0);
       expect(await store.stationTile({ fuel: 'B7', ...address })).toEqual(first);
+    });
+
+    /** Every tile of the cluster table's zooms holding a station of the fuel, and an empty one. */
+    const lowZoomTiles = (list: StationRow[]) => {
+      const seen = new Map<string, TileAddress>([['3/0/0', { z: 3, x: 0, y: 0 }]]);
+      for (let z = 0; z <= PYRAMID_MAX_ZOOM; z++) {
+        for (const r of list) {
+          const t = tileOf(z, [r.lon, r.lat]);
+          seen.set(`${t.z}/${t.x}/${t.y}`, t);
+        }
+      }
+      return [...seen.values()];
+    };
+    const bytesOf = (fuel: string, addresses: TileAddress[]) =>
+      Promise.all(
+        addresses.map(async (a) => Buffer.from(await store.stationTile({ fuel, ...a })).toString('hex')),
+      );
+
+    it('the cluster table answers the low zooms with the very bytes computed from the stations', async () => {
+      const chargers = (
+        await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'EV', limit: 100 })
+      ).stations;
+      const fuelTiles = lowZoomTiles(rows);
+      const evTiles = lowZoomTiles(chargers);
+      const live = { B7: await bytesOf('B7', fuelTiles), EV: await bytesOf('EV', evTiles) };
+      const refresh = await store.refreshStationClusters();
+      expect(refresh.rebuilt).toEqual(['B7', 'EV']);
+      expect(refresh.cells).toBeGreaterThan(fuelTiles.length);
+      expect(await bytesOf('B7', fuelTiles)).toEqual(live.B7);
+      expect(await bytesOf('EV', evTiles)).toEqual(live.EV);
+      // Nothing changed since: nothing to build.
+      expect((await store.refreshStationClusters()).rebuilt).toEqual([]);
+    });
+
+    it('after every kind of write the low zooms show the new stations and prices before any rebuild', async () => {
+      const world = { z: 0, x: 0, y: 0 };
+      const now = async () =>
+        (await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'B7', limit: 10_000 }))
+          .stations;
+      const check = async (step: string) => {
+        const expected = expectedClusters(world, await now());
+        expectSameClusters((await tileOfFuel('B7', world)).clusters ?? [], expected);
+        expect((await tileOfFuel('B7', world)).clusters?.length ?? 0, step).toBe(expected.length);
+      };
+      const swiss = rows.filter((r) => r.country === 'CH');
+      const steps: [string, () => Promise<unknown>][] = [
+        [
+          'a price',
+          () =>
+            store.replacePrices(
+              'feed-CH',
+              'CH',
+              swiss.map((r) => price(r.externalId, 'B7', 9.99, { country: 'CH', currency: 'CHF' })),
+            ),
+        ],
+        ['a station moved', () => store.upsertStations([station('pt-0', [20, 60], { country: 'PT' })])],
+        [
+          'a station added with a price',
+          async () => {
+            await store.upsertStations([station('fi-0', [25, 62], { country: 'FI' })]);
+            await store.replacePrices('feed-FI', 'FI', [price('fi-0', 'B7', 1.8, { country: 'FI' })]);
+          },
+        ],
+        ['prices withdrawn', () => store.replacePrices('feed-CH', 'CH', [])],
+        ['orphans deleted', () => store.deleteOrphanFuelStations('CH')],
+        ['a source’s stations deleted', () => store.deleteStationsBySource('miteco', 'PT')],
+      ];
+      for (const [step, write] of steps) {
+        await store.refreshStationClusters();
+        await write();
+        await check(step);
+        expect((await store.refreshStationClusters()).rebuilt, step).toContain('B7');
+        await check(`${step}, rebuilt`);
+      }
     });
 
     it('a price change changes the tiles holding that station, at every zoom, and no other tile', async () => {

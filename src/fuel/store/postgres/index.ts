@@ -7,6 +7,7 @@ import { createPgPool } from '../../../common/databases';
 import { bindStore, type Operations } from '../bind';
 import { migrateFuel } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
+import { refreshStationClusters } from './clusters';
 import { PostgresConnection, type PostgresStoreOptions } from './connection';
 import { priceHistory, prunePriceHistory } from './history';
 import {
@@ -50,6 +51,7 @@ function postgresFuelStore(c: PostgresConnection): FuelStore & StationRowReads {
     stationFeaturesInBox,
     nearestStations,
     stationTile,
+    refreshStationClusters,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

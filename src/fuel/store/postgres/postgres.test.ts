@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../common/testing/postgres';
 import { parseFeatureTexts } from '../../testing/json';
 import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
+import { decodeTile } from '../../testing/tiles';
 import type { FuelStore } from '../store';
 import { fuelStoreCases } from '../store.cases';
 import { openPostgresStore } from '.';
@@ -110,5 +111,60 @@ describe('the PostgreSQL store on a database that writes floats with fewer digit
     expect(charger?.properties.powerKw).toBe(station.powerKw);
     const [row] = (await stationRows(store).stationsInBox({ bbox, fuel: 'B7', limit: 10 })).stations;
     expect(row).toMatchObject({ lon: station.lon, lat: station.lat, powerKw: station.powerKw, price });
+  });
+});
+
+describe('the PostgreSQL store’s cluster table', () => {
+  let db: TestDatabase;
+  let store: FuelStore;
+  let admin: pg.Client;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_clusters');
+    store = await openPostgresStore(db.url);
+    admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+  });
+  afterEach(async () => {
+    await admin.end();
+    await store.close();
+    await db.drop();
+  });
+
+  it('answers the low zooms while it is of the current version, and never after a write', async () => {
+    const at = (n: number) => ({
+      externalId: `a-${n}`,
+      country: 'ES',
+      type: 'fuel' as const,
+      name: 'Sur',
+      brand: null,
+      address: 'Calle 1',
+      city: 'Madrid',
+      lon: -3.7 + n / 100,
+      lat: 40.4,
+      source: 'miteco',
+    });
+    await store.upsertStations([at(0), at(1)]);
+    const version = async () =>
+      Number((await admin.query('SELECT version FROM map_version')).rows[0].version);
+    const before = await version();
+    await store.replacePrices('miteco', 'ES', [
+      { externalId: 'a-0', country: 'ES', fuel: 'B7', price: 1.5, currency: 'EUR' },
+      { externalId: 'a-1', country: 'ES', fuel: 'B7', price: 1.6, currency: 'EUR' },
+    ]);
+    expect(await version()).toBeGreaterThan(before);
+    const count = async () =>
+      decodeTile(await store.stationTile({ fuel: 'B7', z: 0, x: 0, y: 0 })).clusters?.[0]?.properties.count;
+    expect(await count()).toBe(2);
+    expect((await store.refreshStationClusters()).rebuilt).toEqual(['B7', 'EV']);
+    // A cell altered behind the store's back shows: the tile came from the table.
+    await admin.query("UPDATE station_clusters SET count = 999 WHERE fuel = 'B7' AND z = 0");
+    expect(await count()).toBe(999);
+    // A statement that changes prices moves the version: the tile is computed from the stations again.
+    await admin.query('UPDATE prices SET price = price + 0.001');
+    expect(await count()).toBe(2);
+    // One that changes no row leaves it.
+    const now = await version();
+    await admin.query("DELETE FROM prices WHERE fuel = 'none'");
+    expect(await version()).toBe(now);
   });
 });

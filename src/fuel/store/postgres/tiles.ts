@@ -3,32 +3,51 @@
  * for the fuel, as the box reads them), placed and grouped as model/tiles.ts says, written out by PostGIS's
  * own encoder, ST_AsMVT. Only the finished tile crosses the connection, however many stations it holds.
  */
-import { CLUSTER_GRID, MAX_MERCATOR_LAT, STREET_ZOOM, TILE_EXTENT, tileSearchBox } from '../../model/tiles';
+import {
+  CLUSTER_GRID,
+  MAX_MERCATOR_LAT,
+  STREET_ZOOM,
+  TILE_EXTENT,
+  tileSearchBox,
+  UNIT_BITS,
+} from '../../model/tiles';
 import { EV_FUEL, type TileQuery } from '../store';
+import { tableClusterTile } from './clusters';
 import type { PostgresConnection } from './connection';
+
+/** The stations for the fuel with their newest price ($8 the fuel), optionally inside an envelope. */
+export function fuelStations(fuel: string, envelope: string | null): string {
+  const inside = envelope ? `s.geom && ${envelope}` : 'true';
+  return fuel === EV_FUEL
+    ? `SELECT s.*, NULL::float8 AS price, NULL::text AS currency, NULL::timestamptz AS reported_at
+       FROM stations s
+       WHERE ${inside} AND s.station_type IN ('ev_charger', 'both') AND $8::text IS NOT NULL`
+    : `SELECT DISTINCT ON (s.id) s.*, p.price, p.currency, p.reported_at
+       FROM stations s JOIN prices p ON p.station_id = s.id AND p.fuel = $8
+       WHERE ${inside}
+       ORDER BY s.id, p.reported_at DESC, p.id DESC`;
+}
+
+/**
+ * `found`'s rows with `fx` and `fy` (the position as a fraction of the world, as model/tiles.ts
+ * worldFraction computes it) and `ux` and `uy` (its units, worldUnits).
+ */
+export function inUnits(found: string): string {
+  const eps = '2.220446049250313e-16';
+  return `SELECT w.*, floor(w.fx * 2 ^ ${UNIT_BITS}) AS ux, floor(w.fy * 2 ^ ${UNIT_BITS}) AS uy FROM (
+      SELECT f.*, least((ST_X(f.geom) + 180) / 360, 1 - ${eps}) AS fx,
+        greatest(0, least(0.5 - ln((1 + sin(radians(f.clat))) / (1 - sin(radians(f.clat)))) / (4 * pi()), 1 - ${eps})) AS fy
+      FROM (SELECT found.*, greatest(-${MAX_MERCATOR_LAT}, least(${MAX_MERCATOR_LAT}, ST_Y(found.geom))) AS clat
+            FROM (${found}) found) f) w`;
+}
 
 /**
  * The stations of the tile for the fuel ($1 zoom, $2 column, $3 row, $4-$7 the search box, $8 the fuel), each
  * with `gx` and `gy`, its place as a fraction of the tile, computed as model/tiles.ts placeInTile does.
  */
 function placed(fuel: string): string {
-  const eps = '2.220446049250313e-16';
-  const stations =
-    fuel === EV_FUEL
-      ? `SELECT s.*, NULL::float8 AS price, NULL::text AS currency, NULL::timestamptz AS reported_at
-         FROM stations s
-         WHERE s.geom && ST_MakeEnvelope($4, $5, $6, $7, 4326)
-           AND s.station_type IN ('ev_charger', 'both') AND $8::text IS NOT NULL`
-      : `SELECT DISTINCT ON (s.id) s.*, p.price, p.currency, p.reported_at
-         FROM stations s JOIN prices p ON p.station_id = s.id AND p.fuel = $8
-         WHERE s.geom && ST_MakeEnvelope($4, $5, $6, $7, 4326)
-         ORDER BY s.id, p.reported_at DESC, p.id DESC`;
-  return `WITH found AS (${stations}),
-    world AS (
-      SELECT f.*, least((ST_X(f.geom) + 180) / 360, 1 - ${eps}) AS fx,
-        greatest(0, least(0.5 - ln((1 + sin(radians(f.clat))) / (1 - sin(radians(f.clat)))) / (4 * pi()), 1 - ${eps})) AS fy
-      FROM (SELECT found.*, greatest(-${MAX_MERCATOR_LAT}, least(${MAX_MERCATOR_LAT}, ST_Y(found.geom))) AS clat
-            FROM found) f),
+  const world = inUnits(fuelStations(fuel, 'ST_MakeEnvelope($4, $5, $6, $7, 4326)'));
+  return `WITH world AS (${world}),
     placed AS (
       SELECT w.*, w.fx * 2 ^ $1::int - $2::int AS gx, w.fy * 2 ^ $1::int - $3::int AS gy FROM world w)
     SELECT *, floor(gx * ${TILE_EXTENT} + 0.5) AS px, floor(gy * ${TILE_EXTENT} + 0.5) AS py,
@@ -36,13 +55,24 @@ function placed(fuel: string): string {
     FROM placed WHERE gx >= 0 AND gx < 1 AND gy >= 0 AND gy < 1`;
 }
 
+/** A cluster's place in the tile from its units' sum (model/tiles.ts clusterPlace); $1 zoom. */
+const clusterPlace = (sum: string, count: string, tile: string) =>
+  `floor(${sum} / ${count} / 2 ^ (${UNIT_BITS - 12} - $1::int) + 0.5) - ${tile}::int * ${TILE_EXTENT}`;
+
+/** The cells of `cells` (cell, count, sum_ux, sum_uy, cheapest, median, currency) as a cluster tile. */
+export function clusterLayer(cells: string): string {
+  return `SELECT coalesce(ST_AsMVT(t, 'clusters', ${TILE_EXTENT}, 'geom'), ''::bytea) AS tile FROM (
+      SELECT ST_MakePoint(${clusterPlace('sum_ux', 'count', '$2')}, ${clusterPlace('sum_uy', 'count', '$3')}) AS geom,
+        count::int AS count, cheapest::float8 AS cheapest, median::float8 AS median, currency::text AS currency
+      FROM (${cells}) c ORDER BY cell) t`;
+}
+
 function clusterTile(fuel: string): string {
   return `WITH inside AS (${placed(fuel)})
-    SELECT coalesce(ST_AsMVT(t, 'clusters', ${TILE_EXTENT}, 'geom'), ''::bytea) AS tile FROM (
-      SELECT ST_MakePoint(floor(avg(px) + 0.5), floor(avg(py) + 0.5)) AS geom, count(*)::int AS count,
-        min(price) AS cheapest, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median,
+    ${clusterLayer(`SELECT cell, count(*) AS count, sum(ux) AS sum_ux, sum(uy) AS sum_uy, min(price) AS cheapest,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median,
         CASE WHEN count(DISTINCT currency) = 1 THEN min(currency) END AS currency
-      FROM inside GROUP BY cell ORDER BY cell) t`;
+      FROM inside GROUP BY cell`)}`;
 }
 
 function stationTileSql(fuel: string): string {
@@ -56,8 +86,16 @@ function stationTileSql(fuel: string): string {
 
 export async function stationTile(c: PostgresConnection, query: TileQuery): Promise<Uint8Array> {
   const { fuel, z, x, y } = query;
-  const text = z >= STREET_ZOOM ? stationTileSql(fuel) : clusterTile(fuel);
-  const { rows } = await c.pool.query<{ tile: Buffer }>(text, [z, x, y, ...tileSearchBox(query), fuel]);
-  const tile = rows[0]?.tile;
+  const tile =
+    (await tableClusterTile(c, query)) ??
+    (
+      await c.pool.query<{ tile: Buffer }>(z >= STREET_ZOOM ? stationTileSql(fuel) : clusterTile(fuel), [
+        z,
+        x,
+        y,
+        ...tileSearchBox(query),
+        fuel,
+      ])
+    ).rows[0]?.tile;
   return tile ? new Uint8Array(tile.buffer, tile.byteOffset, tile.byteLength) : new Uint8Array();
 }

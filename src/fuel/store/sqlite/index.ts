@@ -9,6 +9,7 @@
 import { bindStore, type Operations } from '../bind';
 import { migrateFuelSqlite } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
+import { refreshStationClusters } from './clusters';
 import {
   openSqliteDatabase,
   POSITIONS_PER_READ,
@@ -51,6 +52,7 @@ function sqliteFuelStore(c: SqliteConnection): FuelStore & StationRowReads {
     stationFeaturesInBox,
     nearestStations,
     stationTile,
+    refreshStationClusters,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

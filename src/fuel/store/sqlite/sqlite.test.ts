@@ -1,6 +1,11 @@
 // The store suite (store.cases.ts) on SQLite (in memory), then what only this backend does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
+import { decodeTile } from '../../testing/tiles';
 import type { FuelStore, LonLat, PriceInput, StationInput } from '../store';
 import { fuelStoreCases } from '../store.cases';
 import { openSqliteStore } from '.';
@@ -64,5 +69,39 @@ describe('the SQLite store reading the stations positions again', () => {
     await box;
     expect(order).toEqual(['box', 'search']);
     expect(found.count).toBe(101);
+  });
+});
+
+describe('the SQLite store’s cluster table', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'specyard-clusters-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the low zooms while it is of the current version, and never after a write', async () => {
+    const file = path.join(dir, 'fuel.db');
+    const store = openSqliteStore(file);
+    const other = new Database(file);
+    try {
+      const stations = [stationAt(0), stationAt(1)];
+      await store.upsertStations(stations);
+      await store.replacePrices('miteco', 'ES', b7(stations));
+      const count = async (z: number) =>
+        decodeTile(await store.stationTile({ fuel: 'B7', z, x: 0, y: 0 })).clusters?.[0]?.properties.count;
+      expect(await count(0)).toBe(2);
+      expect((await store.refreshStationClusters()).rebuilt).toEqual(['B7', 'EV']);
+      // A cell altered behind the store's back shows: the tile came from the table.
+      other.prepare("UPDATE station_clusters SET count = 999 WHERE fuel = 'B7' AND z = 0").run();
+      expect(await count(0)).toBe(999);
+      // Once the version moves, the tile is computed from the stations.
+      other.prepare('UPDATE map_version SET version = version + 1').run();
+      expect(await count(0)).toBe(2);
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 });

@@ -4,8 +4,20 @@
  * encoder of MapLibre's own project. The PostgreSQL store groups and encodes in the database (ST_AsMVT).
  */
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
-import { medianOfSorted, placeInTile, STREET_ZOOM, TILE_EXTENT, tileSearchBox } from '../../model/tiles';
+import {
+  CELL_BITS,
+  CLUSTER_GRID,
+  clusterPlace,
+  medianOfSorted,
+  placeInTile,
+  STREET_ZOOM,
+  TILE_EXTENT,
+  tileSearchBox,
+  UNIT_BITS,
+  worldUnits,
+} from '../../model/tiles';
 import { EV_FUEL, type TileQuery } from '../store';
+import { tableClusters } from './clusters';
 import type { SqliteConnection } from './connection';
 
 type Properties = Record<string, string | number>;
@@ -75,51 +87,76 @@ function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
 }
 
 interface Cell {
+  cell: number;
   count: number;
-  sumX: number;
-  sumY: number;
-  prices: number[];
-  /** The one currency of its prices; null once two differ. */
-  currency: string | null | undefined;
+  sumUx: number;
+  sumUy: number;
+  cheapest: number | null;
+  median: number | null;
+  currency: string | null;
 }
 
-/**
- * One point per cell of the grid holding a station: at the mean of its stations' places (whole tile
- * units, so the sum does not depend on the order the rows come in), with their count, and the cheapest
- * and median of their prices.
- */
-function clusterPoints(c: SqliteConnection, query: TileQuery): Point[] {
-  const cells = new Map<number, Cell>();
+/** The tile's cells computed from its stations: each station read, in units (model/tiles.ts worldUnits). */
+function liveClusters(c: SqliteConnection, query: TileQuery): Cell[] {
+  const { z, x, y } = query;
+  const tileShift = UNIT_BITS - z;
+  const cellShift = tileShift - CELL_BITS;
+  const cells = new Map<number, { cell: Cell; prices: number[]; currency: string | null | undefined }>();
   for (const row of tileRows(c, query, 's.lon, s.lat')) {
     const [lon, lat, price, currency] = row as [number, number, number | null, string | null];
-    const place = placeInTile(query, lon, lat);
-    if (!place) continue;
-    let cell = cells.get(place.cell);
-    if (!cell) {
-      cell = { count: 0, sumX: 0, sumY: 0, prices: [], currency: undefined };
-      cells.set(place.cell, cell);
+    const [ux, uy] = worldUnits(lon, lat);
+    if (ux >>> tileShift !== x || uy >>> tileShift !== y) continue;
+    const key =
+      ((uy >>> cellShift) & (CLUSTER_GRID - 1)) * CLUSTER_GRID + ((ux >>> cellShift) & (CLUSTER_GRID - 1));
+    let found = cells.get(key);
+    if (!found) {
+      const cell = { cell: key, count: 0, sumUx: 0, sumUy: 0, cheapest: null, median: null, currency: null };
+      found = { cell, prices: [], currency: undefined };
+      cells.set(key, found);
     }
-    cell.count++;
-    cell.sumX += place.px;
-    cell.sumY += place.py;
-    if (price !== null) cell.prices.push(price);
+    found.cell.count++;
+    found.cell.sumUx += ux;
+    found.cell.sumUy += uy;
+    if (price !== null) found.prices.push(price);
     if (currency !== null)
-      cell.currency = cell.currency === undefined || cell.currency === currency ? currency : null;
+      found.currency = found.currency === undefined || found.currency === currency ? currency : null;
   }
   return [...cells.keys()]
     .sort((a, b) => a - b)
     .map((key) => {
-      const cell = cells.get(key) as Cell;
-      const tags: Properties = { count: cell.count };
-      const prices = cell.prices.sort((a, b) => a - b);
-      if (prices.length > 0) {
-        tags.cheapest = prices[0] as number;
-        tags.median = medianOfSorted(prices) as number;
-      }
-      if (cell.currency) tags.currency = cell.currency;
-      const at = (sum: number) => Math.round(sum / cell.count);
-      return { type: 1 as const, geometry: [[at(cell.sumX), at(cell.sumY)]], tags };
+      const { cell, prices, currency } = cells.get(key) as {
+        cell: Cell;
+        prices: number[];
+        currency: string | null | undefined;
+      };
+      prices.sort((a, b) => a - b);
+      cell.cheapest = prices[0] ?? null;
+      cell.median = medianOfSorted(prices);
+      cell.currency = currency ?? null;
+      return cell;
     });
+}
+
+/**
+ * One point per cell of the grid holding a station: at the mean of its stations' places (in units, so the
+ * sum does not depend on the order the rows come in), with their count, and the cheapest and median of
+ * their prices. The low zooms' cells come from the cluster table while it is current (clusters.ts).
+ */
+function clusterPoints(c: SqliteConnection, query: TileQuery): Point[] {
+  const cells = tableClusters(c, query) ?? liveClusters(c, query);
+  return cells.map((cell) => {
+    const tags: Properties = { count: cell.count };
+    if (cell.cheapest !== null) tags.cheapest = cell.cheapest;
+    if (cell.median !== null) tags.median = cell.median;
+    if (cell.currency) tags.currency = cell.currency;
+    const geometry: [number, number][] = [
+      [
+        clusterPlace(cell.sumUx, cell.count, query.z, query.x),
+        clusterPlace(cell.sumUy, cell.count, query.z, query.y),
+      ],
+    ];
+    return { type: 1 as const, geometry, tags };
+  });
 }
 
 export async function stationTile(c: SqliteConnection, query: TileQuery): Promise<Uint8Array> {

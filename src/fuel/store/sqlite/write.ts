@@ -23,6 +23,7 @@ import type {
   UpsertOptions,
   UpsertResult,
 } from '../store';
+import { moveMapVersion } from './clusters';
 import type { SqliteConnection } from './connection';
 import { featureHeadSql } from './features';
 import { inHistoryOrder } from './history';
@@ -89,6 +90,7 @@ export async function upsertStations(
     const now = Date.now();
     const unique = dedupeStations(batch.items);
     const write = c.db.transaction(() => {
+      let changed = 0;
       for (const s of unique) {
         const row = {
           externalId: s.externalId,
@@ -107,13 +109,14 @@ export async function upsertStations(
           sampleKey: 0,
         };
         if (stored.get(row)) {
-          update.run(row);
+          changed += update.run(row).changes;
         } else {
           row.id = randomUUID();
           row.sampleKey = sampleKey(s.country, s.externalId);
-          insert.run(row);
+          changed += insert.run(row).changes;
         }
       }
+      if (changed > 0) moveMapVersion(c);
     });
     try {
       write();
@@ -277,15 +280,21 @@ function refreshLatestPrices(c: SqliteConnection, country: string): void {
        SELECT q.rowid FROM prices q WHERE q.station_seq = p.station_seq AND q.fuel = p.fuel
        ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)`,
   ).run(country);
+  moveMapVersion(c);
 }
 
 export async function deleteOrphanFuelStations(c: SqliteConnection, country: string): Promise<number> {
-  return c
-    .prepare(
-      `DELETE FROM stations WHERE country = ? AND station_type = 'fuel'
-     AND NOT EXISTS (SELECT 1 FROM prices p WHERE p.station_seq = stations.seq)`,
-    )
-    .run(country).changes;
+  const remove = c.db.transaction(() => {
+    const { changes } = c
+      .prepare(
+        `DELETE FROM stations WHERE country = ? AND station_type = 'fuel'
+       AND NOT EXISTS (SELECT 1 FROM prices p WHERE p.station_seq = stations.seq)`,
+      )
+      .run(country);
+    if (changes > 0) moveMapVersion(c);
+    return changes;
+  });
+  return remove.immediate();
 }
 
 export async function deleteStationsBySource(
@@ -295,14 +304,15 @@ export async function deleteStationsBySource(
   options: DeleteBySourceOptions = {},
 ): Promise<number> {
   const keep = JSON.stringify([...(options.exceptExternalIds ?? [])]);
-  const remove = c.db.transaction(
-    () =>
-      c
-        .prepare(
-          `DELETE FROM stations WHERE country = ? AND source = ?
-         AND external_id NOT IN (SELECT value FROM json_each(?))`,
-        )
-        .run(country, source, keep).changes,
-  );
+  const remove = c.db.transaction(() => {
+    const { changes } = c
+      .prepare(
+        `DELETE FROM stations WHERE country = ? AND source = ?
+       AND external_id NOT IN (SELECT value FROM json_each(?))`,
+      )
+      .run(country, source, keep);
+    if (changes > 0) moveMapVersion(c);
+    return changes;
+  });
   return remove.immediate();
 }

@@ -1,0 +1,146 @@
+/**
+ * The PostgreSQL store's cluster table (migration 009, model/cluster-pyramid.ts): its rebuild from the
+ * stations, and the cluster tiles it answers. The version it is checked against moves by triggers.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { escapeCopyText, forEachStreamedCopyRow, unescapeCopyText } from '../../../common/copy-text';
+import { buildClusterLevels, type ClusterLevel, type ClusterStations } from '../../model/cluster-pyramid';
+import { PYRAMID_MAX_ZOOM } from '../../model/tiles';
+import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
+import { inTransaction, type PostgresConnection } from './connection';
+import { clusterLayer, fuelStations, inUnits } from './tiles';
+
+/**
+ * A fuel's stations as the builder reads them, in units computed by the same SQL as the live tiles', with
+ * the version they are of: one repeatable-read transaction, the rows as COPY text.
+ */
+async function readFuel(
+  c: PostgresConnection,
+  fuel: string,
+): Promise<{ version: number; stations: ClusterStations }> {
+  const client = await c.pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows } = await client.query<{ version: string }>('SELECT version FROM map_version');
+    const version = Number(rows[0]?.version ?? 0);
+    const ux: number[] = [];
+    const uy: number[] = [];
+    const price: number[] = [];
+    const currency: number[] = [];
+    const currencies = new Map<string, number>();
+    // COPY takes no parameters: the fuel is written as a literal where the query's $8 stands.
+    const found = fuelStations(fuel, null).replaceAll('$8', client.escapeLiteral(fuel));
+    const copy = client.query(
+      copyTo(`COPY (SELECT ux, uy, price, currency FROM (${inUnits(found)}) u) TO STDOUT`),
+    );
+    await forEachStreamedCopyRow(copy, 4, ([x, y, p, code]) => {
+      ux.push(Number(x));
+      uy.push(Number(y));
+      price.push(p === '\\N' ? Number.NaN : Number(p));
+      const text = code === '\\N' || code === undefined ? null : (unescapeCopyText(code) ?? null);
+      if (text !== null && !currencies.has(text)) currencies.set(text, currencies.size);
+      currency.push(text === null ? -1 : (currencies.get(text) as number));
+    });
+    await client.query('COMMIT');
+    return {
+      version,
+      stations: {
+        ux: Uint32Array.from(ux),
+        uy: Uint32Array.from(uy),
+        price: Float64Array.from(price),
+        currency: Int32Array.from(currency),
+        currencies: [...currencies.keys()],
+      },
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The cells as lines of COPY text for station_clusters. */
+function* cellLines(fuel: string, levels: ClusterLevel[], currencies: readonly string[]): Generator<string> {
+  const text = (value: number) => (Number.isNaN(value) ? '\\N' : String(value));
+  let piece = '';
+  for (const level of levels) {
+    for (let k = 0; k < level.size; k++) {
+      const cx = level.cx[k] as number;
+      const cy = level.cy[k] as number;
+      const currency = level.currency[k] as number;
+      piece += `${escapeCopyText(fuel)}\t${level.z}\t${cx >>> 5}\t${cy >>> 5}\t${(cy & 31) * 32 + (cx & 31)}\t${level.count[k]}\t${level.sumUx[k]}\t${level.sumUy[k]}\t${text(level.cheapest[k] as number)}\t${text(level.median[k] as number)}\t${currency < 0 ? '\\N' : escapeCopyText(currencies[currency] as string)}\n`;
+      if (piece.length >= 65_536) {
+        yield piece;
+        piece = '';
+      }
+    }
+  }
+  if (piece) yield piece;
+}
+
+export async function refreshStationClusters(c: PostgresConnection): Promise<ClusterRefresh> {
+  const started = performance.now();
+  const result: ClusterRefresh = { rebuilt: [], cells: 0, seconds: 0 };
+  // Every fuel built from the current version: nothing to read (a fuel new since moved the version too).
+  const state = await c.pool.query<{ current: boolean }>(
+    `SELECT count(*) > 0 AND bool_and(b.version = v.version) AS current
+     FROM station_cluster_builds b CROSS JOIN map_version v`,
+  );
+  if (state.rows[0]?.current) return result;
+  const { rows } = await c.pool.query<{ fuel: string; current: boolean }>(
+    `SELECT f.fuel, coalesce(b.version = v.version, false) AS current
+     FROM (SELECT DISTINCT fuel FROM prices UNION SELECT '${EV_FUEL}') f
+     CROSS JOIN map_version v LEFT JOIN station_cluster_builds b ON b.fuel = f.fuel ORDER BY f.fuel`,
+  );
+  for (const { fuel, current } of rows) {
+    if (current) continue;
+    const { version, stations } = await readFuel(c, fuel);
+    const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
+    await inTransaction(c.pool, async (client) => {
+      await client.query('DELETE FROM station_clusters WHERE fuel = $1', [fuel]);
+      await pipeline(
+        Readable.from(cellLines(fuel, levels, stations.currencies)),
+        client.query(copyFrom('COPY station_clusters FROM STDIN')),
+      );
+      await client.query(
+        `INSERT INTO station_cluster_builds (fuel, version) VALUES ($1, $2)
+         ON CONFLICT (fuel) DO UPDATE SET version = excluded.version`,
+        [fuel, version],
+      );
+    });
+    result.rebuilt.push(fuel);
+    result.cells += levels.reduce((sum, level) => sum + level.size, 0);
+  }
+  await c.pool.query(
+    `WITH gone AS (DELETE FROM station_cluster_builds WHERE NOT (fuel = ANY ($1::text[])) RETURNING fuel)
+     DELETE FROM station_clusters WHERE fuel IN (SELECT fuel FROM gone)`,
+    [rows.map((r) => r.fuel)],
+  );
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+/**
+ * A cluster tile from the table, when the fuel's cells are of the current version ($1-$3 the tile, $8 the
+ * fuel, as the live statement takes them); else null. One statement: the version and the cells are read
+ * in one snapshot.
+ */
+export async function tableClusterTile(
+  c: PostgresConnection,
+  { fuel, z, x, y }: TileQuery,
+): Promise<Buffer | null> {
+  if (z > PYRAMID_MAX_ZOOM) return null;
+  const { rows } = await c.pool.query<{ tile: Buffer | null }>(
+    `WITH current AS (
+       SELECT 1 FROM station_cluster_builds b JOIN map_version v ON v.version = b.version WHERE b.fuel = $4)
+     SELECT CASE WHEN EXISTS (SELECT 1 FROM current) THEN (${clusterLayer(
+       `SELECT cell, count, sum_ux, sum_uy, cheapest, median, currency FROM station_clusters
+        WHERE fuel = $4 AND z = $1 AND tx = $2 AND ty = $3`,
+     )}) END AS tile`,
+    [z, x, y, fuel],
+  );
+  return rows[0]?.tile ?? null;
+}
