@@ -17,7 +17,54 @@ export interface Tile {
 export const tileEtag = (bytes: Uint8Array): string =>
   `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`;
 
-export async function stationTile(store: FuelStore, query: TileAddress & { fuel: FuelCode }): Promise<Tile> {
+/**
+ * The tiles answered last, kept in memory up to a size in bytes (the least recently asked go first), each
+ * with the store's map version it was computed at (FuelStore.mapVersion): a tile is answered from here only
+ * while the version is still that one, so any write that changes the map makes every kept tile be read
+ * again (a tile it did not change comes back with the same bytes and ETag).
+ */
+export class TileCache {
+  private readonly tiles = new Map<string, Tile & { version: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string, version: number): Tile | undefined {
+    const tile = this.tiles.get(key);
+    if (!tile || tile.version !== version) return undefined;
+    // Asked again: the most recent now.
+    this.tiles.delete(key);
+    this.tiles.set(key, tile);
+    return tile;
+  }
+
+  set(key: string, version: number, tile: Tile): void {
+    this.drop(key);
+    if (tile.bytes.length > this.maxBytes) return;
+    this.tiles.set(key, { ...tile, version });
+    this.bytes += tile.bytes.length;
+    for (const [oldest] of this.tiles) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const tile = this.tiles.get(key);
+    if (!tile) return;
+    this.tiles.delete(key);
+    this.bytes -= tile.bytes.length;
+  }
+}
+
+/** 64 MB of tiles: a few thousand of the low zooms' (at most tens of KB each). */
+export const TILE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export async function stationTile(
+  store: FuelStore,
+  query: TileAddress & { fuel: FuelCode },
+  cache?: TileCache,
+): Promise<Tile> {
   if (!tileInGrid(query)) {
     const last = 2 ** query.z - 1;
     throw new InvalidParameters(
@@ -27,8 +74,16 @@ export async function stationTile(store: FuelStore, query: TileAddress & { fuel:
       ].filter((detail) => detail !== false),
     );
   }
+  const key = `${query.fuel}/${query.z}/${query.x}/${query.y}`;
+  // The version read before the tile: a tile written in between is labelled older than it is, and read
+  // again on the next request rather than kept too long.
+  const version = cache ? await store.mapVersion() : 0;
+  const kept = cache?.get(key, version);
+  if (kept) return kept;
   const bytes = await store.stationTile(query);
-  return { bytes, etag: tileEtag(bytes) };
+  const tile = { bytes, etag: tileEtag(bytes) };
+  cache?.set(key, version, tile);
+  return tile;
 }
 
 /** Whether `If-None-Match` names the tile's validator (or is `*`): the client's copy is current. */

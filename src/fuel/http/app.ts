@@ -5,6 +5,7 @@ import { createServiceApp } from '../../common/http/app';
 import type { Handlers } from '../../common/http/operations';
 import type { FuelConfig } from '../config';
 import { Semaphore } from '../domain/semaphore';
+import { TILE_CACHE_BYTES, TileCache } from '../domain/tiles';
 import type { FuelStore } from '../store/store';
 import { ExchangeRates } from '../upstreams/exchange-rates';
 import { OsrmClient } from '../upstreams/osrm';
@@ -61,6 +62,7 @@ export function createFuelApp(options: FuelAppOptions): FuelApp {
     inflight: new Semaphore(config.routing.maxInflight),
     rates: new ExchangeRates(config.exchangeRates, fetchImpl, now),
     fetchImpl,
+    tiles: new TileCache(TILE_CACHE_BYTES),
     webDist: options.webDist,
   };
   const app = createServiceApp({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LonLat } from '../model/geometry';
 import { placeInTile, worldFraction } from '../model/tiles';
 import { readJson } from '../testing/json';
@@ -66,6 +66,45 @@ describe('GET /api/tiles/{z}/{x}/{y}', () => {
     });
     const place = placeInTile(address, lon, lat);
     expect(Math.abs((found?.x ?? -9) - (place?.px ?? 0))).toBeLessThanOrEqual(1);
+  });
+
+  it('answers a tile again from memory until a write changes the map, then reads it anew', async () => {
+    const first = await tile('2/1/1?fuel=B7');
+    const etag = first.headers.get('etag');
+    const count = (bytes: ArrayBuffer) =>
+      decodeTile(new Uint8Array(bytes)).clusters?.reduce((sum, p) => sum + Number(p.properties.count), 0);
+    const before = count(await first.arrayBuffer());
+    const reads = vi.spyOn(fuel.store, 'stationTile');
+    try {
+      const again = await tile('2/1/1?fuel=B7');
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(reads).not.toHaveBeenCalled();
+      // A new station with a diesel price in the same tile (Madrid).
+      await fuel.store.upsertStations([
+        {
+          externalId: 'cache-1',
+          country: 'ES',
+          type: 'fuel',
+          name: 'Nueva',
+          brand: null,
+          address: 'Calle 1',
+          city: 'Madrid',
+          lon: -3.7,
+          lat: 40.42,
+          source: 'cache-test',
+        },
+      ]);
+      await fuel.store.replacePrices('cache-test', 'ES', [
+        { externalId: 'cache-1', country: 'ES', fuel: 'B7', price: 1.234, currency: 'EUR' },
+      ]);
+      const after = await tile('2/1/1?fuel=B7');
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(after.headers.get('etag')).not.toBe(etag);
+      expect(count(await after.arrayBuffer())).toBe((before ?? 0) + 1);
+    } finally {
+      reads.mockRestore();
+      await fuel.store.deleteStationsBySource('cache-test', 'ES');
+    }
   });
 
   it('answers an empty tile where there is no station', async () => {

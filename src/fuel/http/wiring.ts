@@ -1,5 +1,6 @@
 import type { FuelConfig } from '../config';
 import type { Semaphore } from '../domain/semaphore';
+import type { TileCache } from '../domain/tiles';
 import type { FuelStore } from '../store/store';
 import type { ExchangeRates } from '../upstreams/exchange-rates';
 import type { OsrmClient } from '../upstreams/osrm';
@@ -13,6 +14,8 @@ export interface FuelWiring {
   inflight: Semaphore;
   rates: ExchangeRates;
   fetchImpl: typeof fetch;
+  /** The map tiles answered last (domain/tiles.ts). */
+  tiles: TileCache;
   /** The folder of the built web pages (undefined: `web/dist`). */
   webDist: string | undefined;
 }

@@ -282,6 +282,11 @@ export interface FuelStore {
    * at millions of stations: the scrape thread runs it after each run, the command line after a scrape.
    */
   refreshStationClusters(): Promise<ClusterRefresh>;
+  /**
+   * A number every write that changes what the map shows moves (a station's place or type, a newest
+   * price); tiles kept in memory are answered only while it stays the same.
+   */
+  mapVersion(): Promise<number>;
   /** The stations along a line, as GeoJSON Feature texts (their rows: StationRowReads.stationsAlongLine). */
   stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;

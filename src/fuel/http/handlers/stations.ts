@@ -17,7 +17,7 @@ export function stationsHandlers(wiring: FuelWiring) {
     },
     getStationTile: async (req, res) => {
       const { z, x, y } = req.params;
-      const tile = await stationTile(wiring.store, { z, x, y, fuel: req.query.fuel });
+      const tile = await stationTile(wiring.store, { z, x, y, fuel: req.query.fuel }, wiring.tiles);
       res.set('Cache-Control', CACHE.oneMinute).set('ETag', tile.etag);
       if (stillCurrent(req.get('If-None-Match'), tile.etag)) {
         res.status(304).end();

@@ -301,7 +301,9 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       ];
       for (const [step, write] of steps) {
         await store.refreshStationClusters();
+        const version = await store.mapVersion();
         await write();
+        expect(await store.mapVersion(), step).toBeGreaterThan(version);
         await check(step);
         expect((await store.refreshStationClusters()).rebuilt, step).toContain('B7');
         await check(`${step}, rebuilt`);

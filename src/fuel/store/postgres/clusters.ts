@@ -12,6 +12,11 @@ import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import { inTransaction, type PostgresConnection } from './connection';
 import { clusterLayer, fuelStations, inUnits } from './tiles';
 
+export async function mapVersion(c: PostgresConnection): Promise<number> {
+  const { rows } = await c.pool.query<{ version: string }>('SELECT version FROM map_version');
+  return Number(rows[0]?.version ?? 0);
+}
+
 /**
  * A fuel's stations as the builder reads them, in units computed by the same SQL as the live tiles', with
  * the version they are of: one repeatable-read transaction, the rows as COPY text.

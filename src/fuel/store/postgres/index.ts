@@ -7,7 +7,7 @@ import { createPgPool } from '../../../common/databases';
 import { bindStore, type Operations } from '../bind';
 import { migrateFuel } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
-import { refreshStationClusters } from './clusters';
+import { mapVersion, refreshStationClusters } from './clusters';
 import { PostgresConnection, type PostgresStoreOptions } from './connection';
 import { priceHistory, prunePriceHistory } from './history';
 import {
@@ -52,6 +52,7 @@ function postgresFuelStore(c: PostgresConnection): FuelStore & StationRowReads {
     nearestStations,
     stationTile,
     refreshStationClusters,
+    mapVersion,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

@@ -16,6 +16,10 @@ export function moveMapVersion(c: SqliteConnection): void {
 const versionNow = (c: SqliteConnection): number =>
   c.prepare('SELECT version FROM map_version').pluck().get() as number;
 
+export async function mapVersion(c: SqliteConnection): Promise<number> {
+  return versionNow(c);
+}
+
 /** A fuel's stations as the builder reads them, with the version they are of (one read transaction). */
 function readFuel(c: SqliteConnection, fuel: string): { version: number; stations: ClusterStations } {
   const read = c.db.transaction(() => {
