@@ -273,19 +273,25 @@ const COUNTRIES: Country[] = [
   },
 ];
 
-/** `count` stations over Europe, their prices by country (each country's prices are replaced on their own). */
-export function europeDataset(count: number): {
+/** One country's share of the stations over Europe, with its prices (replaced on their own). */
+export interface EuropeCountry {
+  code: string;
   stations: StationInput[];
-  prices: Map<string, PriceInput[]>;
-} {
+  prices: PriceInput[];
+}
+
+/**
+ * `count` stations over Europe, a country at a time: at 10,000,000 stations the whole dataset's objects
+ * would take several GB, so the benchmark loads each country and lets it go.
+ */
+export function* europeCountries(count: number): Generator<EuropeCountry> {
   const next = random(4242);
   const total = COUNTRIES.reduce((sum, c) => sum + c.weight, 0);
-  const stations: StationInput[] = [];
-  const prices = new Map<string, PriceInput[]>();
   let at = 0;
   for (const country of COUNTRIES) {
     const share = country === COUNTRIES.at(-1) ? count - at : Math.round((count * country.weight) / total);
     const cityWeight = country.cities.reduce((sum, [, w]) => sum + w, 0);
+    const stations: StationInput[] = [];
     const list: PriceInput[] = [];
     for (let n = 0; n < share; n++, at++) {
       let position: LonLat;
@@ -336,7 +342,6 @@ export function europeDataset(count: number): {
         });
       }
     }
-    prices.set(country.code, list);
+    yield { code: country.code, stations, prices: list };
   }
-  return { stations, prices };
 }
