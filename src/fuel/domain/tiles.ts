@@ -19,17 +19,17 @@ export const tileEtag = (bytes: Uint8Array): string =>
 
 /**
  * The tiles answered last, kept in memory up to a size in bytes (the least recently asked go first), each
- * with the store's map version it was computed at (FuelStore.mapVersion): a tile is answered from here only
- * while the version is still that one, so any write that changes the map makes every kept tile be read
- * again (a tile it did not change comes back with the same bytes and ETag).
+ * with the store's tile version it was computed at (FuelStore.tileVersion): a tile is answered from here only
+ * while the version is still that one, so any write that changes the map, and any build of its clusters, makes every kept tile
+ * be read again (a tile it did not change comes back with the same bytes and ETag).
  */
 export class TileCache {
-  private readonly tiles = new Map<string, Tile & { version: number }>();
+  private readonly tiles = new Map<string, Tile & { version: string }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string, version: number): Tile | undefined {
+  get(key: string, version: string): Tile | undefined {
     const tile = this.tiles.get(key);
     if (!tile || tile.version !== version) return undefined;
     // Asked again: the most recent now.
@@ -38,7 +38,7 @@ export class TileCache {
     return tile;
   }
 
-  set(key: string, version: number, tile: Tile): void {
+  set(key: string, version: string, tile: Tile): void {
     this.drop(key);
     if (tile.bytes.length > this.maxBytes) return;
     this.tiles.set(key, { ...tile, version });
@@ -77,7 +77,7 @@ export async function stationTile(
   const key = `${query.fuel}/${query.z}/${query.x}/${query.y}`;
   // The version read before the tile: a tile written in between is labelled older than it is, and read
   // again on the next request rather than kept too long.
-  const version = cache ? await store.mapVersion() : 0;
+  const version = cache ? await store.tileVersion() : '';
   const kept = cache?.get(key, version);
   if (kept) return kept;
   const bytes = await store.stationTile(query);

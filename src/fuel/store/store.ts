@@ -278,15 +278,16 @@ export interface FuelStore {
   stationTile(query: TileQuery): Promise<Uint8Array>;
   /**
    * Builds the low zooms' clusters again (model/cluster-pyramid.ts) for each fuel whose stations or prices
-   * changed since they were built; until then those tiles are computed from the stations. Work of seconds
-   * at millions of stations: the scrape thread runs it after each run, the command line after a scrape.
+   * changed since its last build; those tiles come from the last build (before a fuel's first, from the
+   * stations). Work of seconds at millions of stations: the scrape thread runs it after each run, the
+   * command line after a scrape.
    */
   refreshStationClusters(): Promise<ClusterRefresh>;
   /**
-   * A number every write that changes what the map shows moves (a station's place or type, a newest
-   * price); tiles kept in memory are answered only while it stays the same.
+   * Moves with every write that changes what the map shows (a station's place or type, a newest price) and
+   * with every build of the clusters: tiles kept in memory are answered only while it stays the same.
    */
-  mapVersion(): Promise<number>;
+  tileVersion(): Promise<string>;
   /** The stations along a line, as GeoJSON Feature texts (their rows: StationRowReads.stationsAlongLine). */
   stationFeaturesAlongLine(query: CorridorQuery): Promise<FeatureTexts>;
   stats(): Promise<StoreStats>;

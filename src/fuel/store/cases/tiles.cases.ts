@@ -266,16 +266,11 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       expect((await store.refreshStationClusters()).rebuilt).toEqual([]);
     });
 
-    it('after every kind of write the low zooms show the new stations and prices before any rebuild', async () => {
+    it('after every kind of write the low zooms show the last build until the next, then the new stations and prices', async () => {
       const world = { z: 0, x: 0, y: 0 };
       const now = async () =>
         (await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'B7', limit: 10_000 }))
           .stations;
-      const check = async (step: string) => {
-        const expected = expectedClusters(world, await now());
-        expectSameClusters((await tileOfFuel('B7', world)).clusters ?? [], expected);
-        expect((await tileOfFuel('B7', world)).clusters?.length ?? 0, step).toBe(expected.length);
-      };
       const swiss = rows.filter((r) => r.country === 'CH');
       const steps: [string, () => Promise<unknown>][] = [
         [
@@ -301,12 +296,18 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       ];
       for (const [step, write] of steps) {
         await store.refreshStationClusters();
-        const version = await store.mapVersion();
+        const built = await bytesOf('B7', [world]);
+        const version = await store.tileVersion();
         await write();
-        expect(await store.mapVersion(), step).toBeGreaterThan(version);
-        await check(step);
+        expect(await store.tileVersion(), step).not.toBe(version);
+        expect(await bytesOf('B7', [world]), step).toEqual(built);
+        const afterWrite = await store.tileVersion();
         expect((await store.refreshStationClusters()).rebuilt, step).toContain('B7');
-        await check(`${step}, rebuilt`);
+        expect(await store.tileVersion(), step).not.toBe(afterWrite);
+        const expected = expectedClusters(world, await now());
+        const clusters = (await tileOfFuel('B7', world)).clusters ?? [];
+        expect(clusters.length, step).toBe(expected.length);
+        expectSameClusters(clusters, expected);
       }
     });
 

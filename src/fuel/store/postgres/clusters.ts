@@ -12,9 +12,11 @@ import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import { inTransaction, type PostgresConnection } from './connection';
 import { clusterLayer, fuelStations, inUnits } from './tiles';
 
-export async function mapVersion(c: PostgresConnection): Promise<number> {
-  const { rows } = await c.pool.query<{ version: string }>('SELECT version FROM map_version');
-  return Number(rows[0]?.version ?? 0);
+export async function tileVersion(c: PostgresConnection): Promise<string> {
+  const { rows } = await c.pool.query<{ at: string }>(
+    "SELECT version || '.' || clusters_built AS at FROM map_version",
+  );
+  return rows[0]?.at ?? '';
 }
 
 /**
@@ -115,13 +117,15 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
          ON CONFLICT (fuel) DO UPDATE SET version = excluded.version`,
         [fuel, version],
       );
+      await client.query('UPDATE map_version SET clusters_built = clusters_built + 1');
     });
     result.rebuilt.push(fuel);
     result.cells += levels.reduce((sum, level) => sum + level.size, 0);
   }
   await c.pool.query(
-    `WITH gone AS (DELETE FROM station_cluster_builds WHERE NOT (fuel = ANY ($1::text[])) RETURNING fuel)
-     DELETE FROM station_clusters WHERE fuel IN (SELECT fuel FROM gone)`,
+    `WITH gone AS (DELETE FROM station_cluster_builds WHERE NOT (fuel = ANY ($1::text[])) RETURNING fuel),
+       cells AS (DELETE FROM station_clusters WHERE fuel IN (SELECT fuel FROM gone))
+     UPDATE map_version SET clusters_built = clusters_built + 1 WHERE EXISTS (SELECT 1 FROM gone)`,
     [rows.map((r) => r.fuel)],
   );
   result.seconds = (performance.now() - started) / 1000;
@@ -129,9 +133,8 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
 }
 
 /**
- * A cluster tile from the table, when the fuel's cells are of the current version ($1-$3 the tile, $8 the
- * fuel, as the live statement takes them); else null. One statement: the version and the cells are read
- * in one snapshot.
+ * A cluster tile from the table, once the fuel has been built (its last build: seconds behind a scrape
+ * while the next one runs; $1-$3 the tile, $4 the fuel); else null. One statement, one snapshot.
  */
 export async function tableClusterTile(
   c: PostgresConnection,
@@ -139,12 +142,10 @@ export async function tableClusterTile(
 ): Promise<Buffer | null> {
   if (z > PYRAMID_MAX_ZOOM) return null;
   const { rows } = await c.pool.query<{ tile: Buffer | null }>(
-    `WITH current AS (
-       SELECT 1 FROM station_cluster_builds b JOIN map_version v ON v.version = b.version WHERE b.fuel = $4)
-     SELECT CASE WHEN EXISTS (SELECT 1 FROM current) THEN (${clusterLayer(
-       `SELECT cell, count, sum_ux, sum_uy, cheapest, median, currency FROM station_clusters
+    `SELECT CASE WHEN EXISTS (SELECT 1 FROM station_cluster_builds WHERE fuel = $4) THEN (${clusterLayer(
+      `SELECT cell, count, sum_ux, sum_uy, cheapest, median, currency FROM station_clusters
         WHERE fuel = $4 AND z = $1 AND tx = $2 AND ty = $3`,
-     )}) END AS tile`,
+    )}) END AS tile`,
     [z, x, y, fuel],
   );
   return rows[0]?.tile ?? null;

@@ -7,7 +7,7 @@ import { createPgPool } from '../../../common/databases';
 import { bindStore, type Operations } from '../bind';
 import { migrateFuel } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
-import { mapVersion, refreshStationClusters } from './clusters';
+import { refreshStationClusters, tileVersion } from './clusters';
 import { PostgresConnection, type PostgresStoreOptions } from './connection';
 import { priceHistory, prunePriceHistory } from './history';
 import {
@@ -52,7 +52,7 @@ function postgresFuelStore(c: PostgresConnection): FuelStore & StationRowReads {
     nearestStations,
     stationTile,
     refreshStationClusters,
-    mapVersion,
+    tileVersion,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

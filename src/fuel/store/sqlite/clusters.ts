@@ -16,8 +16,8 @@ export function moveMapVersion(c: SqliteConnection): void {
 const versionNow = (c: SqliteConnection): number =>
   c.prepare('SELECT version FROM map_version').pluck().get() as number;
 
-export async function mapVersion(c: SqliteConnection): Promise<number> {
-  return versionNow(c);
+export async function tileVersion(c: SqliteConnection): Promise<string> {
+  return c.prepare("SELECT version || '.' || clusters_built FROM map_version").pluck().get() as string;
 }
 
 /** A fuel's stations as the builder reads them, with the version they are of (one read transaction). */
@@ -124,6 +124,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
         result.cells += level.size;
       }
       c.prepare('INSERT OR REPLACE INTO station_cluster_builds (fuel, version) VALUES (?, ?)').run(fuel, of);
+      c.prepare('UPDATE map_version SET clusters_built = clusters_built + 1').run();
     });
     write.immediate();
     result.rebuilt.push(fuel);
@@ -144,7 +145,10 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
   return result;
 }
 
-/** A cluster tile's cells from the table, when the fuel's cells are of the current version; else null. */
+/**
+ * A cluster tile's cells from the table, once the fuel has been built (its last build: seconds behind a
+ * scrape while the next one runs); else null.
+ */
 export function tableClusters(
   c: SqliteConnection,
   { fuel, z, x, y }: TileQuery,
@@ -161,12 +165,7 @@ export function tableClusters(
   | null {
   if (z > PYRAMID_MAX_ZOOM) return null;
   const read = c.db.transaction(() => {
-    const current = c
-      .prepare(
-        `SELECT 1 FROM station_cluster_builds b JOIN map_version v ON v.version = b.version WHERE b.fuel = ?`,
-      )
-      .get(fuel);
-    if (!current) return null;
+    if (!c.prepare('SELECT 1 FROM station_cluster_builds WHERE fuel = ?').get(fuel)) return null;
     return c
       .prepare(
         `SELECT cell, count, sum_ux AS sumUx, sum_uy AS sumUy, cheapest, median, currency FROM station_clusters

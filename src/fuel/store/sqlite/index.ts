@@ -9,7 +9,7 @@
 import { bindStore, type Operations } from '../bind';
 import { migrateFuelSqlite } from '../migrations';
 import type { FuelStore, StationRowReads } from '../store';
-import { mapVersion, refreshStationClusters } from './clusters';
+import { refreshStationClusters, tileVersion } from './clusters';
 import {
   openSqliteDatabase,
   POSITIONS_PER_READ,
@@ -53,7 +53,7 @@ function sqliteFuelStore(c: SqliteConnection): FuelStore & StationRowReads {
     nearestStations,
     stationTile,
     refreshStationClusters,
-    mapVersion,
+    tileVersion,
     stationsAlongLine,
     stationFeaturesAlongLine,
     stats,

@@ -1,8 +1,8 @@
 -- The clusters of the low zooms' tiles (model/cluster-pyramid.ts), kept so that a tile of a country or a
 -- continent is one indexed read of at most 1,024 cells instead of a read of every station it covers.
--- Rebuilt after each change of the stations or their prices (the scrape thread, `fuel scrape`); a fuel's
--- cells answer its tiles only while `map_version` is the version they were built from, so a tile is
--- never older than the data: until the rebuild, it is computed from the stations as before.
+-- Built again after each change of the stations or their prices (the scrape thread, `fuel scrape`); a
+-- fuel's tiles of those zooms come from its last build (seconds behind a scrape), and from the stations
+-- until its first.
 CREATE TABLE station_clusters (
   fuel text NOT NULL,
   z smallint NOT NULL,
@@ -23,11 +23,14 @@ CREATE TABLE station_cluster_builds (
   version bigint NOT NULL
 );
 
--- Moved by every statement that changes stations or prices (as stations_version, migration 005, is by
--- stations): a table row, so a reader never sees a number its writer has not committed.
+-- `version` moves with every statement that changes stations or prices (as stations_version, migration
+-- 005, does with stations; a fuel's build records the version it read), `clusters_built` with every build
+-- written: together they say whether a tile kept in memory is still the tile. A table row, so a reader
+-- never sees a number its writer has not committed.
 CREATE TABLE map_version (
   only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
-  version bigint NOT NULL
+  version bigint NOT NULL,
+  clusters_built bigint NOT NULL DEFAULT 0
 );
 INSERT INTO map_version (version) VALUES (0);
 

@@ -1,8 +1,8 @@
 -- The clusters of the low zooms' tiles (model/cluster-pyramid.ts), kept so that a tile of a country or a
 -- continent is one indexed read of at most 1,024 cells instead of a read of every station it covers.
--- Rebuilt after each change of the stations or their prices (the scrape thread, `fuel scrape`); a fuel's
--- cells answer its tiles only while `map_version` is the version they were built from, so a tile is
--- never older than the data: until the rebuild, it is computed from the stations as before.
+-- Built again after each change of the stations or their prices (the scrape thread, `fuel scrape`); a
+-- fuel's tiles of those zooms come from its last build (seconds behind a scrape), and from the stations
+-- until its first.
 CREATE TABLE station_clusters (
   fuel TEXT NOT NULL,
   z INTEGER NOT NULL,
@@ -23,9 +23,12 @@ CREATE TABLE station_cluster_builds (
   version INTEGER NOT NULL
 ) WITHOUT ROWID;
 
--- Moved by every write of the store that changes a station's place or type, or a newest price.
+-- `version` moves with every write of the store that changes a station's place or type, or a newest
+-- price (a fuel's build records the version it read); `clusters_built` with every build written. Together
+-- they say whether a tile kept in memory is still the tile.
 CREATE TABLE map_version (
   only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
-  version INTEGER NOT NULL
+  version INTEGER NOT NULL,
+  clusters_built INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO map_version (only_row, version) VALUES (1, 0);
