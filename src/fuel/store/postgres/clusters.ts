@@ -107,6 +107,9 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
     const { version, stations } = await readFuel(c, fuel);
     const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
     await inTransaction(c.pool, async (client) => {
+      // Two processes building at once (a server's scrape thread, `fuel scrape`) take turns: the second's
+      // delete then sees the first's cells.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('specyard_fuel_station_clusters'))");
       await client.query('DELETE FROM station_clusters WHERE fuel = $1', [fuel]);
       await pipeline(
         Readable.from(cellLines(fuel, levels, stations.currencies)),

@@ -171,3 +171,63 @@ describe('the PostgreSQL store’s cluster table', () => {
     expect(await version()).toBe(moved);
   });
 });
+
+describe('the PostgreSQL store’s cluster table built by two processes at once', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_clusters_twice');
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('takes turns: both builds succeed and the table holds one set of cells', async () => {
+    const [one, two] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
+    try {
+      const stations = Array.from({ length: 50 }, (_, n) => ({
+        externalId: `t-${n}`,
+        country: 'ES',
+        type: 'fuel' as const,
+        name: 'Sur',
+        brand: null,
+        address: 'Calle 1',
+        city: 'Madrid',
+        lon: -3.7 + n / 50,
+        lat: 40.4 + n / 100,
+        source: 'miteco',
+      }));
+      await one.upsertStations(stations);
+      await one.replacePrices(
+        'miteco',
+        'ES',
+        stations.map((s, n) => ({
+          externalId: s.externalId,
+          country: 'ES',
+          fuel: 'B7',
+          price: 1.5 + n / 1000,
+          currency: 'EUR',
+        })),
+      );
+      // Held elsewhere, the builds' lock makes both wait before they write; let go, they take turns.
+      const admin = new pg.Client({ connectionString: db.url });
+      await admin.connect();
+      await admin.query("SELECT pg_advisory_lock(hashtext('specyard_fuel_station_clusters'))");
+      let settled = false;
+      const both = Promise.all([one.refreshStationClusters(), two.refreshStationClusters()]).finally(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(settled).toBe(false);
+      await admin.end();
+      const builds = await both;
+      expect(builds.flatMap((b) => b.rebuilt).filter((fuel) => fuel === 'B7').length).toBeGreaterThanOrEqual(
+        1,
+      );
+      const world = decodeTile(await one.stationTile({ fuel: 'B7', z: 0, x: 0, y: 0 })).clusters ?? [];
+      expect(world.reduce((sum, p) => sum + Number(p.properties.count), 0)).toBe(50);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
