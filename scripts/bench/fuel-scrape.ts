@@ -4,7 +4,8 @@
  * `--stations` synthetic stations; a `--feed`-station Spanish feed is served on 127.0.0.1 and scraped on
  * the server's scrape thread, as the scheduler does. Open-loop clients send each route at a fixed rate
  * whatever the server's state (a request's latency counts from when it was due, so a stalled event loop
- * shows in full): `/api/config` 50/s, a city box 10/s, the country box 1/s. Phases: `--seconds` idle, the
+ * shows in full): `/api/config` 50/s, a city box 10/s, the country box 1/s, a tile of the country
+ * (zoom 5) and one of the city (zoom 11) 10/s each. Phases: `--seconds` idle, the
  * scrape, then `--seconds` after it. Target: each route's p99 during and after ≤ 2× its idle p99.
  */
 import { fork } from 'node:child_process';
@@ -26,6 +27,8 @@ const ROUTES = [
   { name: '/api/config', path: '/api/config', rate: 50 },
   { name: 'city box (Madrid, B7)', path: '/api/stations?bbox=-3.80,40.35,-3.60,40.50&fuel=B7', rate: 10 },
   { name: 'country box (Spain, B7)', path: '/api/stations?bbox=-9.4,36.0,3.4,43.8&fuel=B7', rate: 1 },
+  { name: 'tile of Spain (zoom 5, B7)', path: '/api/tiles/5/15/12?fuel=B7', rate: 10 },
+  { name: 'tile of Madrid (zoom 11, B7)', path: '/api/tiles/11/1002/772?fuel=B7', rate: 10 },
 ];
 
 interface Sample {

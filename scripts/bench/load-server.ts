@@ -26,6 +26,8 @@ async function loadStations(count: number) {
   const data = dataset(count);
   await fuel.store.upsertStations(data.stations, { batchSize: 1000 });
   await fuel.store.replacePrices('bench', 'ES', data.prices);
+  // As on a server that has run a while: the map's clusters built from what is stored.
+  await fuel.store.refreshStationClusters();
 }
 
 /** Runs the ES key on a scrape thread of the fuel server's own, as the scheduler does, from the feed at `url`. */
