@@ -266,6 +266,8 @@ async function benchBackend(
       ),
     );
   } finally {
+    // The clients' kept-alive sockets would hold the close for the 120 s set above.
+    server.server.closeAllConnections();
     await server.close();
     await upstream?.end();
   }
