@@ -3,6 +3,7 @@
  * cities, 40 % spread evenly; 10 % EV chargers; B7 and E5 prices for every fuel station), and a 2,000-point
  * line of about 1,000 km across it. Seeded, so every run and backend gets the same data.
  */
+import { seededRandom } from '../../src/common/seeded-random';
 import { destination, intermediate } from '../../src/fuel/geo/sphere';
 import type { BBox, LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
 
@@ -20,17 +21,8 @@ const CITIES: [LonLat, number][] = [
   [[-8.4115, 43.3623], 4],
 ];
 
-/** A seeded generator (mulberry32): the same numbers on every run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benchmarks' seeded generator (the same numbers on every run). */
+export const random = seededRandom;
 
 export function dataset(count: number): { stations: StationInput[]; prices: PriceInput[] } {
   const next = random(42);

@@ -3,6 +3,7 @@
  * of Spain and Portugal, with denser coverage along the Madrid–Lisbon motorway so a trip shows stations.
  * The demo command, the live contract suite and the HTTP tests seed it.
  */
+import { seededRandom } from '../../common/seeded-random';
 import { destination } from '../geo/sphere';
 import type { LonLat } from '../model/geometry';
 import type { FuelStore, PriceInput, StationInput, StationType } from '../store/store';
@@ -71,18 +72,6 @@ const PRICE_BASE: Record<'ES' | 'PT', Record<string, number>> = {
   PT: { B7: 1.66, E5: 1.81, E10: 1.77, ADBLUE: 1.05, CNG: 1.39 },
 };
 
-/** mulberry32: a tiny seeded generator, so the dataset is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface PriceSet {
   source: string;
   country: string;
@@ -98,7 +87,7 @@ const FUEL_SOURCE = { ES: 'demo-es', PT: 'demo-pt' } as const;
 
 /** The dataset; prices are stamped within the few hours before `now`. */
 export function demoDataset(now = new Date('2026-05-12T06:30:12.000Z')): DemoDataset {
-  const next = random(20260512);
+  const next = seededRandom(20260512);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
   const stations: StationInput[] = [];

@@ -40,9 +40,9 @@ export class TileCache {
 
   set(key: string, version: string, tile: Tile): void {
     this.drop(key);
-    if (tile.bytes.length > this.maxBytes) return;
+    if (cost(key, tile) > this.maxBytes) return;
     this.tiles.set(key, { ...tile, version });
-    this.bytes += tile.bytes.length;
+    this.bytes += cost(key, tile);
     for (const [oldest] of this.tiles) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest);
@@ -53,9 +53,16 @@ export class TileCache {
     const tile = this.tiles.get(key);
     if (!tile) return;
     this.tiles.delete(key);
-    this.bytes -= tile.bytes.length;
+    this.bytes -= cost(key, tile);
   }
 }
+
+/**
+ * What a kept tile counts for: its bytes and what keeping it costs besides (its key, validator and map
+ * entry), so that empty tiles, which are no bytes, cannot be kept without bound.
+ */
+const ENTRY_BYTES = 128;
+const cost = (key: string, tile: Tile) => tile.bytes.length + key.length + tile.etag.length + ENTRY_BYTES;
 
 /** 64 MB of tiles: a few thousand of the low zooms' (at most tens of KB each). */
 export const TILE_CACHE_BYTES = 64 * 1024 * 1024;

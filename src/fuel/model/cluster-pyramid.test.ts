@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../common/seeded-random';
 import { buildClusterLevels, type ClusterStations } from './cluster-pyramid';
 import { CELL_BITS, medianOfSorted, UNIT_BITS, worldUnits } from './tiles';
 
-/** mulberry32: the same stations every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function stationsOf(count: number, seed: number): ClusterStations {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const stations: ClusterStations = {
     ux: new Uint32Array(count),
     uy: new Uint32Array(count),

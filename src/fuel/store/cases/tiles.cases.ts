@@ -3,6 +3,7 @@
  * placed as model/tiles.ts says), on every backend.
  */
 import { beforeEach, describe, expect } from 'vitest';
+import { seededRandom } from '../../../common/seeded-random';
 import {
   medianOfSorted,
   PYRAMID_MAX_ZOOM,
@@ -16,22 +17,11 @@ import { type DecodedPoint, decodeTile } from '../../testing/tiles';
 import type { FuelStore, LonLat, PriceInput, StationInput, StationRow } from '../store';
 import { type CaseIt, price, type StoreUnderTest, station } from './common';
 
-/** A small deterministic generator (mulberry32), so every run and backend writes the same stations. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TWIN: LonLat = [-3.70379, 40.41678];
 
 /** A dense city, a sparse country, two neighbours (one in francs), twins at one address, charge points. */
 async function writeStations(store: FuelStore): Promise<number> {
-  const next = random(47);
+  const next = seededRandom(47);
   const within = ([w, s, e, n]: number[]): LonLat => [
     (w as number) + next() * ((e as number) - (w as number)),
     (s as number) + next() * ((n as number) - (s as number)),

@@ -7,6 +7,17 @@ import { PYRAMID_MAX_ZOOM, worldUnits } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
 
+/** One cluster of a tile: its cell of the grid, its stations' count and units' sums, and their prices. */
+export interface ClusterCell {
+  cell: number;
+  count: number;
+  sumUx: number;
+  sumUy: number;
+  cheapest: number | null;
+  median: number | null;
+  currency: string | null;
+}
+
 /** Called inside each write transaction that changed a station's place or type, or a newest price. */
 export function moveMapVersion(c: SqliteConnection): void {
   c.prepare('UPDATE map_version SET version = version + 1').run();
@@ -149,20 +160,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
  * A cluster tile's cells from the table, once the fuel has been built (its last build: seconds behind a
  * scrape while the next one runs); else null.
  */
-export function tableClusters(
-  c: SqliteConnection,
-  { fuel, z, x, y }: TileQuery,
-):
-  | {
-      cell: number;
-      count: number;
-      sumUx: number;
-      sumUy: number;
-      cheapest: number | null;
-      median: number | null;
-      currency: string | null;
-    }[]
-  | null {
+export function tableClusters(c: SqliteConnection, { fuel, z, x, y }: TileQuery): ClusterCell[] | null {
   if (z > PYRAMID_MAX_ZOOM) return null;
   const read = c.db.transaction(() => {
     if (!c.prepare('SELECT 1 FROM station_cluster_builds WHERE fuel = ?').get(fuel)) return null;

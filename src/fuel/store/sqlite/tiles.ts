@@ -17,7 +17,7 @@ import {
   worldUnits,
 } from '../../model/tiles';
 import { EV_FUEL, type TileQuery } from '../store';
-import { tableClusters } from './clusters';
+import { type ClusterCell, tableClusters } from './clusters';
 import type { SqliteConnection } from './connection';
 
 type Properties = Record<string, string | number>;
@@ -86,22 +86,15 @@ function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
   return found.map((f) => f.point);
 }
 
-interface Cell {
-  cell: number;
-  count: number;
-  sumUx: number;
-  sumUy: number;
-  cheapest: number | null;
-  median: number | null;
-  currency: string | null;
-}
-
 /** The tile's cells computed from its stations: each station read, in units (model/tiles.ts worldUnits). */
-function liveClusters(c: SqliteConnection, query: TileQuery): Cell[] {
+function liveClusters(c: SqliteConnection, query: TileQuery): ClusterCell[] {
   const { z, x, y } = query;
   const tileShift = UNIT_BITS - z;
   const cellShift = tileShift - CELL_BITS;
-  const cells = new Map<number, { cell: Cell; prices: number[]; currency: string | null | undefined }>();
+  const cells = new Map<
+    number,
+    { cell: ClusterCell; prices: number[]; currency: string | null | undefined }
+  >();
   for (const row of tileRows(c, query, 's.lon, s.lat')) {
     const [lon, lat, price, currency] = row as [number, number, number | null, string | null];
     const [ux, uy] = worldUnits(lon, lat);
@@ -125,7 +118,7 @@ function liveClusters(c: SqliteConnection, query: TileQuery): Cell[] {
     .sort((a, b) => a - b)
     .map((key) => {
       const { cell, prices, currency } = cells.get(key) as {
-        cell: Cell;
+        cell: ClusterCell;
         prices: number[];
         currency: string | null | undefined;
       };
