@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- fuel [--backend=sqlite|postgres|both] [--stations=200000] [--iterations=40]
- *  [--concurrency=4] [--seconds=5] [--region=spain|europe]`
+ *  [--concurrency=4] [--seconds=5] [--region=spain|europe] [--reuse]`
  *
  * Loads a Spain-sized synthetic dataset (clustered around cities, fuel stations with B7/E5 prices and EV
  * chargers), or with `--region=europe` the stations spread over twenty countries (fuel-europe.ts), serves it with the real app on 127.0.0.1, and measures a country-sized /api/stations box,
@@ -10,9 +10,11 @@
  * (`ST_Within` box, planar `ST_DWithin` nearest, geography corridor, each with a lateral latest-price join)
  * and prints every store query as a ratio to them; and it times writing 20,000 features as objects then
  * `JSON.stringify` against writing them in pieces of about 32 KB; and the map's vector tiles (fuel-tiles.ts).
- * Not a test: the figures go to scripts/bench/README.md.
+ * Not a test: the figures go to scripts/bench/README.md. `--reuse` keeps the loaded stations for the next run
+ * with the same region and count (/tmp/specyard-fuel-bench/fuel-<region>-<N>.db, PostgreSQL database
+ * specyard_fuel_bench_<region>_<N>) instead of dropping them; a load that stopped half-way is run again over it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '5' },
     region: { type: 'string', default: 'spain' },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const STATIONS = Number(values.stations);
@@ -147,6 +150,11 @@ const upstreamP50: number[] = [];
  * far costlier than a server's, which keeps no feed's records after a run.
  */
 async function load(name: string, store: FuelStore, settle?: () => Promise<void>): Promise<void> {
+  if (kept && existsSync(kept.loaded(name))) {
+    const { totals } = await store.stats();
+    console.error(`${name}: reusing ${totals.stations} stations and ${totals.prices} prices`);
+    return;
+  }
   const t = performance.now();
   let stations = 0;
   let inserted = 0;
@@ -163,6 +171,7 @@ async function load(name: string, store: FuelStore, settle?: () => Promise<void>
   console.error(
     `${name}: loaded ${stations} stations and ${inserted} prices in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
+  if (kept) writeFileSync(kept.loaded(name), '');
 }
 
 async function benchBackend(
@@ -179,7 +188,8 @@ async function benchBackend(
   memory.peak = memory.afterLoad;
   // A 20,000-station answer keeps the event loop busy; with several clients a kept-alive socket can wait
   // longer than Node's 5 s idle timeout for its next request to be read, and the server would reset it.
-  server.server.keepAliveTimeout = 120_000;
+  // The cluster build after the queries holds this process's event loop too: 148 s at 10,000,000.
+  server.server.keepAliveTimeout = 600_000;
   let client = 0;
   const line = longLine();
   const maxLat = Math.max(...line.map((p) => Math.abs(p[1])));
@@ -266,7 +276,7 @@ async function benchBackend(
       ),
     );
   } finally {
-    // The clients' kept-alive sockets would hold the close for the 120 s set above.
+    // The clients' kept-alive sockets would hold the close for the 600 s set above.
     server.server.closeAllConnections();
     await server.close();
     await upstream?.end();
@@ -306,19 +316,50 @@ function serialisation(name: string, rows: StationRow[], texts: string[]): void 
 
 const serialised: { backend: string; features: number; objects: number; text: number }[] = [];
 
+/** Where `--reuse` keeps the loaded stations, and the mark a finished load leaves beside them. */
+const kept = values.reuse
+  ? (() => {
+      const dir = '/tmp/specyard-fuel-bench';
+      const name = `fuel-${values.region}-${STATIONS}`;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return {
+        sqlite: path.join(dir, `${name}.db`),
+        postgres: `specyard_fuel_bench_${values.region}_${STATIONS}`,
+        loaded: (backend: string) => path.join(dir, `${name}.${backend}.loaded`),
+      };
+    })()
+  : undefined;
+
+/** The PostgreSQL database `--reuse` keeps, created when missing (its load's mark is then stale). */
+async function keptPostgres(name: string) {
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      rmSync(kept?.loaded('postgres') ?? '', { force: true });
+      await admin.query(`CREATE DATABASE ${name}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  return { url: `postgres://postgres@127.0.0.1:5432/${name}`, drop: async () => {} };
+}
+
 const rows: Row[] = [];
 if (values.backend === 'sqlite' || values.backend === 'both') {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'fuel-bench-'));
-  const store = openSqliteStore(path.join(dir, 'fuel.db'));
+  const dir = kept ? undefined : mkdtempSync(path.join(os.tmpdir(), 'fuel-bench-'));
+  if (kept && !existsSync(kept.sqlite)) rmSync(kept.loaded('sqlite'), { force: true });
+  const store = openSqliteStore(kept?.sqlite ?? path.join(dir ?? '', 'fuel.db'));
   try {
     rows.push(...(await benchBackend('sqlite', store)));
   } finally {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 if (values.backend === 'postgres' || values.backend === 'both') {
-  const db = await createTestDatabase('specyard_fuel_bench');
+  const db = kept ? await keptPostgres(kept.postgres) : await createTestDatabase('specyard_fuel_bench');
   try {
     const store = await openPostgresStore(db.url);
     try {

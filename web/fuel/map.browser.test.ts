@@ -87,10 +87,10 @@ describe('the fuel map', () => {
     await context.close();
   });
 
-  it('draws every station from the vector tiles: clusters over Europe at zoom 3, each station its own point at zoom 15', async () => {
+  it('draws every station from the vector tiles: clusters over Europe at zoom 3, each station its own point at zoom 15 that opens its card', async () => {
     const all = (await (await fetch(`${fuel.url}/api/stations?bbox=-180,-85,180,85&fuel=B7`)).json()) as {
       features: {
-        properties: { country: string; externalId: string };
+        properties: { country: string; externalId: string; name: string };
         geometry: { coordinates: number[] };
       }[];
     };
@@ -152,6 +152,38 @@ describe('the fuel map', () => {
       .toBeGreaterThan(0);
     expect(await street.evaluate((el) => Number((el as HTMLElement).dataset.drawnClusters))).toBe(0);
     await other.page.screenshot({ path: path.join(os.tmpdir(), 'fuel-zoom15.png') });
+
+    // A station point opens its card from the tile's properties, also when the list does not hold it
+    // (here every list answer from now on is empty, as a capped list leaves most of a dense city out).
+    await other.page.route('**/api/stations?*', (route) =>
+      route.fulfill({ json: { type: 'FeatureCollection', features: [] } }),
+    );
+    await other.page.locator('.maplibregl-popup-close-button').click();
+    await other.page.locator('.maplibregl-ctrl-zoom-in').click();
+    const point = async () =>
+      street.evaluate((el) => ({
+        zoom: Number((el as HTMLElement).dataset.zoom),
+        at: (el as HTMLElement).dataset.aStation,
+        key: (el as HTMLElement).dataset.aStationKey,
+      }));
+    await expect.poll(async () => (await point()).zoom, { timeout: 10_000 }).toBeGreaterThan(15.5);
+    await expect.poll(async () => (await point()).at, { timeout: 10_000 }).toBeDefined();
+    await other.page
+      .getByTestId('stations-in-view')
+      .getByRole('button')
+      .first()
+      .waitFor({ state: 'detached' });
+    const { at, key } = await point();
+    const clicked = all.features.find((f) => `${f.properties.country}/${f.properties.externalId}` === key);
+    expect(clicked).toBeDefined();
+    const [px, py] = String(at).split(',').map(Number);
+    await street.locator('canvas').click({ position: { x: px ?? 0, y: py ?? 0 } });
+    const popup = other.page.locator('.maplibregl-popup').getByTestId('station-card');
+    await expect
+      .poll(async () => popup.locator('h3').textContent(), { timeout: 10_000 })
+      .toBe(clicked?.properties.name);
+    await expect(popup.textContent()).resolves.toMatch(/B7 \(EUR\)stored/);
+    await other.page.screenshot({ path: path.join(os.tmpdir(), 'fuel-street-card.png') });
     await other.context.close();
 
     expect(policyViolations(errors)).toEqual([]);

@@ -22,6 +22,7 @@ describe('fuel migrate', () => {
       `fuel: applied migration 004_feature_text to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 005_station_order to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 006_station_clusters to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 007_station_tile_points to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });
@@ -41,7 +42,8 @@ describe('fuel migrate', () => {
       expect(lines[6]).toMatch(/^fuel: applied migration 007_scrape_runs to /);
       expect(lines[7]).toMatch(/^fuel: applied migration 008_scrape_runs_finished to /);
       expect(lines[8]).toMatch(/^fuel: applied migration 009_station_clusters to /);
-      expect(lines[9]).toMatch(/is up to date$/);
+      expect(lines[9]).toMatch(/^fuel: applied migration 010_station_tile_points to /);
+      expect(lines[10]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

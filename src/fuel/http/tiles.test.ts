@@ -56,8 +56,10 @@ describe('GET /api/tiles/{z}/{x}/{y}', () => {
     const address = { z: 15, x: Math.floor(fx * 2 ** 15), y: Math.floor(fy * 2 ** 15) };
     const res = await tile(`${address.z}/${address.x}/${address.y}?fuel=B7`);
     const { stations } = decodeTile(new Uint8Array(await res.arrayBuffer()));
-    const found = stations?.find((p) => p.properties.id === station.properties.id);
+    const found = stations?.find((p) => p.properties.externalId === station.properties.externalId);
+    expect(found?.properties).not.toHaveProperty('id');
     expect(found?.properties).toMatchObject({
+      country: station.properties.country,
       externalId: station.properties.externalId,
       name: station.properties.name,
       price: station.properties.price,

@@ -1,33 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../common/seeded-random';
+import { clusterStations as stationsOf } from '../testing/cluster-stations';
 import { buildClusterLevels, type ClusterStations } from './cluster-pyramid';
-import { CELL_BITS, medianOfSorted, UNIT_BITS, worldUnits } from './tiles';
-
-function stationsOf(count: number, seed: number): ClusterStations {
-  const next = seededRandom(seed);
-  const stations: ClusterStations = {
-    ux: new Uint32Array(count),
-    uy: new Uint32Array(count),
-    price: new Float64Array(count),
-    currency: new Int32Array(count),
-    currencies: ['EUR', 'CHF'],
-  };
-  for (let s = 0; s < count; s++) {
-    // A dense town (a third), the rest over a country; a few at one place; some without a price.
-    const [lon, lat] =
-      s % 3 === 0
-        ? [-3.7 + next() * 0.05, 40.4 + next() * 0.05]
-        : s % 50 === 1
-          ? [2, 41]
-          : [-9 + next() * 12, 36 + next() * 7];
-    [stations.ux[s], stations.uy[s]] = worldUnits(lon, lat);
-    const priced = s % 11 !== 5;
-    // Few distinct prices, so ties and even counts are common.
-    stations.price[s] = priced ? 1.3 + Math.floor(next() * 40) / 100 : Number.NaN;
-    stations.currency[s] = priced ? (s % 97 === 0 ? 1 : 0) : -1;
-  }
-  return stations;
-}
+import { CELL_BITS, medianOfSorted, UNIT_BITS } from './tiles';
 
 /** The clusters of a zoom, station by station: what a live tile computes. */
 function naive(stations: ClusterStations, z: number) {

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OFF_THREAD_FROM, PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
 
@@ -87,5 +89,24 @@ describe('station positions', () => {
       expect(keys(offThread)).toEqual(keys(here));
     }
     expect(offThread.size).toBe(n);
+  });
+
+  it('built on the index thread, hold a process up while it waits for them and not once it is done', () => {
+    // A process that builds positions off the thread and then has nothing left to do: it prints them,
+    // and ends (it had hung there for good, the thread's listener holding it).
+    const script = `import('./src/fuel/store/positions.ts').then(async ({ OFF_THREAD_FROM, PositionsBuilder }) => {
+      const builder = new PositionsBuilder(OFF_THREAD_FROM);
+      for (let i = 0; i < OFF_THREAD_FROM; i++) builder.add(i, (i % 360) - 180, (i % 170) - 85);
+      const positions = await builder.finish();
+      console.log(positions.size, positions.inBox([-180, -85, -180, -85]).length > 0);
+    })`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout.trim()).toBe(`${OFF_THREAD_FROM} true`);
+    expect(run.status).toBe(0);
   });
 });

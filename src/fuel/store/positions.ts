@@ -21,7 +21,11 @@ function indexOf(lons: Float64Array, lats: Float64Array): KDBush {
   return index;
 }
 
-/** The one index-building thread of the process, started when first needed; it never keeps the process up. */
+/**
+ * The one index-building thread of the process, started when first needed. It keeps the process up only
+ * while an index is asked of it: a process waiting for one goes on, one that has finished ends. (A listener
+ * added to a worker after `unref()` holds it again, so it is unreferenced after its listeners.)
+ */
 let builder:
   | { worker: Worker; next: number; waiting: Map<number, (answer: IndexAnswer) => void> }
   | undefined;
@@ -31,11 +35,11 @@ type IndexAnswer = { data: ArrayBuffer } | { error: string };
 function buildOffThread(lons: Float64Array, lats: Float64Array): Promise<KDBush> {
   if (!builder) {
     const worker = startWorker('fuel-positions-worker', new URL('./positions-worker.ts', import.meta.url));
-    worker.unref();
     const started = { worker, next: 0, waiting: new Map<number, (answer: IndexAnswer) => void>() };
     worker.on('message', ({ id, ...answer }: { id: number } & IndexAnswer) => {
       started.waiting.get(id)?.(answer);
       started.waiting.delete(id);
+      if (started.waiting.size === 0) worker.unref();
     });
     const fail = (error: unknown) => {
       for (const resolve of started.waiting.values()) resolve({ error: String(error) });
@@ -48,6 +52,7 @@ function buildOffThread(lons: Float64Array, lats: Float64Array): Promise<KDBush>
   }
   const running = builder;
   const id = running.next++;
+  running.worker.ref();
   return new Promise<KDBush>((resolve, reject) => {
     running.waiting.set(id, (answer) =>
       'data' in answer ? resolve(KDBush.from(answer.data)) : reject(new Error(answer.error)),

@@ -8,6 +8,7 @@ import { StationButton } from '../stations/station-button';
 import { StationCard } from '../stations/station-card';
 import { PlaceSearch } from './place-search';
 import type { Bbox } from './station-map';
+import { stationKey } from './tile-station';
 import { fallbackBbox, useStationMap } from './use-station-map';
 import { useStationsInView } from './use-stations-in-view';
 import { ViewChoice } from './view-choice';
@@ -58,6 +59,11 @@ export function FuelMap({ config }: { config: Config }) {
     {
       onView: setBbox,
       onSelect: (id) => select(byId.current.get(id)),
+      // A station of the tiles is the listed one when the list holds it (the list's selection shows it).
+      onSelectTileStation: (station) => {
+        const key = stationKey(station.properties);
+        select(stations.find((s) => stationKey(s.properties) === key) ?? station);
+      },
       onPick: (at) => setPicked({ at }),
     },
   );

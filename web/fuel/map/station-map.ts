@@ -20,6 +20,7 @@ import type { LonLat, Route, Station } from '../api';
 import { simplified } from '../geometry';
 import { relativePrices } from '../prices';
 import { priceFill, SOURCES, STREET_ZOOM, stationLayers, stationTiles, tileUrl } from './station-layers';
+import { stationFromTile, stationKey } from './tile-station';
 
 setWorkerUrl(workerUrl);
 
@@ -28,6 +29,8 @@ export type Bbox = [number, number, number, number];
 export interface MapEvents {
   onView(bbox: Bbox): void;
   onSelect(id: string): void;
+  /** A station point of the street tiles, as its card takes it (tile-station.ts). */
+  onSelectTileStation(station: Station): void;
   /** A click on the map itself (not on a station): the point, for the route planner. */
   onPick?(at: LonLat): void;
 }
@@ -66,7 +69,8 @@ export class StationMap {
     });
     this.map.on('moveend', () => events.onView(this.bbox()));
     // What the map shows, in data attributes of its box, for the browser tests and other tools that
-    // cannot read the canvas: the zoom, the clusters and stations drawn, the largest cluster's place.
+    // cannot read the canvas: the zoom, the clusters and stations drawn, the largest cluster's place, and
+    // one station point's place and identity.
     this.map.on('idle', () => {
       const layers = ['clusters', 'station'].filter((id) => this.map.getLayer(id));
       const drawn = layers.length > 0 ? this.map.queryRenderedFeatures({ layers }) : [];
@@ -81,6 +85,22 @@ export class StationMap {
         const at = this.map.project(largest.geometry.coordinates as [number, number]);
         container.dataset.largestCluster = `${Math.round(at.x)},${Math.round(at.y)}`;
       } else delete container.dataset.largestCluster;
+      // The station point nearest the middle of the map (away from its controls).
+      const middle = this.map.project(this.map.getCenter());
+      let nearest: { x: number; y: number; off: number; key: string } | undefined;
+      for (const f of drawn) {
+        if (f.layer.id !== 'station' || f.geometry.type !== 'Point') continue;
+        const { x, y } = this.map.project(f.geometry.coordinates as [number, number]);
+        const off = Math.hypot(x - middle.x, y - middle.y);
+        if (!nearest || off < nearest.off) nearest = { x, y, off, key: stationKey(f.properties) };
+      }
+      if (nearest) {
+        container.dataset.aStation = `${Math.round(nearest.x)},${Math.round(nearest.y)}`;
+        container.dataset.aStationKey = nearest.key;
+      } else {
+        delete container.dataset.aStation;
+        delete container.dataset.aStationKey;
+      }
       container.dataset.drawnStations = String(
         drawn.length -
           clusters.length +
@@ -88,8 +108,10 @@ export class StationMap {
       );
     });
     this.map.on('click', 'station', (e) => {
-      const id = e.features?.[0]?.properties?.id;
-      if (typeof id === 'string') events.onSelect(id);
+      const feature = e.features?.[0];
+      if (feature?.geometry.type !== 'Point') return;
+      const station = stationFromTile(feature.properties, feature.geometry.coordinates as LonLat);
+      if (station) events.onSelectTileStation(station);
     });
     // A cluster opens towards its stations: two zooms closer, at most to the zoom where each is its own point.
     this.map.on('click', 'clusters', (e) => {

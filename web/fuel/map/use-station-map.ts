@@ -5,7 +5,7 @@
  */
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LonLat } from '../api';
+import type { LonLat, Station } from '../api';
 import type { Bbox, StationMap } from './station-map';
 
 const mapStyle = () =>
@@ -30,7 +30,12 @@ export function useStationMap(
   start: LonLat,
   zoom: number,
   fuel: string,
-  on: { onView: (bbox: Bbox) => void; onSelect: (id: string) => void; onPick: (at: LonLat) => void },
+  on: {
+    onView: (bbox: Bbox) => void;
+    onSelect: (id: string) => void;
+    onSelectTileStation: (station: Station) => void;
+    onPick: (at: LonLat) => void;
+  },
 ) {
   const mapRef = useRef<StationMap | null>(null);
   const [mapError, setMapError] = useState<string | null>(null);
@@ -52,6 +57,7 @@ export function useStationMap(
         const map = new StationMap(box.current, mapStyle(), start, zoom, chosenFuel.current, {
           onView: (bbox) => handlers.current.onView(bbox),
           onSelect: (id) => handlers.current.onSelect(id),
+          onSelectTileStation: (station) => handlers.current.onSelectTileStation(station),
           onPick: (at) => handlers.current.onPick(at),
         });
         map.selectHandler = (id) => handlers.current.onSelect(id);

@@ -4,6 +4,7 @@
  */
 import { beforeEach, describe, expect } from 'vitest';
 import { seededRandom } from '../../../common/seeded-random';
+import { POINTS_ZOOM } from '../../model/tile-points';
 import {
   medianOfSorted,
   PYRAMID_MAX_ZOOM,
@@ -177,8 +178,8 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       const place = placeInTile(address, TWIN[0], TWIN[1]);
       expect(Math.abs(a.x - (place?.px ?? -9))).toBeLessThanOrEqual(1);
       const row = inTile.find((r) => r.externalId === 'twin-a') as StationRow;
+      // Every property of the station's Feature but its database id.
       expect(a.properties).toEqual({
-        id: row.id,
         externalId: 'twin-a',
         country: 'ES',
         name: 'Station twin-a',
@@ -224,10 +225,16 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       expect(await store.stationTile({ fuel: 'B7', ...address })).toEqual(first);
     });
 
-    /** Every tile of the cluster table's zooms holding a station of the fuel, and an empty one. */
+    /**
+     * Every tile a build answers (the cluster table's zooms, then the packed stations' up to POINTS_ZOOM)
+     * holding a station of the fuel, and two empty ones.
+     */
     const lowZoomTiles = (list: StationRow[]) => {
-      const seen = new Map<string, TileAddress>([['3/0/0', { z: 3, x: 0, y: 0 }]]);
-      for (let z = 0; z <= PYRAMID_MAX_ZOOM; z++) {
+      const seen = new Map<string, TileAddress>([
+        ['3/0/0', { z: 3, x: 0, y: 0 }],
+        ['12/0/0', { z: 12, x: 0, y: 0 }],
+      ]);
+      for (let z = 0; z <= POINTS_ZOOM; z++) {
         for (const r of list) {
           const t = tileOf(z, [r.lon, r.lat]);
           seen.set(`${t.z}/${t.x}/${t.y}`, t);
@@ -240,7 +247,7 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
         addresses.map(async (a) => Buffer.from(await store.stationTile({ fuel, ...a })).toString('hex')),
       );
 
-    it('the cluster table answers the low zooms with the very bytes computed from the stations', async () => {
+    it('a build answers the low and middle zooms with the very bytes computed from the stations', async () => {
       const chargers = (
         await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'EV', limit: 100 })
       ).stations;
@@ -249,15 +256,21 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       const live = { B7: await bytesOf('B7', fuelTiles), EV: await bytesOf('EV', evTiles) };
       const refresh = await store.refreshStationClusters();
       expect(refresh.rebuilt).toEqual(['B7', 'EV']);
-      expect(refresh.cells).toBeGreaterThan(fuelTiles.length);
+      expect(refresh.cells).toBeGreaterThan(fuelTiles.filter((t) => t.z <= PYRAMID_MAX_ZOOM).length);
+      expect(fuelTiles.some((t) => t.z > PYRAMID_MAX_ZOOM)).toBe(true);
       expect(await bytesOf('B7', fuelTiles)).toEqual(live.B7);
       expect(await bytesOf('EV', evTiles)).toEqual(live.EV);
       // Nothing changed since: nothing to build.
       expect((await store.refreshStationClusters()).rebuilt).toEqual([]);
     });
 
-    it('after every kind of write the low zooms show the last build until the next, then the new stations and prices', async () => {
+    it('after every kind of write the low and middle zooms show the last build until the next, then the new stations and prices', async () => {
       const world = { z: 0, x: 0, y: 0 };
+      // A middle zoom's tile (from the packed stations) where the writes below change a price, then delete.
+      const swissTile = tileOf(11, [
+        (rows.find((r) => r.country === 'CH') as StationRow).lon,
+        (rows.find((r) => r.country === 'CH') as StationRow).lat,
+      ]);
       const now = async () =>
         (await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'B7', limit: 10_000 }))
           .stations;
@@ -286,18 +299,20 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       ];
       for (const [step, write] of steps) {
         await store.refreshStationClusters();
-        const built = await bytesOf('B7', [world]);
+        const built = await bytesOf('B7', [world, swissTile]);
         const version = await store.tileVersion();
         await write();
         expect(await store.tileVersion(), step).not.toBe(version);
-        expect(await bytesOf('B7', [world]), step).toEqual(built);
+        expect(await bytesOf('B7', [world, swissTile]), step).toEqual(built);
         const afterWrite = await store.tileVersion();
         expect((await store.refreshStationClusters()).rebuilt, step).toContain('B7');
         expect(await store.tileVersion(), step).not.toBe(afterWrite);
-        const expected = expectedClusters(world, await now());
-        const clusters = (await tileOfFuel('B7', world)).clusters ?? [];
-        expect(clusters.length, step).toBe(expected.length);
-        expectSameClusters(clusters, expected);
+        for (const tile of [world, swissTile]) {
+          const expected = expectedClusters(tile, await now());
+          const clusters = (await tileOfFuel('B7', tile)).clusters ?? [];
+          expect(clusters.length, step).toBe(expected.length);
+          expectSameClusters(clusters, expected);
+        }
       }
     });
 

@@ -1,12 +1,21 @@
 /**
- * The PostgreSQL store's cluster table (migration 009, model/cluster-pyramid.ts): its rebuild from the
- * stations, and the cluster tiles it answers. The version it is checked against moves by triggers.
+ * The PostgreSQL store's cluster table (migration 009, model/cluster-pyramid.ts) and its stations by zoom-13
+ * tile (migration 010, model/tile-points.ts): their rebuild from the stations, and the cluster tiles they
+ * answer. The version they are checked against moves by triggers.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { escapeCopyText, forEachStreamedCopyRow, unescapeCopyText } from '../../../common/copy-text';
 import { buildClusterLevels, type ClusterLevel, type ClusterStations } from '../../model/cluster-pyramid';
+import {
+  CellTally,
+  type ClusterCell,
+  POINTS_ZOOM,
+  packPoints,
+  pointsKeyRange,
+  tallyPoints,
+} from '../../model/tile-points';
 import { PYRAMID_MAX_ZOOM } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import { inTransaction, type PostgresConnection } from './connection';
@@ -88,6 +97,19 @@ function* cellLines(fuel: string, levels: ClusterLevel[], currencies: readonly s
   if (piece) yield piece;
 }
 
+/** The packed stations as lines of COPY text for station_tile_points (bytea in hex). */
+function* pointLines(fuel: string, stations: ClusterStations): Generator<string> {
+  let piece = '';
+  for (const row of packPoints(stations)) {
+    piece += `${escapeCopyText(fuel)}\t${row.key}\t${escapeCopyText(JSON.stringify(row.currencies))}\t\\\\x${Buffer.from(row.points.buffer, row.points.byteOffset, row.points.byteLength).toString('hex')}\n`;
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece) yield piece;
+}
+
 export async function refreshStationClusters(c: PostgresConnection): Promise<ClusterRefresh> {
   const started = performance.now();
   const result: ClusterRefresh = { rebuilt: [], cells: 0, seconds: 0 };
@@ -115,6 +137,11 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
         Readable.from(cellLines(fuel, levels, stations.currencies)),
         client.query(copyFrom('COPY station_clusters FROM STDIN')),
       );
+      await client.query('DELETE FROM station_tile_points WHERE fuel = $1', [fuel]);
+      await pipeline(
+        Readable.from(pointLines(fuel, stations)),
+        client.query(copyFrom('COPY station_tile_points FROM STDIN')),
+      );
       await client.query(
         `INSERT INTO station_cluster_builds (fuel, version) VALUES ($1, $2)
          ON CONFLICT (fuel) DO UPDATE SET version = excluded.version`,
@@ -127,7 +154,8 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
   }
   await c.pool.query(
     `WITH gone AS (DELETE FROM station_cluster_builds WHERE NOT (fuel = ANY ($1::text[])) RETURNING fuel),
-       cells AS (DELETE FROM station_clusters WHERE fuel IN (SELECT fuel FROM gone))
+       cells AS (DELETE FROM station_clusters WHERE fuel IN (SELECT fuel FROM gone)),
+       points AS (DELETE FROM station_tile_points WHERE fuel IN (SELECT fuel FROM gone))
      UPDATE map_version SET clusters_built = clusters_built + 1 WHERE EXISTS (SELECT 1 FROM gone)`,
     [rows.map((r) => r.fuel)],
   );
@@ -136,14 +164,18 @@ export async function refreshStationClusters(c: PostgresConnection): Promise<Clu
 }
 
 /**
- * A cluster tile from the table, once the fuel has been built (its last build: seconds behind a scrape
- * while the next one runs; $1-$3 the tile, $4 the fuel); else null. One statement, one snapshot.
+ * A cluster tile from the last build of the fuel (seconds behind a scrape while the next one runs), once
+ * there is one ($1-$3 the tile, $4 the fuel); else null. Zooms up to PYRAMID_MAX_ZOOM read their cells in one
+ * statement; the zooms above, up to POINTS_ZOOM, read the packed stations under the tile in one, group them
+ * as the live tile groups them, and have them written out as the live tile is.
  */
-export async function tableClusterTile(
-  c: PostgresConnection,
-  { fuel, z, x, y }: TileQuery,
-): Promise<Buffer | null> {
-  if (z > PYRAMID_MAX_ZOOM) return null;
+export async function tableClusterTile(c: PostgresConnection, query: TileQuery): Promise<Buffer | null> {
+  const { fuel, z, x, y } = query;
+  if (z > POINTS_ZOOM) return null;
+  if (z > PYRAMID_MAX_ZOOM) {
+    const cells = await pointsClusters(c, query);
+    return cells && (await cellsTile(c, query, cells));
+  }
   const { rows } = await c.pool.query<{ tile: Buffer | null }>(
     `SELECT CASE WHEN EXISTS (SELECT 1 FROM station_cluster_builds WHERE fuel = $4) THEN (${clusterLayer(
       `SELECT cell, count, sum_ux, sum_uy, cheapest, median, currency FROM station_clusters
@@ -152,4 +184,63 @@ export async function tableClusterTile(
     [z, x, y, fuel],
   );
   return rows[0]?.tile ?? null;
+}
+
+/** The tile's cells from the packed stations under it, or null before the fuel's first build (one snapshot). */
+async function pointsClusters(
+  c: PostgresConnection,
+  { fuel, z, x, y }: TileQuery,
+): Promise<ClusterCell[] | null> {
+  const [from, to] = pointsKeyRange(z, x, y);
+  const { rows } = await c.pool.query<{
+    built: boolean;
+    tile: string | null;
+    currencies: string | null;
+    points: Buffer | null;
+  }>(
+    `SELECT b.fuel IS NOT NULL AS built, p.tile, p.currencies, p.points
+     FROM (SELECT $1::text AS fuel) f
+     LEFT JOIN station_cluster_builds b ON b.fuel = f.fuel
+     LEFT JOIN station_tile_points p ON b.fuel IS NOT NULL AND p.fuel = f.fuel AND p.tile >= $2 AND p.tile < $3`,
+    [fuel, from, to],
+  );
+  if (!rows[0]?.built) return null;
+  const tally = new CellTally(z, x, y);
+  for (const row of rows) {
+    if (row.points === null || row.tile === null) continue;
+    tallyPoints(tally, {
+      key: Number(row.tile),
+      currencies: JSON.parse(row.currencies ?? '[]') as string[],
+      points: row.points,
+    });
+  }
+  return tally.result();
+}
+
+/** Cells as the tile ST_AsMVT writes of them, as for the live tile ($1-$3 the tile). */
+async function cellsTile(
+  c: PostgresConnection,
+  { z, x, y }: TileQuery,
+  cells: ClusterCell[],
+): Promise<Buffer> {
+  const column = <K extends keyof ClusterCell>(key: K) => cells.map((cell) => cell[key]);
+  const { rows } = await c.pool.query<{ tile: Buffer }>(
+    clusterLayer(
+      `SELECT * FROM unnest($4::int[], $5::bigint[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::text[])
+         AS c(cell, count, sum_ux, sum_uy, cheapest, median, currency)`,
+    ),
+    [
+      z,
+      x,
+      y,
+      column('cell'),
+      column('count'),
+      column('sumUx'),
+      column('sumUy'),
+      column('cheapest'),
+      column('median'),
+      column('currency'),
+    ],
+  );
+  return rows[0]?.tile ?? Buffer.alloc(0);
 }

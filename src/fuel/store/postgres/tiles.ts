@@ -78,7 +78,7 @@ function clusterTile(fuel: string): string {
 function stationTileSql(fuel: string): string {
   return `WITH inside AS (${placed(fuel)})
     SELECT coalesce(ST_AsMVT(t, 'stations', ${TILE_EXTENT}, 'geom'), ''::bytea) AS tile FROM (
-      SELECT ST_MakePoint(px, py) AS geom, id::text AS "id", external_id AS "externalId", country, name,
+      SELECT ST_MakePoint(px, py) AS geom, external_id AS "externalId", country, name,
         brand, address, city, $8::text AS "fuelType", ${fuel === EV_FUEL ? "'EUR'" : 'currency'} AS currency,
         price, (extract(epoch FROM reported_at) * 1000)::bigint AS "reportedAt", power_kw AS "powerKw"
       FROM inside ORDER BY country COLLATE "C", external_id COLLATE "C") t`;

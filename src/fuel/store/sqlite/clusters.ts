@@ -1,22 +1,20 @@
 /**
- * The SQLite store's cluster table (migration 006, model/cluster-pyramid.ts): the version every write
- * that changes the map moves, the table's rebuild from the stations, and the cluster tiles it answers.
+ * The SQLite store's cluster table (migration 006, model/cluster-pyramid.ts) and its stations by zoom-13
+ * tile (migration 007, model/tile-points.ts): the version every write that changes the map moves, their
+ * rebuild from the stations, and the cluster tiles they answer.
  */
 import { buildClusterLevels, type ClusterStations } from '../../model/cluster-pyramid';
+import {
+  CellTally,
+  type ClusterCell,
+  POINTS_ZOOM,
+  packPoints,
+  pointsKeyRange,
+  tallyPoints,
+} from '../../model/tile-points';
 import { PYRAMID_MAX_ZOOM, worldUnits } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
-
-/** One cluster of a tile: its cell of the grid, its stations' count and units' sums, and their prices. */
-export interface ClusterCell {
-  cell: number;
-  count: number;
-  sumUx: number;
-  sumUy: number;
-  cheapest: number | null;
-  median: number | null;
-  currency: string | null;
-}
 
 /** Called inside each write transaction that changed a station's place or type, or a newest price. */
 export function moveMapVersion(c: SqliteConnection): void {
@@ -101,6 +99,9 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
       ([fuel, v]) => [fuel, v],
     ),
   );
+  const insertPoints = c.prepare(
+    'INSERT INTO station_tile_points (fuel, tile, currencies, points) VALUES (?, ?, ?, ?)',
+  );
   const insert = c.prepare(
     `INSERT INTO station_clusters (fuel, z, tx, ty, cell, count, sum_ux, sum_uy, cheapest, median, currency)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -134,6 +135,10 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
         }
         result.cells += level.size;
       }
+      c.prepare('DELETE FROM station_tile_points WHERE fuel = ?').run(fuel);
+      for (const row of packPoints(stations)) {
+        insertPoints.run(fuel, row.key, JSON.stringify(row.currencies), row.points);
+      }
       c.prepare('INSERT OR REPLACE INTO station_cluster_builds (fuel, version) VALUES (?, ?)').run(fuel, of);
       c.prepare('UPDATE map_version SET clusters_built = clusters_built + 1').run();
     });
@@ -148,6 +153,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
       );
       for (const fuel of gone) {
         c.prepare('DELETE FROM station_clusters WHERE fuel = ?').run(fuel);
+        c.prepare('DELETE FROM station_tile_points WHERE fuel = ?').run(fuel);
         c.prepare('DELETE FROM station_cluster_builds WHERE fuel = ?').run(fuel);
       }
     })
@@ -157,19 +163,34 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
 }
 
 /**
- * A cluster tile's cells from the table, once the fuel has been built (its last build: seconds behind a
- * scrape while the next one runs); else null.
+ * A cluster tile's cells from the last build of the fuel (seconds behind a scrape while the next one runs),
+ * once there is one; else null. Zooms up to PYRAMID_MAX_ZOOM read their cells; the zooms above, up to
+ * POINTS_ZOOM, the packed stations under the tile, grouped as the live tile groups them.
  */
 export function tableClusters(c: SqliteConnection, { fuel, z, x, y }: TileQuery): ClusterCell[] | null {
-  if (z > PYRAMID_MAX_ZOOM) return null;
-  const read = c.db.transaction(() => {
+  if (z > POINTS_ZOOM) return null;
+  const read = c.db.transaction((): ClusterCell[] | null => {
     if (!c.prepare('SELECT 1 FROM station_cluster_builds WHERE fuel = ?').get(fuel)) return null;
-    return c
+    if (z <= PYRAMID_MAX_ZOOM) {
+      return c
+        .prepare(
+          `SELECT cell, count, sum_ux AS sumUx, sum_uy AS sumUy, cheapest, median, currency FROM station_clusters
+           WHERE fuel = ? AND z = ? AND tx = ? AND ty = ? ORDER BY cell`,
+        )
+        .all(fuel, z, x, y) as ClusterCell[];
+    }
+    const tally = new CellTally(z, x, y);
+    const [from, to] = pointsKeyRange(z, x, y);
+    const rows = c
       .prepare(
-        `SELECT cell, count, sum_ux AS sumUx, sum_uy AS sumUy, cheapest, median, currency FROM station_clusters
-         WHERE fuel = ? AND z = ? AND tx = ? AND ty = ? ORDER BY cell`,
+        'SELECT tile, currencies, points FROM station_tile_points WHERE fuel = ? AND tile >= ? AND tile < ?',
       )
-      .all(fuel, z, x, y) as never;
+      .raw()
+      .iterate(fuel, from, to) as IterableIterator<[number, string, Uint8Array]>;
+    for (const [key, currencies, points] of rows) {
+      tallyPoints(tally, { key, currencies: JSON.parse(currencies) as string[], points });
+    }
+    return tally.result();
   });
   return read();
 }

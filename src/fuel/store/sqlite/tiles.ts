@@ -4,20 +4,17 @@
  * encoder of MapLibre's own project. The PostgreSQL store groups and encodes in the database (ST_AsMVT).
  */
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import { CellTally, type ClusterCell } from '../../model/tile-points';
 import {
-  CELL_BITS,
-  CLUSTER_GRID,
   clusterPlace,
-  medianOfSorted,
   placeInTile,
   STREET_ZOOM,
   TILE_EXTENT,
   tileSearchBox,
-  UNIT_BITS,
   worldUnits,
 } from '../../model/tiles';
 import { EV_FUEL, type TileQuery } from '../store';
-import { type ClusterCell, tableClusters } from './clusters';
+import { tableClusters } from './clusters';
 import type { SqliteConnection } from './connection';
 
 type Properties = Record<string, string | number>;
@@ -47,31 +44,32 @@ function tileRows(
     .iterate({ minLon, minLat, maxLon, maxLat, fuel }) as IterableIterator<unknown[]>;
 }
 
-/** Every station its own point, with the properties of the box route's Features, in identity order. */
+/**
+ * Every station its own point, with the properties of the box route's Features but the database id (a
+ * random UUID: half a street tile's compressed bytes, and the page names a station by its durable
+ * identity), in identity order.
+ */
 function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
   const found: { key: string; point: Point }[] = [];
-  const columns =
-    's.lon, s.lat, s.id, s.external_id, s.country, s.name, s.brand, s.address, s.city, s.power_kw';
+  const columns = 's.lon, s.lat, s.external_id, s.country, s.name, s.brand, s.address, s.city, s.power_kw';
   for (const row of tileRows(c, query, columns)) {
-    const [lon, lat, id, externalId, country, name, brand, address, city, powerKw, price, currency, at] =
-      row as [
-        number,
-        number,
-        string,
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        string,
-        number | null,
-        number | null,
-        string | null,
-        number | null,
-      ];
+    const [lon, lat, externalId, country, name, brand, address, city, powerKw, price, currency, at] = row as [
+      number,
+      number,
+      string,
+      string,
+      string,
+      string | null,
+      string,
+      string,
+      number | null,
+      number | null,
+      string | null,
+      number | null,
+    ];
     const place = placeInTile(query, lon, lat);
     if (!place) continue;
-    const tags: Properties = { id, externalId, country, name, address, city, fuelType: query.fuel };
+    const tags: Properties = { externalId, country, name, address, city, fuelType: query.fuel };
     if (brand !== null) tags.brand = brand;
     if (powerKw !== null) tags.powerKw = powerKw;
     tags.currency = query.fuel === EV_FUEL ? 'EUR' : (currency ?? '');
@@ -88,52 +86,19 @@ function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
 
 /** The tile's cells computed from its stations: each station read, in units (model/tiles.ts worldUnits). */
 function liveClusters(c: SqliteConnection, query: TileQuery): ClusterCell[] {
-  const { z, x, y } = query;
-  const tileShift = UNIT_BITS - z;
-  const cellShift = tileShift - CELL_BITS;
-  const cells = new Map<
-    number,
-    { cell: ClusterCell; prices: number[]; currency: string | null | undefined }
-  >();
+  const tally = new CellTally(query.z, query.x, query.y);
   for (const row of tileRows(c, query, 's.lon, s.lat')) {
     const [lon, lat, price, currency] = row as [number, number, number | null, string | null];
     const [ux, uy] = worldUnits(lon, lat);
-    if (ux >>> tileShift !== x || uy >>> tileShift !== y) continue;
-    const key =
-      ((uy >>> cellShift) & (CLUSTER_GRID - 1)) * CLUSTER_GRID + ((ux >>> cellShift) & (CLUSTER_GRID - 1));
-    let found = cells.get(key);
-    if (!found) {
-      const cell = { cell: key, count: 0, sumUx: 0, sumUy: 0, cheapest: null, median: null, currency: null };
-      found = { cell, prices: [], currency: undefined };
-      cells.set(key, found);
-    }
-    found.cell.count++;
-    found.cell.sumUx += ux;
-    found.cell.sumUy += uy;
-    if (price !== null) found.prices.push(price);
-    if (currency !== null)
-      found.currency = found.currency === undefined || found.currency === currency ? currency : null;
+    tally.add(ux, uy, price, currency);
   }
-  return [...cells.keys()]
-    .sort((a, b) => a - b)
-    .map((key) => {
-      const { cell, prices, currency } = cells.get(key) as {
-        cell: ClusterCell;
-        prices: number[];
-        currency: string | null | undefined;
-      };
-      prices.sort((a, b) => a - b);
-      cell.cheapest = prices[0] ?? null;
-      cell.median = medianOfSorted(prices);
-      cell.currency = currency ?? null;
-      return cell;
-    });
+  return tally.result();
 }
 
 /**
  * One point per cell of the grid holding a station: at the mean of its stations' places (in units, so the
  * sum does not depend on the order the rows come in), with their count, and the cheapest and median of
- * their prices. The low zooms' cells come from the cluster table while it is current (clusters.ts).
+ * their prices. Below street zoom the cells come from the last build (clusters.ts) once there is one.
  */
 function clusterPoints(c: SqliteConnection, query: TileQuery): Point[] {
   const cells = tableClusters(c, query) ?? liveClusters(c, query);

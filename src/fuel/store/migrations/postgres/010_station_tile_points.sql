@@ -1,0 +1,15 @@
+-- The stations of each fuel by zoom-13 tile, packed one row a tile (model/tile-points.ts): a tile of zooms
+-- 10-13 reads the rows under it instead of every station it covers. Written with the cluster table by each
+-- build; the builds made before this table are done again (until then the tiles are read from the
+-- stations).
+CREATE TABLE station_tile_points (
+  fuel text NOT NULL,
+  tile bigint NOT NULL,
+  currencies text NOT NULL,
+  points bytea NOT NULL,
+  PRIMARY KEY (fuel, tile)
+);
+
+DELETE FROM station_clusters;
+DELETE FROM station_cluster_builds;
+UPDATE map_version SET clusters_built = clusters_built + 1;
