@@ -4,7 +4,7 @@
 import { type Placed, searchCorridor } from '../corridor';
 import { finishFeatureText, finishFeatureTextAlong } from '../feature-format';
 import { FeatureRuns, featureRunsOf } from '../feature-text';
-import { nearestInWideningCircles } from '../nearest';
+import { type FirstCircle, nearestInWideningCircles } from '../nearest';
 import {
   type BoxQuery,
   type BoxResult,
@@ -160,12 +160,15 @@ export async function stationFeaturesInBox(
   return runs.result();
 }
 
+/** The nearest search's first circle (a round trip each: nearest.ts). */
+const FIRST_CIRCLE: FirstCircle = { share: 1 / 64, leastKm: 0.1 };
+
 /** The nearest stations with a price for the fuel, in widening circles (nearest.ts), as on SQLite. */
 export async function nearestStations(
   c: PostgresConnection,
   { lon, lat, radiusKm, fuel, limit }: NearestQuery,
 ): Promise<NearestRow[]> {
-  return nearestInWideningCircles(radiusKm, limit, (circleKm) =>
+  return nearestInWideningCircles(radiusKm, limit, FIRST_CIRCLE, (circleKm) =>
     nearestWithin(c, { lon, lat, radiusKm: circleKm, fuel, limit }),
   );
 }

@@ -6,7 +6,7 @@ import { greatCircleKm } from '../../geo/sphere';
 import { searchCorridor } from '../corridor';
 import { finishFeatureText, finishFeatureTextAlong } from '../feature-format';
 import { featureRunsOf } from '../feature-text';
-import { nearestInWideningCircles } from '../nearest';
+import { type FirstCircle, nearestInWideningCircles } from '../nearest';
 import {
   type BBox,
   type BoxQuery,
@@ -173,6 +173,9 @@ function boxRows(c: SqliteConnection, { bbox, fuel, limit }: BoxQuery, columns: 
     .all({ ...boxParams(bbox), fuel, limit: wanted }) as unknown[][];
 }
 
+/** The nearest search's first circle (in process: nearest.ts). */
+const FIRST_CIRCLE: FirstCircle = { share: 1 / 256, leastKm: 0.025 };
+
 /**
  * The nearest stations with a price for the fuel. The search starts in a small circle and widens it four
  * times at a time up to the radius asked for, stopping as soon as `limit` stations lie inside: any station
@@ -185,7 +188,7 @@ export async function nearestStations(
   c: SqliteConnection,
   { lon, lat, radiusKm, fuel, limit }: NearestQuery,
 ): Promise<NearestRow[]> {
-  return nearestInWideningCircles(radiusKm, limit, (circleKm) =>
+  return nearestInWideningCircles(radiusKm, limit, FIRST_CIRCLE, (circleKm) =>
     nearestWithin(c, [lon, lat], circleKm, fuel, limit),
   );
 }
