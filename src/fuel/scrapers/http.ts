@@ -84,7 +84,7 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * Text of a feed whose encoding is not declared reliably: UTF-8 (with or without a byte order mark) when
  * the bytes are valid UTF-8, otherwise Windows-1252, the superset of Latin-1 older government files use.
  * A body longer than the longest text the runtime holds (`maxChars`, about 512 MiB) fails the feed's run
- * with that said: decoding it had stopped the whole server (a 500,000-station Spanish feed of about 550 MB).
+ * with that said: decoding it had stopped the whole server (a 500,000-station Spanish feed, over 512 MiB).
  */
 export function decodeText(bytes: Uint8Array, maxChars: number = constants.MAX_STRING_LENGTH): string {
   const hasBom = UTF8_BOM.every((byte, index) => bytes[index] === byte);
