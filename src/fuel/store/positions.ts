@@ -59,10 +59,17 @@ function buildOffThread(lons: Float64Array, lats: Float64Array): Promise<KDBush>
     );
     // Copies: the positions keep their own arrays for the corridor's exact distances.
     const copies = [lons.slice(), lats.slice()];
-    running.worker.postMessage(
-      { id, lons: copies[0], lats: copies[1] },
-      copies.map((a) => a.buffer),
-    );
+    try {
+      running.worker.postMessage(
+        { id, lons: copies[0], lats: copies[1] },
+        copies.map((a) => a.buffer),
+      );
+    } catch (error) {
+      // Never sent: it is not waited for, and holds the process no longer.
+      running.waiting.delete(id);
+      if (running.waiting.size === 0) running.worker.unref();
+      reject(error);
+    }
   });
 }
 

@@ -111,6 +111,8 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
     // Each fuel's stations are freed before the next is read.
     const { version: of, stations } = readFuel(c, fuel);
     const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
+    // Packed before the write transaction: the sort of every station is not done holding the write lock.
+    const packed = [...packPoints(stations)];
     const write = c.db.transaction(() => {
       c.prepare('DELETE FROM station_clusters WHERE fuel = ?').run(fuel);
       for (const level of levels) {
@@ -136,7 +138,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
         result.cells += level.size;
       }
       c.prepare('DELETE FROM station_tile_points WHERE fuel = ?').run(fuel);
-      for (const row of packPoints(stations)) {
+      for (const row of packed) {
         insertPoints.run(fuel, row.key, JSON.stringify(row.currencies), row.points);
       }
       c.prepare('INSERT OR REPLACE INTO station_cluster_builds (fuel, version) VALUES (?, ?)').run(fuel, of);
