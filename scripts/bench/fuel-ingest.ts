@@ -3,8 +3,8 @@
  *  [--history-runs=3]`
  * (`--prices=0`: a charger register, every station an EV charge point with its power and no price)
  *
- * Feeds a synthetic country (stations spread over Spain, each with `--prices` fuel prices) through the
- * scraper pipeline three times: a first run into an empty store (inserts), a second run of the same feed
+ * Feeds a synthetic country (stations spread over Spain, each with `--prices` fuel prices, handed over in
+ * parts of 10,000 stations as a feed read while it arrives does) through the scraper pipeline three times: a first run into an empty store (inserts), a second run of the same feed
  * with every price new (updates, the one-transaction price replace, the orphan cleanup and a history row
  * per price), then a third where one station in ten changed its prices, as a real feed does between runs. Each run is a
  * process of its own, so the peak resident memory it reports belongs to that one ingest. Reports
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTestDatabase } from '../../src/common/testing/postgres';
 import { runScraper } from '../../src/fuel/scrapers/pipeline';
-import type { RawPrice, RawStation, RunLog, Scraper } from '../../src/fuel/scrapers/types';
+import type { FeedBatch, RawPrice, RawStation, RunLog, Scraper } from '../../src/fuel/scrapers/types';
 import { openPostgresStore } from '../../src/fuel/store/postgres';
 import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { FuelStore } from '../../src/fuel/store/store';
@@ -68,39 +68,49 @@ function syntheticFeed(round: number): Scraper {
     country: 'ES',
     timeoutMs: 60_000,
     async fetch() {
-      const next = random(42);
-      const stations: RawStation[] = [];
-      const prices: RawPrice[] = [];
-      for (let i = 0; i < STATIONS; i++) {
-        const id = `bench-${i}`;
-        stations.push({
-          externalId: id,
-          name: `Estación ${i}`,
-          brand: ['REPSOL', 'CEPSA', 'GALP', 'BP', null][i % 5] ?? null,
-          address: `Calle ${i % 997}, ${i % 89}`,
-          city: `Municipio ${i % 8131}`,
-          lat: 36 + next() * 7.8,
-          lon: -9.3 + next() * 12.6,
-          // Without prices the feed is a charger register (a Europe-wide one holds about 1,000,000).
-          ...(PRICES === 0
-            ? { type: 'ev_charger' as const, powerKw: [11, 22, 50, 150, 350][i % 5] ?? 22 }
-            : { type: 'fuel' as const }),
-        });
-        // The third run changes one station in ten; the others keep the second run's prices (so the second
-        // and third rounds, fed in turn, change one station in ten each time).
-        const priceRound = round < 2 || i % 10 === 0 ? round : 1;
-        for (const [f, fuel] of FUELS.entries()) {
-          prices.push({
-            externalId: id,
-            fuel,
-            price: Math.round((1.3 + f * 0.1 + priceRound * 0.01 + next() * 0.2) * 1000) / 1000,
-            currency: 'EUR',
-          });
-        }
-      }
-      return { stations, prices };
+      return { batches: syntheticParts(round) };
     },
   };
+}
+
+/** The synthetic country in parts of PART stations with their prices, made as they are asked for. */
+const PART = 10_000;
+async function* syntheticParts(round: number): AsyncGenerator<FeedBatch> {
+  const next = random(42);
+  let stations: RawStation[] = [];
+  let prices: RawPrice[] = [];
+  for (let i = 0; i < STATIONS; i++) {
+    const id = `bench-${i}`;
+    stations.push({
+      externalId: id,
+      name: `Estación ${i}`,
+      brand: ['REPSOL', 'CEPSA', 'GALP', 'BP', null][i % 5] ?? null,
+      address: `Calle ${i % 997}, ${i % 89}`,
+      city: `Municipio ${i % 8131}`,
+      lat: 36 + next() * 7.8,
+      lon: -9.3 + next() * 12.6,
+      // Without prices the feed is a charger register (a Europe-wide one holds about 1,000,000).
+      ...(PRICES === 0
+        ? { type: 'ev_charger' as const, powerKw: [11, 22, 50, 150, 350][i % 5] ?? 22 }
+        : { type: 'fuel' as const }),
+    });
+    // The third run changes one station in ten; the others keep the second run's prices (so the second
+    // and third rounds, fed in turn, change one station in ten each time).
+    const priceRound = round < 2 || i % 10 === 0 ? round : 1;
+    for (const [f, fuel] of FUELS.entries()) {
+      prices.push({
+        externalId: id,
+        fuel,
+        price: Math.round((1.3 + f * 0.1 + priceRound * 0.01 + next() * 0.2) * 1000) / 1000,
+        currency: 'EUR',
+      });
+    }
+    if (stations.length === PART || i === STATIONS - 1) {
+      yield { stations, prices };
+      stations = [];
+      prices = [];
+    }
+  }
 }
 
 const quiet: RunLog = { info: () => undefined, error: (line) => console.error(line) };

@@ -1,8 +1,19 @@
-import { isFuelCode } from '../model/fuels';
+import { type FuelCode, isFuelCode } from '../model/fuels';
 import type { FuelStore, PriceInput, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
 import { isValidLatLon } from './parse';
-import type { FeedContext, FetchResult, RawPrice, RawStation, RunLog, RunSummary, Scraper } from './types';
+import { Spool } from './spool';
+import type {
+  BatchedFetch,
+  FeedBatch,
+  FeedContext,
+  FetchResult,
+  RawPrice,
+  RawStation,
+  RunLog,
+  RunSummary,
+  Scraper,
+} from './types';
 
 export interface RunDeps {
   store: FuelStore;
@@ -43,74 +54,111 @@ export function realSleep(ms: number, signal: AbortSignal): Promise<void> {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One price per station and fuel: the lowest, when a feed lists self-service and attended prices. Sorting
- * in place and keeping the first of each run needs no key per price, which matters at 400,000 prices.
+ * A run's usable prices as columns (a code of the document's list, inside the band): 4,000,000 price
+ * objects held about three times the memory while a feed was still being read.
  */
-function onePricePerFuel(prices: RawPrice[]): RawPrice[] {
-  prices.sort((a, b) =>
-    a.externalId !== b.externalId
-      ? a.externalId < b.externalId
-        ? -1
-        : 1
-      : a.fuel !== b.fuel
-        ? a.fuel < b.fuel
-          ? -1
-          : 1
-        : a.price - b.price,
-  );
-  return prices.filter((p, i) => {
-    const previous = prices[i - 1];
-    return !previous || previous.externalId !== p.externalId || previous.fuel !== p.fuel;
-  });
-}
+class PriceColumns {
+  readonly ids: string[] = [];
+  readonly fuels: FuelCode[] = [];
+  readonly values: number[] = [];
+  readonly currencies: string[] = [];
 
-/** The last listing of an id wins, as in the store; invalid positions never reach it. */
-function usableStations(stations: RawStation[]): { stations: RawStation[]; invalid: number } {
-  const byId = new Map<string, RawStation>();
-  let invalid = 0;
-  for (const station of stations) {
-    if (!station.externalId || !isValidLatLon(station.lat, station.lon)) {
-      invalid++;
-      continue;
-    }
-    byId.set(station.externalId, station);
+  get length(): number {
+    return this.ids.length;
   }
-  return { stations: [...byId.values()], invalid };
+
+  push(price: RawPrice & { fuel: FuelCode }): void {
+    this.ids.push(price.externalId);
+    this.fuels.push(price.fuel);
+    this.values.push(price.price);
+    this.currencies.push(price.currency);
+  }
+
+  /**
+   * One price per station and fuel, of the stations in `kept`: the lowest, when a feed lists self-service
+   * and attended prices (the first listed of equal ones), as the store's inputs.
+   */
+  onePricePerFuel(country: string, kept: Set<string>): PriceInput[] {
+    const { ids, fuels, values } = this;
+    const order = Array.from({ length: ids.length }, (_, i) => i).filter((i) => kept.has(ids[i] as string));
+    const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    order.sort(
+      (a, b) =>
+        compare(ids[a] as string, ids[b] as string) ||
+        compare(fuels[a] as string, fuels[b] as string) ||
+        (values[a] as number) - (values[b] as number) ||
+        a - b,
+    );
+    const prices: PriceInput[] = [];
+    for (const [n, i] of order.entries()) {
+      const previous = order[n - 1];
+      if (previous !== undefined && ids[previous] === ids[i] && fuels[previous] === fuels[i]) continue;
+      prices.push({
+        externalId: ids[i] as string,
+        country,
+        fuel: fuels[i] as string,
+        price: values[i] as number,
+        currency: this.currencies[i] as string,
+      });
+    }
+    return prices;
+  }
 }
 
-interface Prepared {
-  stations: StationInput[];
-  prices: RawPrice[];
+/** What the fetch step keeps of a feed, read whole or part by part, before the database is touched. */
+interface Intake {
+  /** The parts' stations with a valid id and position, the last listing of an id within its part. */
+  stations: Spool<RawStation>;
+  /** Per usable station id: the part of its last listing, times two, plus one for a fuel station. */
+  last: Map<string, number>;
+  prices: PriceColumns;
+  fetchedStations: number;
+  fetchedPrices: number;
+  unlisted: number;
+  outOfBand: number;
+  invalid: number;
 }
 
-/** Steps 2 and 3: the price band, fuel stations left without a price, and the empty-fetch guard. */
-function prepare(scraper: Scraper, fetched: FetchResult, limits: BandLimits, log: RunLog): Prepared | string {
-  const tag = `[${scraper.source}]`;
-  // The document's list is the only list: a code it lacks could be stored but never asked for.
-  const listed = fetched.prices.filter((p) => isFuelCode(p.fuel));
-  const unlisted = fetched.prices.length - listed.length;
-  if (unlisted > 0) log.info(`${tag} Dropped ${unlisted} prices with a fuel code the API does not list`);
-  const plausible = listed.filter((p) => isPlausiblePrice(p.price, p.fuel, p.currency, limits));
-  const outOfBand = listed.length - plausible.length;
-  if (outOfBand > 0) log.info(`${tag} Filtered out ${outOfBand} prices outside the price band`);
+const listing = (part: number, station: RawStation) => part * 2 + (station.type === 'fuel' ? 1 : 0);
 
-  const { stations: usable, invalid } = usableStations(fetched.stations);
-  if (invalid > 0) log.info(`${tag} Skipped ${invalid} stations without a valid id or position`);
-  const priced = new Set(plausible.map((p) => p.externalId));
-  const kept = usable.filter((s) => s.type !== 'fuel' || priced.has(s.externalId));
-  const dropped = usable.length - kept.length;
-  log.info(
-    `${tag} Fetched ${fetched.stations.length} stations, ${fetched.prices.length} price rows` +
-      (dropped > 0 ? ` (dropped ${dropped} with no prices)` : ''),
-  );
-  if (kept.length === 0)
-    return `Aborted destructive replace: fetch returned 0 stations / ${plausible.length} valid prices`;
-
-  // The feed's records become the store's inputs in place: a country can hold 100,000 stations.
-  const stations: StationInput[] = kept.map((s) =>
-    Object.assign(s, { country: scraper.country, source: scraper.source, powerKw: s.powerKw ?? null }),
-  );
-  return { stations, prices: plausible };
+/** Step 1, and the filters of step 2 that need no other part: every part taken as it comes. */
+async function intake(
+  fetched: FetchResult | BatchedFetch,
+  limits: BandLimits,
+  spool: Spool<RawStation>,
+): Promise<Intake> {
+  const taken: Intake = {
+    stations: spool,
+    last: new Map(),
+    prices: new PriceColumns(),
+    fetchedStations: 0,
+    fetchedPrices: 0,
+    unlisted: 0,
+    outOfBand: 0,
+    invalid: 0,
+  };
+  const parts: AsyncIterable<FeedBatch> | FeedBatch[] = 'batches' in fetched ? fetched.batches : [fetched];
+  for await (const part of parts) {
+    taken.fetchedPrices += part.prices.length;
+    for (const price of part.prices) {
+      // The document's list is the only list: a code it lacks could be stored but never asked for.
+      if (!isFuelCode(price.fuel)) taken.unlisted++;
+      else if (!isPlausiblePrice(price.price, price.fuel, price.currency, limits)) taken.outOfBand++;
+      else taken.prices.push(price as RawPrice & { fuel: FuelCode });
+    }
+    taken.fetchedStations += part.stations.length;
+    // The last listing of an id wins, as in the store; invalid positions never reach it.
+    const byId = new Map<string, RawStation>();
+    for (const station of part.stations) {
+      if (!station.externalId || !isValidLatLon(station.lat, station.lon)) taken.invalid++;
+      else byId.set(station.externalId, station);
+    }
+    if (byId.size === 0) continue;
+    const place = spool.size;
+    for (const station of byId.values()) taken.last.set(station.externalId, listing(place, station));
+    spool.add([...byId.values()]);
+  }
+  return taken;
 }
 
 /**
@@ -148,43 +196,68 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     log,
   };
 
+  const spool = new Spool<RawStation>();
   try {
     log.info(`${tag} Fetching data for ${scraper.country} ...`);
-    let fetched: FetchResult | undefined = await scraper.fetch(ctx);
-    if (fetched.idle) {
+    const fetched = await scraper.fetch(ctx);
+    if ('idle' in fetched && fetched.idle) {
       log.info(`${tag} Nothing to store this run: ${fetched.idle}`);
       return finish();
     }
-    let prepared: Prepared | string | undefined = prepare(
-      scraper,
-      fetched,
-      deps.limits ?? DEFAULT_BAND_LIMITS,
-      log,
+    let taken: Intake | undefined = await intake(fetched, deps.limits ?? DEFAULT_BAND_LIMITS, spool);
+    if (taken.unlisted > 0)
+      log.info(`${tag} Dropped ${taken.unlisted} prices with a fuel code the API does not list`);
+    if (taken.outOfBand > 0) log.info(`${tag} Filtered out ${taken.outOfBand} prices outside the price band`);
+    if (taken.invalid > 0)
+      log.info(`${tag} Skipped ${taken.invalid} stations without a valid id or position`);
+    const { last } = taken;
+    const priced = new Set(taken.prices.ids);
+    let dropped = 0;
+    for (const [id, place] of last) if (place % 2 === 1 && !priced.has(id)) dropped++;
+    log.info(
+      `${tag} Fetched ${taken.fetchedStations} stations, ${taken.fetchedPrices} price rows` +
+        (dropped > 0 ? ` (dropped ${dropped} with no prices)` : ''),
     );
-    fetched = undefined;
-    if (typeof prepared === 'string') {
-      summary.errors.push(prepared);
-      log.error(`${tag} ${prepared}`);
+    if (last.size === dropped) {
+      const guard = `Aborted destructive replace: fetch returned 0 stations / ${taken.prices.length} valid prices`;
+      summary.errors.push(guard);
+      log.error(`${tag} ${guard}`);
       return finish();
     }
 
-    const refreshed = prepared.stations.map((s) => s.externalId);
-    const { count, failedBatches } = await store.upsertStations(
-      prepared.stations,
-      deps.batchSize ? { batchSize: deps.batchSize } : {},
-    );
-    summary.stations = count;
+    // Step 4, part by part: each part's stations that are their id's last listing and, for fuel, priced.
+    // The feed's records become the store's inputs in place.
+    const refreshed: string[] = [];
+    const failedBatches: { offset: number; size: number; message: string }[] = [];
+    for (const [place, listed] of spool.lists()) {
+      const stations: StationInput[] = listed
+        .filter(
+          (s) =>
+            last.get(s.externalId) === listing(place, s) && (s.type !== 'fuel' || priced.has(s.externalId)),
+        )
+        .map((s) =>
+          Object.assign(s, { country: scraper.country, source: scraper.source, powerKw: s.powerKw ?? null }),
+        );
+      if (stations.length === 0) continue;
+      const written = await store.upsertStations(
+        stations,
+        deps.batchSize ? { batchSize: deps.batchSize } : {},
+      );
+      summary.stations += written.count;
+      for (const batch of written.failedBatches)
+        failedBatches.push({ ...batch, offset: batch.offset + refreshed.length });
+      for (const station of stations) refreshed.push(station.externalId);
+    }
+    spool.close();
     for (const batch of failedBatches) {
       summary.errors.push(`Station batch ${batch.offset}-${batch.offset + batch.size}: ${batch.message}`);
     }
-    log.info(`${tag} Upserted ${count} stations`);
+    log.info(`${tag} Upserted ${summary.stations} stations`);
 
     // A charger register has no prices: no set of its 1,000,000 ids for them.
-    const keptIds = new Set(prepared.prices.length > 0 ? refreshed : []);
-    let prices: PriceInput[] | undefined = onePricePerFuel(prepared.prices)
-      .filter((p) => keptIds.has(p.externalId))
-      .map((p) => Object.assign(p, { country: scraper.country }));
-    prepared = undefined;
+    const keptIds = new Set(taken.prices.length > 0 ? refreshed : []);
+    let prices: PriceInput[] | undefined = taken.prices.onePricePerFuel(scraper.country, keptIds);
+    taken = undefined;
     const historyDays = deps.historyDays ?? 90;
     const replaced = await store.replacePrices(scraper.source, scraper.country, prices, {
       history: historyDays > 0,
@@ -214,6 +287,8 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
   } catch (error) {
     summary.errors.push(`Fatal: ${message(error)}`);
     log.error(`${tag} Fatal error: ${message(error)}`);
+  } finally {
+    spool.close();
   }
   return finish();
 }

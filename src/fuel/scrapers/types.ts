@@ -25,9 +25,22 @@ export interface RawPrice {
   currency: string;
 }
 
-export interface FetchResult {
+/** Part of a feed: stations and their prices (a station's prices may come in any part). */
+export interface FeedBatch {
   stations: RawStation[];
   prices: RawPrice[];
+}
+
+/**
+ * A feed read part by part, so a large one is never held whole: the pipeline takes each part as it comes
+ * and keeps only what the price step needs. An error thrown while reading is a fetch failure, and the run
+ * stops before touching the database, as with a whole answer.
+ */
+export interface BatchedFetch {
+  batches: AsyncIterable<FeedBatch>;
+}
+
+export interface FetchResult extends FeedBatch {
   /**
    * Set when the feed had nothing to hand over this run and that is not a failure (a registry whose hourly
    * request allowance is spent). The run then writes nothing and records no error.
@@ -60,7 +73,7 @@ export interface AfterRunContext {
   refreshed: string[];
 }
 
-export interface Scraper {
+export interface Scraper<Fetched extends FetchResult | BatchedFetch = FetchResult | BatchedFetch> {
   /** The scheduler key (`ES`, `EV_FR`, `EV_DE_BNETZA`, `STATIC_…`). */
   readonly key: string;
   /** Stored on every row this scraper writes; its log lines start with `[source]`. */
@@ -73,7 +86,7 @@ export interface Scraper {
    * ends with the time-out error like a single request would, instead of waiting out every request.
    */
   readonly runLimitMs?: number;
-  fetch(ctx: FeedContext): Promise<FetchResult>;
+  fetch(ctx: FeedContext): Promise<Fetched>;
   /** Runs only after a run without errors; returns the errors of its own steps. */
   afterRun?(ctx: AfterRunContext): Promise<string[]>;
 }

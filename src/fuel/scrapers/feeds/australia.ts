@@ -54,7 +54,7 @@ export function mergeFuelWatch(
   }
 }
 
-export function westernAustraliaScraper(url: string, timeoutMs = 20_000): Scraper {
+export function westernAustraliaScraper(url: string, timeoutMs = 20_000): Scraper<FetchResult> {
   return {
     key: 'AU',
     source: 'fuelwatch_wa',
@@ -168,7 +168,7 @@ function nswTimestamp(now: number): string {
 export function newSouthWalesScraper(
   baseUrl: string,
   options: { apiKey: string | undefined; apiSecret: string | undefined; timeoutMs?: number },
-): Scraper {
+): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   return {

@@ -69,7 +69,7 @@ export interface AustriaOptions {
 /** Failed requests, with no answer yet, after which the feed counts as down and the run stops. */
 export const GRID_GIVE_UP_AFTER = 4;
 
-export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): Scraper {
+export function austriaScraper(baseUrl: string, options: AustriaOptions = {}): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const points = gridPoints(AUSTRIA, options.gridStepKm ?? 15);

@@ -111,7 +111,7 @@ export interface BnetzaOptions {
 }
 
 /** Germany's official charger register, one file a day, read whole (5-minute limit). */
-export function bnetzaScraper(options: BnetzaOptions): Scraper {
+export function bnetzaScraper(options: BnetzaOptions): Scraper<FetchResult> {
   const timeoutMs = options.timeoutMs ?? 300_000;
   return {
     key: 'EV_DE_BNETZA',

@@ -120,7 +120,7 @@ export interface DenmarkOptions {
   timeoutMs?: number;
 }
 
-export function denmarkScraper(baseUrl: string, options: DenmarkOptions): Scraper {
+export function denmarkScraper(baseUrl: string, options: DenmarkOptions): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   /** The retired app feed the Danish source used to fall back on: it no longer answers usable data. */

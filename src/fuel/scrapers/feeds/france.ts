@@ -73,7 +73,7 @@ export function parseFrance(records: unknown): FetchResult {
   return { stations, prices };
 }
 
-export function franceScraper(url: string, timeoutMs = 60_000): Scraper {
+export function franceScraper(url: string, timeoutMs = 60_000): Scraper<FetchResult> {
   return {
     key: 'FR',
     source: 'prix_carburants',

@@ -85,7 +85,7 @@ export interface GermanyOptions {
   runLimitMs?: number;
 }
 
-export function germanyScraper(baseUrl: string, options: GermanyOptions): Scraper {
+export function germanyScraper(baseUrl: string, options: GermanyOptions): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const points = gridPoints(GERMANY, options.gridStepKm ?? 35);

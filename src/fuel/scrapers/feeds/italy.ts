@@ -194,7 +194,7 @@ function communicatedAt(text: string): number | null {
   return Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
 }
 
-export function italyScraper(baseUrl: string, timeoutMs = 60_000): Scraper {
+export function italyScraper(baseUrl: string, timeoutMs = 60_000): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(baseUrl);
   return {
     key: 'IT',

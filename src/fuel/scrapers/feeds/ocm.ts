@@ -94,7 +94,7 @@ export interface OcmOptions {
   timeoutMs?: number;
 }
 
-export function ocmScraper(country: string, options: OcmOptions): Scraper {
+export function ocmScraper(country: string, options: OcmOptions): Scraper<FetchResult> {
   const { settings, gate } = options;
   const base = withoutTrailingSlashes(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 60_000;

@@ -67,7 +67,7 @@ export function parsePortugalRows(
 export function portugalScraper(
   url: string,
   options: { timeoutMs?: number; pageSize?: number } = {},
-): Scraper {
+): Scraper<FetchResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const pageSize = options.pageSize ?? 500;
   const fetchFuel = async (ctx: FeedContext, fuelId: string): Promise<PortugueseRow[]> => {

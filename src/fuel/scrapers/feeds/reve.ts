@@ -82,7 +82,7 @@ export interface ReveOptions {
  * each), so every hourly run reads the pages the clock points to: the first page of the window is
  * (hours since 1970 × pages per run) mod total pages. Saved locations accumulate across runs.
  */
-export function reveScraper(options: ReveOptions): Scraper {
+export function reveScraper(options: ReveOptions): Scraper<FetchResult> {
   const base = withoutTrailingSlashes(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const allowance = options.allowance ?? new HourlyAllowance();

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testContext } from '../testing/context';
-import { type FakeFeeds, fixture, startFakeFeeds } from '../testing/fake-feeds';
+import { readWhole, testContext } from '../testing/context';
+import { type FakeFeeds, fixture, json, startFakeFeeds } from '../testing/fake-feeds';
 import { parseSpain, spainScraper } from './spain';
 
 const answer = () => JSON.parse(fixture('es-estaciones-terrestres.json').toString('utf8'));
@@ -64,27 +64,76 @@ describe('Spain (ministry REST JSON)', () => {
         body: fixture('es-estaciones-terrestres.json'),
         headers: { 'content-type': 'application/json' },
       });
-      const result = await spainScraper(`${fake.url}/es`).fetch(testContext());
+      const result = await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole);
       expect(result.stations.length).toBe(6);
+      expect(result).toEqual({
+        ...parseSpain(JSON.parse(fixture('es-estaciones-terrestres.json').toString())),
+        parts: 1,
+      });
+    });
+
+    /** The fixture's answer with `count` stations, each a copy of its first with its own id, in one body. */
+    const manyStations = (count: number, extra: Record<string, unknown> = {}) => {
+      const answer = JSON.parse(fixture('es-estaciones-terrestres.json').toString('utf8'));
+      const [first] = answer.ListaEESSPrecio;
+      answer.ListaEESSPrecio = Array.from({ length: count }, (_, i) => ({
+        ...first,
+        IDEESS: String(1_000_000 + i),
+        Rótulo: `ÑANDÚ ${i}`,
+      }));
+      return { ...answer, ...extra };
+    };
+
+    it('hands over a large answer in parts of 5,000 stations, the same records as read whole', async () => {
+      const answer = manyStations(12_001);
+      fake.route('/es', json(answer));
+      const read = await spainScraper(`${fake.url}/es`).fetch(testContext());
+      const sizes: number[] = [];
+      for await (const part of read.batches) sizes.push(part.stations.length);
+      expect(sizes).toEqual([5_000, 5_000, 2_001]);
+      const whole = await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole);
+      expect(whole).toEqual({ ...parseSpain(answer), parts: 3 });
+      expect(whole.stations[12_000]?.name).toBe('ÑANDÚ 12000');
+    });
+
+    it('fails on a result other than OK that comes after the list, and on an answer without a list', async () => {
+      fake.route('/es', json(manyStations(6_000, { ResultadoConsulta: 'Error interno' })));
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(
+        'Spanish ministry feed answered "Error interno"',
+      );
+      fake.route('/es', json({ ResultadoConsulta: 'OK' }));
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(
+        'Spanish ministry feed: no station list',
+      );
+    });
+
+    it('reads a Windows-1252 answer by asking again and reading it whole', async () => {
+      const text = JSON.stringify(manyStations(3)).replaceAll('ÑANDÚ', 'PEÑA €');
+      const bytes = Buffer.from([...text].map((c) => (c === '€' ? 0x80 : c.charCodeAt(0))));
+      fake.route('/es', { body: bytes, headers: { 'content-type': 'application/json' } });
+      const before = fake.requests.length;
+      const result = await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole);
+      expect(result.stations.map((s) => s.name)).toEqual(['PEÑA € 0', 'PEÑA € 1', 'PEÑA € 2']);
+      expect(fake.requests.length - before).toBe(2);
     });
 
     it.each([403, 404, 500])('fails on HTTP %d', async (status) => {
       fake.route('/es', { status, body: 'no' });
-      await expect(spainScraper(`${fake.url}/es`).fetch(testContext())).rejects.toThrow(
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(
         `HTTP ${status} from 127.0.0.1`,
       );
     });
 
     it('fails when the feed does not answer within the time limit', async () => {
       fake.route('/es', { hang: true });
-      await expect(spainScraper(`${fake.url}/es`, 150).fetch(testContext())).rejects.toThrow(
+      await expect(spainScraper(`${fake.url}/es`, 150).fetch(testContext()).then(readWhole)).rejects.toThrow(
         'The operation was aborted due to timeout',
       );
     });
 
     it('fails on a truncated body', async () => {
       fake.route('/es', { body: fixture('es-estaciones-terrestres.json'), truncate: true });
-      await expect(spainScraper(`${fake.url}/es`).fetch(testContext())).rejects.toThrow();
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow();
     });
 
     it('reports a refused connection as "fetch failed", with its cause and the host', async () => {
@@ -94,7 +143,9 @@ describe('Spain (ministry REST JSON)', () => {
       const { port } = server.address() as AddressInfo;
       server.close();
       await once(server, 'close');
-      const failure = spainScraper(`http://127.0.0.1:${port}/es?key=secret`).fetch(testContext());
+      const failure = spainScraper(`http://127.0.0.1:${port}/es?key=secret`)
+        .fetch(testContext())
+        .then(readWhole);
       await expect(failure).rejects.toThrow(`fetch failed: ECONNREFUSED from 127.0.0.1:${port}`);
       await expect(failure).rejects.not.toThrow('secret');
     });

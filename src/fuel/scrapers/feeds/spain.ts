@@ -1,7 +1,8 @@
+import { JSONParser } from '@streamparser/json';
 import type { FuelCode } from '../../model/fuels';
-import { getJson } from '../http';
+import { getJson, type RequestOptions, request } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
-import type { FetchResult, RawPrice, RawStation, Scraper } from '../types';
+import type { BatchedFetch, FeedBatch, FeedContext, FetchResult, Scraper } from '../types';
 
 /** Mainland, the Balearic and Canary Islands, Ceuta and Melilla. */
 const SPAIN: Bounds = { minLat: 27.4, maxLat: 44.0, minLon: -18.5, maxLon: 4.6 };
@@ -49,50 +50,124 @@ interface MinistryAnswer {
   ListaEESSPrecio?: MinistryStation[];
 }
 
-/** The ministry's answer → stations and prices. All numbers arrive as text with a decimal comma. */
-export function parseSpain(answer: MinistryAnswer): FetchResult {
-  if (answer.ResultadoConsulta !== 'OK') {
-    throw new Error(`Spanish ministry feed answered "${clean(answer.ResultadoConsulta) || 'no result'}"`);
+/** Stations handed over per part while the answer is read. */
+const PART = 5_000;
+
+/** One row of the ministry's list → its station and prices, or null when it has no id or place in Spain. */
+function parseRow(row: MinistryStation, into: FeedBatch, seen: Set<string>): void {
+  const id = clean(row.IDEESS);
+  if (!id || seen.has(id)) return;
+  const place = placeInBounds(looseNumber(row.Latitud), looseNumber(row['Longitud (WGS84)']), SPAIN);
+  if (!place) return;
+  seen.add(id);
+  const brand = orNull(row.Rótulo);
+  into.stations.push({
+    externalId: id,
+    name: brand ?? 'Gasolinera',
+    brand,
+    address: clean(row.Dirección),
+    city: clean(row.Localidad),
+    lat: place[0],
+    lon: place[1],
+    type: 'fuel',
+  });
+  for (const [field, fuel] of Object.entries(SPAIN_FUELS)) {
+    const price = looseNumber(row[field]);
+    if (price !== null) into.prices.push({ externalId: id, fuel, price, currency: 'EUR' });
   }
-  if (!Array.isArray(answer.ListaEESSPrecio)) throw new Error('Spanish ministry feed: no station list');
-  const stations: RawStation[] = [];
-  const prices: RawPrice[] = [];
-  const seen = new Set<string>();
-  for (const row of answer.ListaEESSPrecio) {
-    const id = clean(row.IDEESS);
-    if (!id || seen.has(id)) continue;
-    const place = placeInBounds(looseNumber(row.Latitud), looseNumber(row['Longitud (WGS84)']), SPAIN);
-    if (!place) continue;
-    seen.add(id);
-    const brand = orNull(row.Rótulo);
-    stations.push({
-      externalId: id,
-      name: brand ?? 'Gasolinera',
-      brand,
-      address: clean(row.Dirección),
-      city: clean(row.Localidad),
-      lat: place[0],
-      lon: place[1],
-      type: 'fuel',
-    });
-    for (const [field, fuel] of Object.entries(SPAIN_FUELS)) {
-      const price = looseNumber(row[field]);
-      if (price !== null) prices.push({ externalId: id, fuel, price, currency: 'EUR' });
-    }
-  }
-  return { stations, prices };
 }
 
-export function spainScraper(url: string, timeoutMs = 60_000): Scraper {
+const okOrThrow = (result: unknown) => {
+  if (result !== 'OK') {
+    throw new Error(`Spanish ministry feed answered "${clean(result) || 'no result'}"`);
+  }
+};
+
+/** The ministry's answer → stations and prices. All numbers arrive as text with a decimal comma. */
+export function parseSpain(answer: MinistryAnswer): FetchResult {
+  okOrThrow(answer.ResultadoConsulta);
+  if (!Array.isArray(answer.ListaEESSPrecio)) throw new Error('Spanish ministry feed: no station list');
+  const result: FetchResult = { stations: [], prices: [] };
+  const seen = new Set<string>();
+  for (const row of answer.ListaEESSPrecio) parseRow(row, result, seen);
+  return result;
+}
+
+/**
+ * The ministry's answer read as it arrives, in parts of PART stations: the whole list of a large country
+ * is never one text (past about 512 MiB the runtime cannot hold it) nor one array. The result code comes
+ * after the list, so a part is only a candidate until the end: the pipeline keeps the parts aside and
+ * writes nothing when the answer ends in an error. A body that is not UTF-8 is asked for again and read
+ * whole (decodeText's Windows-1252).
+ */
+async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions): AsyncGenerator<FeedBatch> {
+  const response = await request(ctx, url, options);
+  const host = new URL(url).host;
+  const parser = new JSONParser({
+    paths: ['$.ListaEESSPrecio.*', '$.ListaEESSPrecio', '$.ResultadoConsulta'],
+    keepStack: false,
+  });
+  let part: FeedBatch = { stations: [], prices: [] };
+  const ready: FeedBatch[] = [];
+  const seen = new Set<string>();
+  let listed = false;
+  let result: unknown;
+  parser.onValue = ({ value, key, parent, stack }) => {
+    if (stack.length === 2 && Array.isArray(parent)) {
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        parseRow(value as MinistryStation, part, seen);
+        if (part.stations.length === PART) {
+          ready.push(part);
+          part = { stations: [], prices: [] };
+        }
+      }
+    } else if (key === 'ListaEESSPrecio') {
+      listed = Array.isArray(value);
+    } else if (key === 'ResultadoConsulta') {
+      result = value;
+    }
+  };
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const body = response.body;
+  if (!body) throw new Error(`Invalid JSON from ${host}: no body`);
+  for await (const chunk of body) {
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      await body.cancel().catch(() => undefined);
+      yield parseSpain(await getJson<MinistryAnswer>(ctx, url, options));
+      return;
+    }
+    try {
+      if (!parser.isEnded || text.trim() !== '') parser.write(text);
+    } catch (error) {
+      throw new Error(`Invalid JSON from ${host}: ${(error as Error).message}`);
+    }
+    yield* ready.splice(0);
+  }
+  try {
+    const tail = decoder.decode();
+    if (!parser.isEnded || tail.trim() !== '') parser.write(tail);
+    if (!parser.isEnded) parser.end();
+  } catch (error) {
+    throw new Error(`Invalid JSON from ${host}: ${(error as Error).message}`);
+  }
+  okOrThrow(result);
+  if (!listed) throw new Error('Spanish ministry feed: no station list');
+  yield* ready.splice(0);
+  if (part.stations.length > 0) yield part;
+}
+
+export function spainScraper(url: string, timeoutMs = 60_000): Scraper<BatchedFetch> {
   return {
     key: 'ES',
     source: 'miteco',
     country: 'ES',
     timeoutMs,
     async fetch(ctx) {
-      return parseSpain(
-        await getJson<MinistryAnswer>(ctx, url, { timeoutMs, headers: { accept: 'application/json' } }),
-      );
+      return { batches: readSpain(ctx, url, { timeoutMs, headers: { accept: 'application/json' } }) };
     },
   };
 }

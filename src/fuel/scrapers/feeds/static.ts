@@ -100,7 +100,7 @@ export function parseDataset(value: unknown, name: string): FetchResult & { coun
  * `STATIC_<NAME>`: a dataset committed to the repository. Its country is read from the file, which is
  * read (and checked) again on every run, so an edit takes effect at the next run.
  */
-export function staticScraper(dir: string, name: string, country: string): Scraper {
+export function staticScraper(dir: string, name: string, country: string): Scraper<FetchResult> {
   const file = path.join(dir, `${name}.json`);
   return {
     key: `STATIC_${name.toUpperCase()}`,

@@ -63,7 +63,7 @@ export function mergeRetailerFeed(
   }
 }
 
-export function ukScraper(feedUrls: readonly string[], timeoutMs = 20_000): Scraper {
+export function ukScraper(feedUrls: readonly string[], timeoutMs = 20_000): Scraper<FetchResult> {
   return {
     key: 'GB',
     source: 'cma',

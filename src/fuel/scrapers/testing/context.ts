@@ -1,4 +1,4 @@
-import type { FeedContext, RunLog } from '../types';
+import type { BatchedFetch, FeedContext, FetchResult, RawPrice, RawStation, RunLog } from '../types';
 
 export interface RecordingLog extends RunLog {
   lines: string[];
@@ -52,4 +52,18 @@ export function testContext(options: { now?: number; signal?: AbortSignal } = {}
       now += ms;
     },
   };
+}
+
+/** Every part of a feed's answer, read whole (what the pipeline takes part by part). */
+export async function readWhole(
+  fetched: FetchResult | BatchedFetch,
+): Promise<FetchResult & { parts: number }> {
+  if (!('batches' in fetched)) return { ...fetched, parts: 1 };
+  const whole = { stations: [] as RawStation[], prices: [] as RawPrice[], parts: 0 };
+  for await (const part of fetched.batches) {
+    whole.stations.push(...part.stations);
+    whole.prices.push(...part.prices);
+    whole.parts++;
+  }
+  return whole;
 }
