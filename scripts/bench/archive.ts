@@ -1,4 +1,4 @@
-// `npm run bench -- archive [--messages N] [--chats N] [--backend sqlite|postgresql|both] [--runs N]`
+// `npm run bench -- archive [--messages N] [--chats N] [--backend sqlite|postgresql|both] [--runs N] [--only in-chat [--shape TEXT]]`
 // Store-level timings on a generated archive (default 1,000,000 messages in 200 chats, one of them
 // holding a fifth of all messages): full-text search, a cursor page deep in the big chat, an offset page,
 // and the chat list; then the same archive served by the real viewer on 127.0.0.1 (password mode, response
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '60' },
     reuse: { type: 'boolean', default: false },
     only: { type: 'string', default: 'all' },
+    // With --only in-chat: the shapes whose name holds this text (e.g. "absent word").
+    shape: { type: 'string', default: '' },
   },
 });
 const TOTAL = Number(values.messages);
@@ -694,8 +696,12 @@ for (const backend of backends) {
       await warmCaches(db, database.config);
       // A word in about one message of 10,000, at every size.
       const scale = TOTAL / 1_000_000;
-      const rare = await wordsWithHits(db, 25 * scale, 150 * scale, 3);
-      for (const r of await compareInChat(db, big, rare, RUNS)) inChatRows.push({ backend, ...r });
+      const rare =
+        values.shape && !'rare word'.includes(values.shape)
+          ? []
+          : await wordsWithHits(db, 25 * scale, 150 * scale, 3);
+      for (const r of await compareInChat(db, big, rare, RUNS, values.shape))
+        inChatRows.push({ backend, ...r });
       const driver = (db as ArchiveSqlStore).driver;
       const cost = await substringWriteCost(driver, big);
       sizes.push(

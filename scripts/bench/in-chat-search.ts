@@ -141,6 +141,7 @@ export async function compareInChat(
   big: ChatKey,
   rareWords: string[],
   runs: number,
+  only = '',
 ): Promise<InChatRow[]> {
   const driver = (db as ArchiveSqlStore).driver;
   await prepareUpstream(driver);
@@ -157,7 +158,7 @@ export async function compareInChat(
     { name: 'two rare characters ($b)', text: '$b', offset: 0 },
   ];
   const rows: InChatRow[] = [];
-  for (const shape of shapes) {
+  for (const shape of shapes.filter((s) => s.name.includes(only))) {
     const ours = async () =>
       (
         await db.listMessages(big, {
