@@ -1,4 +1,5 @@
 import { constants } from 'node:buffer';
+import { timeLimit } from '../../common/time-limit';
 import type { FeedContext } from './types';
 
 /** A feed answered with an error status. The message names the host only: queries may carry keys. */
@@ -22,7 +23,7 @@ export interface RequestOptions {
 
 /** One request with the scraper's time limit; a non-2xx answer throws FeedHttpError. */
 export async function request(ctx: FeedContext, url: string, options: RequestOptions): Promise<Response> {
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const signal = timeLimit(options.timeoutMs, ctx.signal);
   const init: RequestInit = { signal, headers: { 'user-agent': 'specyard-fuel/0.1', ...options.headers } };
   if (options.method) init.method = options.method;
   if (options.body !== undefined) init.body = options.body;

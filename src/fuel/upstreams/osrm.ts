@@ -2,6 +2,7 @@
  * A client of an OSRM-compatible routing engine (`/route/v1/driving/{lon,lat;…}`). It knows the engine's
  * wire format and nothing of this API's answers.
  */
+import { timeLimit } from '../../common/time-limit';
 import type { LonLat } from '../model/geometry';
 
 export interface EngineRoute {
@@ -124,8 +125,7 @@ export class OsrmClient {
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<number | null> {
     if (!this.baseUrl) return null;
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const signal = timeLimit(options.timeoutMs, options.signal);
     try {
       const res = await this.fetchImpl(
         this.url(points, { alternatives: 'false', steps: 'false', overview: 'false' }),

@@ -2,10 +2,12 @@
  * The steps of one job: audio out of the media file with ffmpeg, then text out of the audio with the
  * local `whisper-cli` engine or an OpenAI-compatible remote API.
  */
+
 import { spawn } from 'node:child_process';
 import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { withoutTrailingSlashes } from '../../common/text';
+import { timeLimit } from '../../common/time-limit';
 
 export interface ProcessResult {
   code: number | null;
@@ -172,7 +174,7 @@ export function remoteTranscriber(settings: RemoteSettings): Transcriber {
         method: 'POST',
         body: form,
         headers: settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {},
-        signal: AbortSignal.any([input.signal, AbortSignal.timeout(input.timeoutMs)]),
+        signal: timeLimit(input.timeoutMs, input.signal),
       });
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason ?? error;
