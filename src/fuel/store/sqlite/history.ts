@@ -5,13 +5,13 @@ import type { HistoryQuery, PriceChangeRow, PriceInput } from '../store';
 import type { SqliteConnection } from './connection';
 
 /**
- * The places in `changes` (pairs of a price's place in `prices` and its time) in the order of the history's
- * station index (external id, then fuel): the rows of a run then fill its pages one after the other. Written
- * in the stations' order, they landed all over it: 40,000 rows and their commit took 420 ms, in this order
- * 300 (scripts/bench/README.md, fuel decisions).
+ * The places k of `changes` (each a price's place in `prices`) in the order of the history's station index
+ * (external id, then fuel): the rows of a run then fill its pages one after the other. Written in the
+ * stations' order, they landed all over it: 40,000 rows and their commit took 420 ms, in this order 300
+ * (scripts/bench/README.md, fuel decisions).
  */
-export function inHistoryOrder(prices: PriceInput[], changes: number[]): number[] {
-  const places = Array.from({ length: changes.length / 2 }, (_, k) => 2 * k);
+export function inHistoryOrder(prices: PriceInput[], changes: Uint32Array): Uint32Array {
+  const places = Uint32Array.from({ length: changes.length }, (_, k) => k);
   const idOf = (k: number) => (prices[changes[k] as number] as PriceInput).externalId;
   const fuelOf = (k: number) => (prices[changes[k] as number] as PriceInput).fuel;
   return places.sort((a, b) => {
