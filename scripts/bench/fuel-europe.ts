@@ -1,6 +1,7 @@
 /**
  * The fuel benchmark's stations over Europe (`--region=europe`): each country's share of the stations by
- * its size on the road, 60 % of them within about 40 km of its large cities (denser nearer the middle),
+ * its size on the road, 60 % of them around its large cities, their density falling off exponentially
+ * with the distance from the middle (the usual model of a city's density, with a scale of CITY_SCALE_KM),
  * 40 % spread over the country's box (boxes are rough: some fall in the sea, as the benchmark does not
  * mind); 10 % EV chargers; B7 and E5 prices in the country's currency at its price level. Seeded, so
  * every run and backend gets the same data.
@@ -8,6 +9,17 @@
 import { destination } from '../../src/fuel/geo/sphere';
 import type { LonLat, PriceInput, StationInput } from '../../src/fuel/store/store';
 import { random } from './fuel-data';
+
+/**
+ * Stations' density scale around a city centre, in km: an eighth of them within 3.5 km, half within 10 km. The
+ * first layout drew the distance as 40 km times the product of two uniform numbers: a density without bound
+ * at the middle, which put about 19,000 of 10,000,000 stations into one zoom-14 tile (1.9 km across) of
+ * central Madrid. In this one the densest zoom-14 tile at 10,000,000 (central Rome) holds 3,657.
+ */
+const CITY_SCALE_KM = 6;
+
+/** The layout's version, part of the name of the stations `--reuse` keeps. */
+export const EUROPE_LAYOUT = 'v2';
 
 interface Country {
   code: string;
@@ -303,7 +315,8 @@ export function* europeCountries(count: number): Generator<EuropeCountry> {
           pick -= candidate[1];
           if (pick < 0) break;
         }
-        position = destination(city[0], next() * 360, next() * next() * 40);
+        // The distance of a density D(r) ~ exp(-r / b) over the plane: a Gamma(2, b) draw.
+        position = destination(city[0], next() * 360, -CITY_SCALE_KM * Math.log((1 - next()) * (1 - next())));
       } else {
         const [w, s, e, n2] = country.box;
         position = [w + next() * (e - w), s + next() * (n2 - s)];

@@ -33,7 +33,7 @@ import { openSqliteStore } from '../../src/fuel/store/sqlite';
 import type { ClusterRefresh, FuelStore, StationRow } from '../../src/fuel/store/store';
 import { stationRows } from '../../src/fuel/testing/stores';
 import { dataset, longLine, SPAIN } from './fuel-data';
-import { type EuropeCountry, europeCountries } from './fuel-europe';
+import { EUROPE_LAYOUT, type EuropeCountry, europeCountries } from './fuel-europe';
 import { printTiles, type SpainViewRow, spainView, type TileZoomRow, tileZooms } from './fuel-tiles';
 import { vacuumAnalyze } from './vacuum';
 
@@ -320,11 +320,13 @@ const serialised: { backend: string; features: number; objects: number; text: nu
 const kept = values.reuse
   ? (() => {
       const dir = '/tmp/specyard-fuel-bench';
-      const name = `fuel-${values.region}-${STATIONS}`;
+      // The layout's version is part of the name: a changed generator never reuses another's stations.
+      const region = values.region === 'europe' ? `europe_${EUROPE_LAYOUT}` : values.region;
+      const name = `fuel-${region}-${STATIONS}`;
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       return {
         sqlite: path.join(dir, `${name}.db`),
-        postgres: `specyard_fuel_bench_${values.region}_${STATIONS}`,
+        postgres: `specyard_fuel_bench_${region}_${STATIONS}`,
         loaded: (backend: string) => path.join(dir, `${name}.${backend}.loaded`),
       };
     })()
