@@ -117,6 +117,17 @@ describe('Spain (ministry REST JSON)', () => {
       expect(fake.requests.length - before).toBe(2);
     });
 
+    it('fails an answer that stops being UTF-8 after it handed over stations', async () => {
+      const answer = manyStations(6_000);
+      answer.ListaEESSPrecio[5_999].Rótulo = '@@';
+      const [before, after] = JSON.stringify(answer).split('@@') as [string, string];
+      const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0xd1]), Buffer.from(after)]);
+      fake.route('/es', { body: bytes, headers: { 'content-type': 'application/json' } });
+      await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(
+        'Spanish ministry feed: the answer is not UTF-8 past its first 5000 stations',
+      );
+    });
+
     it.each([403, 404, 500])('fails on HTTP %d', async (status) => {
       fake.route('/es', { status, body: 'no' });
       await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(

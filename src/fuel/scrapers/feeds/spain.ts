@@ -130,22 +130,34 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const body = response.body;
   if (!body) throw new Error(`Invalid JSON from ${host}: no body`);
+  let handed = 0;
+  let notUtf8 = false;
   for await (const chunk of body) {
     let text: string;
     try {
       text = decoder.decode(chunk, { stream: true });
     } catch (error) {
       if (!(error instanceof TypeError)) throw error;
-      await body.cancel().catch(() => undefined);
-      yield parseSpain(await getJson<MinistryAnswer>(ctx, url, options));
-      return;
+      notUtf8 = true;
+      break;
     }
     try {
       if (!parser.isEnded || text.trim() !== '') parser.write(text);
     } catch (error) {
       throw new Error(`Invalid JSON from ${host}: ${(error as Error).message}`);
     }
-    yield* ready.splice(0);
+    for (const done of ready.splice(0)) {
+      handed += done.stations.length;
+      yield done;
+    }
+  }
+  if (notUtf8) {
+    // Windows-1252 shows in the first station (the field names hold accents); a body that changes its
+    // encoding half-way cannot be read either way.
+    if (handed > 0)
+      throw new Error(`Spanish ministry feed: the answer is not UTF-8 past its first ${handed} stations`);
+    yield parseSpain(await getJson<MinistryAnswer>(ctx, url, options));
+    return;
   }
   try {
     const tail = decoder.decode();
