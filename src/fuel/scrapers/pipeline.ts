@@ -1,6 +1,6 @@
 import { timeLimit } from '../../common/time-limit';
 import { type FuelCode, isFuelCode } from '../model/fuels';
-import type { FuelStore, PriceInput, StationInput } from '../store/store';
+import type { FuelStore, PriceInput, PriceList, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
 import { isValidLatLon } from './parse';
 import { Spool } from './spool';
@@ -77,14 +77,15 @@ class PriceColumns {
 
   /**
    * One price per station and fuel, of the stations in `kept`: the lowest, when a feed lists self-service
-   * and attended prices (the first listed of equal ones), as the store's inputs.
+   * and attended prices (the first listed of equal ones), as the store's input: each made when the store
+   * asks for it, from these columns.
    */
-  onePricePerFuel(country: string, kept: (id: string) => boolean): PriceInput[] {
+  onePricePerFuel(country: string, kept: (id: string) => boolean): PriceList {
     const { ids, fuels, values } = this;
-    let size = 0;
+    let count = 0;
     const all = new Uint32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) if (kept(ids[i] as string)) all[size++] = i;
-    const order = all.subarray(0, size);
+    for (let i = 0; i < ids.length; i++) if (kept(ids[i] as string)) all[count++] = i;
+    const order = all.subarray(0, count);
     const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
     order.sort(
       (a, b) =>
@@ -93,20 +94,29 @@ class PriceColumns {
         (values[a] as number) - (values[b] as number) ||
         a - b,
     );
-    const prices: PriceInput[] = [];
+    let size = 0;
     for (let n = 0; n < order.length; n++) {
       const i = order[n] as number;
       const previous = order[n - 1];
       if (previous !== undefined && ids[previous] === ids[i] && fuels[previous] === fuels[i]) continue;
-      prices.push({
-        externalId: ids[i] as string,
-        country,
-        fuel: fuels[i] as string,
-        price: values[i] as number,
-        currency: this.currencies[i] as string,
-      });
+      order[size++] = i;
     }
-    return prices;
+    const chosen = order.subarray(0, size);
+    const { currencies } = this;
+    return {
+      length: chosen.length,
+      at: (n: number): PriceInput | undefined => {
+        const i = chosen[n];
+        if (i === undefined) return undefined;
+        return {
+          externalId: ids[i] as string,
+          country,
+          fuel: fuels[i] as string,
+          price: values[i] as number,
+          currency: currencies[i] as string,
+        };
+      },
+    };
   }
 }
 
@@ -259,9 +269,7 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     log.info(`${tag} Upserted ${summary.stations} stations`);
 
     // The prices of the stations written: a price's station, if usable, was kept (the price is valid).
-    let prices: PriceInput[] | undefined = taken.prices.onePricePerFuel(scraper.country, (id) =>
-      last.has(id),
-    );
+    let prices: PriceList | undefined = taken.prices.onePricePerFuel(scraper.country, (id) => last.has(id));
     last.clear();
     priced.clear();
     taken = undefined;

@@ -7,6 +7,7 @@
  */
 
 import { FUEL_CODES } from '../model/fuels';
+import type { PriceInput, PriceList } from './store';
 
 /** A key that never matches: the price is inserted, or the previous row deleted. */
 export const NO_KEY = -1;
@@ -28,6 +29,12 @@ export const fuelSlotSql = (column: string) =>
 
 export const priceKey = (station: number, fuel: number, currency: number) =>
   (station * FUEL_SLOTS + fuel) * CURRENCY_SLOTS + currency;
+
+/** The prices of a list in order, or those at `places`. */
+export function* pricesOf(list: PriceList, places?: ArrayLike<number>): Generator<PriceInput> {
+  const count = places ? places.length : list.length;
+  for (let n = 0; n < count; n++) yield list.at(places ? (places[n] as number) : n) as PriceInput;
+}
 
 /** The first seven currencies of the new prices, by their place. */
 export function currencySlots(prices: Iterable<{ currency: string }>): Map<string, number> {

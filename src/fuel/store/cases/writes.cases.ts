@@ -5,7 +5,7 @@ import { parseFeatureTexts } from '../../testing/json';
 import { stationRows } from '../../testing/stores';
 import { inSampleKeyOrder } from '../input';
 import { sampleKey } from '../sample-key';
-import type { FuelStore, StationInput } from '../store';
+import type { FuelStore, PriceInput, PriceList, StationInput } from '../store';
 import { at, type CaseIt, MADRID, price, type StoreUnderTest, station } from './common';
 
 export function writesCases(it: CaseIt, under: StoreUnderTest): void {
@@ -217,64 +217,78 @@ export function writesCases(it: CaseIt, under: StoreUnderTest): void {
       ]);
     });
 
-    it('replaces prices kept, retimed, changed, withdrawn and new, with a repeated key in order', async () => {
-      await store.upsertStations([station('a', MADRID), station('b', [-3.7, 40.42])]);
-      const t = (day: number) => at(`2026-06-0${day}T06:00:00Z`);
-      await store.replacePrices('miteco', 'ES', [
-        price('a', 'B7', 1.4, { reportedAt: t(1) }),
-        price('a', 'E5', 1.5, { reportedAt: t(1) }),
-        price('a', 'E10', 1.45, { reportedAt: t(1) }),
-        price('b', 'LPG', 0.9, { reportedAt: t(1) }),
-        // The same key twice at the same time: the last one given is the newest.
-        price('b', 'B7', 1.3, { reportedAt: t(1) }),
-        price('b', 'B7', 1.35, { reportedAt: t(1) }),
-      ]);
-      const second = [
-        price('a', 'B7', 1.4, { reportedAt: t(1) }),
-        price('a', 'E5', 1.5, { reportedAt: t(2) }),
-        price('a', 'E10', 1.49, { reportedAt: t(2) }),
-        price('a', 'LPG', 0.95, { reportedAt: t(2) }),
-        price('b', 'B7', 1.36, { reportedAt: t(2) }),
-        price('b', 'B7', 1.31, { reportedAt: t(2) }),
-      ];
-      const result = await store.replacePrices('miteco', 'ES', second);
-      expect(result).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
-      const read = async (fuel: string) =>
-        (await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
-          .map((s) => [s.externalId, s.price, s.reportedAt?.toISOString().slice(0, 10)])
-          .sort();
-      expect(await read('B7')).toEqual([
-        ['a', 1.4, '2026-06-01'],
-        ['b', 1.31, '2026-06-02'],
-      ]);
-      expect(await read('E5')).toEqual([['a', 1.5, '2026-06-02']]);
-      expect(await read('E10')).toEqual([['a', 1.49, '2026-06-02']]);
-      expect(await read('LPG')).toEqual([['a', 0.95, '2026-06-02']]);
-      expect((await store.stats()).totals).toEqual({ stations: 2, prices: 6 });
-      // A change of time alone is no price change; b's B7 changed (both rows of the key did).
-      const changes = async (fuel: string) =>
-        (await store.priceHistory({ country: 'ES', fuel, since: at('2000-01-01T00:00:00Z') })).map((r) => [
-          r.externalId,
-          r.price,
+    /** The same prices as a list, or handed out one at a time as new objects (the pipeline's columns). */
+    const handouts = {
+      'given as a list': (list: PriceInput[]): PriceList => list,
+      'handed out one at a time': (list: PriceInput[]): PriceList => ({
+        length: list.length,
+        at: (i: number) => (list[i] ? { ...list[i] } : undefined),
+      }),
+    };
+    for (const handout of Object.keys(handouts) as (keyof typeof handouts)[])
+      it(`replaces prices kept, retimed, changed, withdrawn and new, with a repeated key in order, ${handout}`, async () => {
+        const given = handouts[handout];
+        await store.upsertStations([station('a', MADRID), station('b', [-3.7, 40.42])]);
+        const t = (day: number) => at(`2026-06-0${day}T06:00:00Z`);
+        await store.replacePrices(
+          'miteco',
+          'ES',
+          given([
+            price('a', 'B7', 1.4, { reportedAt: t(1) }),
+            price('a', 'E5', 1.5, { reportedAt: t(1) }),
+            price('a', 'E10', 1.45, { reportedAt: t(1) }),
+            price('b', 'LPG', 0.9, { reportedAt: t(1) }),
+            // The same key twice at the same time: the last one given is the newest.
+            price('b', 'B7', 1.3, { reportedAt: t(1) }),
+            price('b', 'B7', 1.35, { reportedAt: t(1) }),
+          ]),
+        );
+        const second = given([
+          price('a', 'B7', 1.4, { reportedAt: t(1) }),
+          price('a', 'E5', 1.5, { reportedAt: t(2) }),
+          price('a', 'E10', 1.49, { reportedAt: t(2) }),
+          price('a', 'LPG', 0.95, { reportedAt: t(2) }),
+          price('b', 'B7', 1.36, { reportedAt: t(2) }),
+          price('b', 'B7', 1.31, { reportedAt: t(2) }),
         ]);
-      expect(await changes('E5')).toEqual([['a', 1.5]]);
-      expect(await changes('E10')).toEqual([
-        ['a', 1.45],
-        ['a', 1.49],
-      ]);
-      expect(await changes('LPG')).toEqual([
-        ['a', 0.95],
-        ['b', 0.9],
-      ]);
-      expect((await changes('B7')).filter(([id]) => id === 'b')).toHaveLength(4);
-      // The same answer again changes nothing, and reads the same.
-      const before = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
-      await store.replacePrices('miteco', 'ES', second);
-      expect(await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
-        before,
-      );
-      expect(await changes('E10')).toHaveLength(2);
-    });
+        const result = await store.replacePrices('miteco', 'ES', second);
+        expect(result).toEqual({ inserted: 6, skipped: 0, deleted: 6 });
+        const read = async (fuel: string) =>
+          (await stationRows(store).stationsInBox({ bbox: [-4, 40, -3, 41], fuel, limit: 10 })).stations
+            .map((s) => [s.externalId, s.price, s.reportedAt?.toISOString().slice(0, 10)])
+            .sort();
+        expect(await read('B7')).toEqual([
+          ['a', 1.4, '2026-06-01'],
+          ['b', 1.31, '2026-06-02'],
+        ]);
+        expect(await read('E5')).toEqual([['a', 1.5, '2026-06-02']]);
+        expect(await read('E10')).toEqual([['a', 1.49, '2026-06-02']]);
+        expect(await read('LPG')).toEqual([['a', 0.95, '2026-06-02']]);
+        expect((await store.stats()).totals).toEqual({ stations: 2, prices: 6 });
+        // A change of time alone is no price change; b's B7 changed (both rows of the key did).
+        const changes = async (fuel: string) =>
+          (await store.priceHistory({ country: 'ES', fuel, since: at('2000-01-01T00:00:00Z') })).map((r) => [
+            r.externalId,
+            r.price,
+          ]);
+        expect(await changes('E5')).toEqual([['a', 1.5]]);
+        expect(await changes('E10')).toEqual([
+          ['a', 1.45],
+          ['a', 1.49],
+        ]);
+        expect(await changes('LPG')).toEqual([
+          ['a', 0.95],
+          ['b', 0.9],
+        ]);
+        expect((await changes('B7')).filter(([id]) => id === 'b')).toHaveLength(4);
+        // The same answer again changes nothing, and reads the same.
+        const before = await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 });
+        await store.replacePrices('miteco', 'ES', second);
+        expect(await store.stationFeaturesInBox({ bbox: [-4, 40, -3, 41], fuel: 'B7', limit: 10 })).toEqual(
+          before,
+        );
+        expect(await changes('E10')).toHaveLength(2);
+      });
 
     it('matches previous prices of stations whose ids hold tabs, line breaks, backslashes and other scripts', async () => {
       const ids = ['tab\tid', 'line\nid', 'back\\slash', '\\N', 'Ñandú 京都', 'plain'];

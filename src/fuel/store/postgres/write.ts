@@ -15,12 +15,14 @@ import {
   NO_KEY,
   newPriceKey,
   priceKey,
+  pricesOf,
 } from '../price-diff';
 import { sampleKey } from '../sample-key';
 import type {
   DeleteBySourceOptions,
   FailedBatch,
   PriceInput,
+  PriceList,
   ReplacePricesOptions,
   ReplacePricesResult,
   StationInput,
@@ -162,10 +164,15 @@ export async function replacePrices(
   c: PostgresConnection,
   source: string,
   country: string,
-  prices: PriceInput[],
+  prices: PriceList,
   options: ReplacePricesOptions = {},
 ): Promise<ReplacePricesResult> {
-  const mine = prices.filter((p) => p.country === country);
+  // The places of the country's prices in the list; `at` gives the j-th of them.
+  const all = new Uint32Array(prices.length);
+  let count = 0;
+  for (let i = 0; i < prices.length; i++) if (prices.at(i)?.country === country) all[count++] = i;
+  const mine = all.subarray(0, count);
+  const at = (j: number) => prices.at(mine[j] as number) as PriceInput;
   const history = options.history ?? true;
   const now = new Date();
   return inTransaction(c.pool, async (client) => {
@@ -176,17 +183,18 @@ export async function replacePrices(
      * The prices that differ from this source's previous price for the station, fuel and currency: those
      * that had one (their station is in the store: the delete found it) and those that had none.
      */
-    let changed: PriceInput[] = [];
-    let first: PriceInput[] = [];
+    let changed: number[] = [];
+    let first: number[] = [];
     if (history) {
       // The old prices go, and come back to be matched with the new ones by key (price-diff.ts), as on
       // SQLite. Probing the price index for each new price instead cost as much as the rest of the
       // replace; updating rows in place, SQLite's way, is slower here than deleting and inserting them
       // (an update writes a new row version and an entry in every index; bench README).
-      const currencies = currencySlots(mine);
+      const currencies = currencySlots(pricesOf(prices, mine));
       const stationNumber = new Map<string, number>();
       const newKeys = new Float64Array(mine.length);
-      for (const [j, price] of mine.entries()) {
+      for (let j = 0; j < mine.length; j++) {
+        const price = at(j);
         let station = stationNumber.get(price.externalId);
         if (station === undefined) {
           station = stationNumber.size;
@@ -197,10 +205,10 @@ export async function replacePrices(
       const previous = await deletePreviousPrices(client, source, country, stationNumber, currencies);
       deleted = previous.keys.length;
       const { previousOf } = matchPrices(previous.keys, previous.order, newKeys);
-      for (const [j, price] of mine.entries()) {
+      for (let j = 0; j < mine.length; j++) {
         const i = previousOf[j] as number;
-        if (i < 0) first.push(price);
-        else if (previous.prices[i] !== price.price) changed.push(price);
+        if (i < 0) first.push(j);
+        else if (previous.prices[i] !== at(j).price) changed.push(j);
       }
     } else {
       deleted = (await client.query(deleteOld, [source, country])).rowCount ?? 0;
@@ -209,15 +217,18 @@ export async function replacePrices(
     // Each statement matches its prices to the country's stations by external id, and only prices of
     // a station in the store are written, to the history too.
     const matched = `FROM ${given} JOIN stations s ON s.external_id = u.e AND s.country = $2`;
-    const columns = (p: PriceInput[]) => [
-      source,
-      country,
-      p.map((x) => x.externalId),
-      p.map((x) => x.fuel),
-      p.map((x) => x.price),
-      p.map((x) => x.currency),
-      p.map((x) => x.reportedAt ?? now),
-    ];
+    const columns = (js: number[]) => {
+      const p = js.map(at);
+      return [
+        source,
+        country,
+        p.map((x) => x.externalId),
+        p.map((x) => x.fuel),
+        p.map((x) => x.price),
+        p.map((x) => x.currency),
+        p.map((x) => x.reportedAt ?? now),
+      ];
+    };
     // A price with a previous one is written as it is, with COPY: its station is in the store (the delete
     // found it). Joining a few thousand changes to the stations hashed the whole country's stations, and
     // COPY writes 40,000 rows in about 380 ms where an INSERT of the same rows as arrays took 500
@@ -228,9 +239,13 @@ export async function replacePrices(
       client,
       'price_history (country, external_id, fuel, price, currency, source, changed_at)',
       changed,
-      (p) =>
-        `${where}${escapeCopyText(p.externalId)}\t${escapeCopyText(p.fuel)}\t${p.price}\t` +
-        `${escapeCopyText(p.currency)}${by}${(p.reportedAt ?? now).toISOString()}\n`,
+      (j) => {
+        const p = at(j);
+        return (
+          `${where}${escapeCopyText(p.externalId)}\t${escapeCopyText(p.fuel)}\t${p.price}\t` +
+          `${escapeCopyText(p.currency)}${by}${(p.reportedAt ?? now).toISOString()}\n`
+        );
+      },
     );
     for (const batch of batchesOf(first, PRICE_BATCH)) {
       await client.query(
@@ -242,7 +257,10 @@ export async function replacePrices(
     changed = [];
     first = [];
     let inserted = 0;
-    for (const batch of batchesOf(mine, PRICE_BATCH)) {
+    for (let from = 0; from < mine.length; from += PRICE_BATCH) {
+      const batch = {
+        items: Array.from({ length: Math.min(PRICE_BATCH, mine.length - from) }, (_, n) => from + n),
+      };
       const result = await client.query(
         `INSERT INTO prices (station_id, fuel, price, currency, reported_at, source)
          SELECT s.id, u.f, u.p, u.cur, u.at, $1 ${matched}`,

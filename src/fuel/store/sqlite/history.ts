@@ -1,7 +1,7 @@
 /**
  * The SQLite store's price history: the changes a replace records, read and pruned.
  */
-import type { HistoryQuery, PriceChangeRow, PriceInput } from '../store';
+import type { HistoryQuery, PriceChangeRow, PriceInput, PriceList } from '../store';
 import type { SqliteConnection } from './connection';
 
 /**
@@ -10,10 +10,17 @@ import type { SqliteConnection } from './connection';
  * stations' order, they landed all over it: 40,000 rows and their commit took 420 ms, in this order 300
  * (scripts/bench/README.md, fuel decisions).
  */
-export function inHistoryOrder(prices: PriceInput[], changes: Uint32Array): Uint32Array {
+export function inHistoryOrder(prices: PriceList, changes: Uint32Array): Uint32Array {
   const places = Uint32Array.from({ length: changes.length }, (_, k) => k);
-  const idOf = (k: number) => (prices[changes[k] as number] as PriceInput).externalId;
-  const fuelOf = (k: number) => (prices[changes[k] as number] as PriceInput).fuel;
+  const ids = new Array<string>(changes.length);
+  const fuels = new Array<string>(changes.length);
+  for (const [k, place] of changes.entries()) {
+    const price = prices.at(place) as PriceInput;
+    ids[k] = price.externalId;
+    fuels[k] = price.fuel;
+  }
+  const idOf = (k: number) => ids[k] as string;
+  const fuelOf = (k: number) => fuels[k] as string;
   return places.sort((a, b) => {
     const [ia, ib] = [idOf(a), idOf(b)];
     if (ia !== ib) return ia < ib ? -1 : 1;

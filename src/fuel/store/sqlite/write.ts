@@ -10,6 +10,7 @@ import {
   matchPrices,
   NO_KEY,
   newPriceKey,
+  pricesOf,
   STATION_KEYS,
 } from '../price-diff';
 import { sampleKey } from '../sample-key';
@@ -17,6 +18,7 @@ import type {
   DeleteBySourceOptions,
   FailedBatch,
   PriceInput,
+  PriceList,
   ReplacePricesOptions,
   ReplacePricesResult,
   StationInput,
@@ -132,13 +134,13 @@ export async function replacePrices(
   c: SqliteConnection,
   source: string,
   country: string,
-  prices: PriceInput[],
+  prices: PriceList,
   options: ReplacePricesOptions = {},
 ): Promise<ReplacePricesResult> {
   const now = Date.now();
   const history = options.history ?? true;
   const replace = c.db.transaction(() => {
-    const currencySlot = currencySlots(prices);
+    const currencySlot = currencySlots(pricesOf(prices));
     // The country's stations by external id, read row by row, and not at all when no price is given (a
     // charger register of 1,000,000 stations).
     // The stations numbered in the order of their seq: the price keys' station numbers (price-diff.ts
@@ -146,7 +148,12 @@ export async function replacePrices(
     // the prices are written in. `seqAt` is sorted, so a seq finds its number by bisection.
     const numberOf = new Map<string, number>();
     const seqAt: number[] = [];
-    if (prices.some((price) => price.country === country)) {
+    let anyOfCountry = false;
+    for (const price of pricesOf(prices)) {
+      anyOfCountry = price.country === country;
+      if (anyOfCountry) break;
+    }
+    if (anyOfCountry) {
       const rows = c
         .prepare('SELECT external_id, seq FROM stations WHERE country = ? ORDER BY seq')
         .raw()
@@ -159,7 +166,8 @@ export async function replacePrices(
     const seqOf = new Float64Array(prices.length);
     const keys = new Float64Array(prices.length);
     const order = new Float64Array(prices.length);
-    for (const [j, price] of prices.entries()) {
+    for (let j = 0; j < prices.length; j++) {
+      const price = prices.at(j) as PriceInput;
       const number = price.country === country ? numberOf.get(price.externalId) : undefined;
       seqOf[j] = number === undefined ? -1 : (seqAt[number] as number);
       keys[j] = newPriceKey(number, price, currencySlot);
@@ -192,7 +200,7 @@ export async function replacePrices(
     if (sorted) order.sort();
     for (let n = 0; n < order.length; n++) {
       const j = sorted ? (order[n] as number) % PRICES_PER_RUN : n;
-      const price = prices[j] as PriceInput;
+      const price = prices.at(j) as PriceInput;
       const seq = seqOf[j] as number;
       if (seq < 0) continue;
       inserted++;
@@ -213,7 +221,7 @@ export async function replacePrices(
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const k of inHistoryOrder(prices, changes.places.subarray(0, changes.size))) {
-      const price = prices[changes.places[k] as number] as PriceInput;
+      const price = prices.at(changes.places[k] as number) as PriceInput;
       remember.run(
         country,
         price.externalId,
