@@ -270,7 +270,7 @@ function previousPrices(
   const bound = { source, country, ...Object.fromEntries(currencies.map((c, i) => [`c${i}`, c])) };
   // Typed columns grown by doubling: arrays of 4,000,000 numbers grown by push held 1.5 times their size.
   let size = 0;
-  let columns = [0, 1, 2, 3].map(() => new Float64Array(Math.max(16, seqAt.length * 4)));
+  let columns = [0, 1, 2, 3].map(() => new Float64Array(1024));
   // A part of the country's stations at a time: the texts of 4,000,000 prices at once took 500 MB.
   for (let first = 0; first === 0 || first < seqAt.length; first += PREVIOUS_PART) {
     const from = first === 0 ? Number.MIN_SAFE_INTEGER : (seqAt[first] as number);
