@@ -132,7 +132,7 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
   if (!body) throw new Error(`Invalid JSON from ${host}: no body`);
   let handed = 0;
   let notUtf8 = false;
-  for await (const chunk of body) {
+  for await (const chunk of chunksOf(body)) {
     let text: string;
     try {
       text = decoder.decode(chunk, { stream: true });
@@ -170,6 +170,20 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
   if (!listed) throw new Error('Spanish ministry feed: no station list');
   yield* ready.splice(0);
   if (part.stations.length > 0) yield part;
+}
+
+/** The chunks of a body; a reader left early (a break) cancels the rest. */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
 }
 
 export function spainScraper(url: string, timeoutMs = 60_000): Scraper<BatchedFetch> {
