@@ -1,11 +1,12 @@
 /** The scrapers on payloads the real feeds wrote (fixtures/real/PROVENANCE.txt): values, not only counts. */
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../http';
-import { realSample } from '../testing/fake-feeds';
+import { readWhole, testContext } from '../testing/context';
+import { realSample, startFakeFeeds } from '../testing/fake-feeds';
 import type { RawPrice } from '../types';
 import { parseRegister } from './bnetza';
 import { italianFuel, parseItaly } from './italy';
-import { parseSpain } from './spain';
+import { parseSpain, spainScraper } from './spain';
 
 const pricesOf = (prices: RawPrice[], id: string) =>
   prices
@@ -110,6 +111,21 @@ describe('Spain: the ministry answer for Alcalá de Henares (30 stations)', () =
   const { stations, prices } = parseSpain(
     JSON.parse(decodeText(realSample('es-alcala-filtro-municipio.json.gz'))),
   );
+
+  it('reads the same records from the answer as it arrives, over HTTP, as from the whole text', async () => {
+    const fake = await startFakeFeeds();
+    try {
+      fake.route('/es', {
+        body: realSample('es-alcala-filtro-municipio.json.gz'),
+        headers: { 'content-type': 'application/json' },
+      });
+      const read = await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole);
+      expect(read).toEqual({ stations, prices, parts: 1 });
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
 
   it('reads every station with its decimal-comma position', () => {
     expect(stations).toHaveLength(30);
