@@ -117,8 +117,12 @@ export interface PointsRow {
  * A fuel's stations as rows, one per POINTS_ZOOM tile holding any, in key order. A row's stations are
  * packed little-endian, column by column: their prices (float64, NaN for none), their units east of the
  * tile's west edge (uint16), south of its north edge (uint16), and their currencies (a byte, 255 for none).
+ *
+ * The stations are sorted into their tiles here, at the call; each row is packed only when the rows are
+ * walked, so a writer can sort before it takes its write lock without holding every row at once (at
+ * 9,000,000 stations the 615,000 rows took 450 MB).
  */
-export function* packPoints(stations: ClusterStations): Generator<PointsRow> {
+export function packPoints(stations: ClusterStations): Iterable<PointsRow> {
   const n = stations.ux.length;
   const shift = UNIT_BITS - POINTS_ZOOM;
   // Key and index in one double (a key has 2 * POINTS_ZOOM bits): one numeric sort groups the stations.
@@ -131,6 +135,11 @@ export function* packPoints(stations: ClusterStations): Generator<PointsRow> {
       pointsKey((stations.ux[s] as number) >>> shift, (stations.uy[s] as number) >>> shift) * scale + s;
   }
   order.sort();
+  return packSorted(stations, order, scale);
+}
+
+function* packSorted(stations: ClusterStations, order: Float64Array, scale: number): Generator<PointsRow> {
+  const n = order.length;
   for (let start = 0; start < n; ) {
     const key = Math.floor((order[start] as number) / scale);
     let end = start + 1;

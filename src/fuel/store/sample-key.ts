@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * A stable pseudo-random 31-bit number per station identity (FNV-1a): the same station gets the same key on
  * both backends and after a re-import, so an oversized box is cut the same way every time.
@@ -14,4 +16,15 @@ export function sampleKey(country: string, externalId: string): number {
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
   return (hash >>> 1) & 0x7fffffff;
+}
+
+/**
+ * A new station's public id: its sample key in the first 32 bits (big-endian), the rest random, marked as
+ * a version 8 (custom layout) UUID. PostgreSQL writes the same layout (`fuel_station_id`, its migration
+ * 003). Ids of one write batch, which holds stations in sample-key order, then land side by side in the
+ * id's index instead of on a random page each: at 10,000,000 stations that was a quarter of an upsert's
+ * time on SQLite (scripts/bench/README.md).
+ */
+export function stationIdOf(key: number, random: string = randomUUID()): string {
+  return `${key.toString(16).padStart(8, '0')}${random.slice(8, 14)}8${random.slice(15)}`;
 }

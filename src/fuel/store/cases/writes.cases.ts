@@ -4,7 +4,7 @@ import { stationFeature } from '../../domain/features';
 import { parseFeatureTexts } from '../../testing/json';
 import { stationRows } from '../../testing/stores';
 import { inSampleKeyOrder } from '../input';
-import { sampleKey } from '../sample-key';
+import { sampleKey, stationIdOf } from '../sample-key';
 import type { FuelStore, PriceInput, PriceList, StationInput } from '../store';
 import { at, type CaseIt, MADRID, price, type StoreUnderTest, station } from './common';
 
@@ -55,6 +55,31 @@ export function writesCases(it: CaseIt, under: StoreUnderTest): void {
       expect(found.stations.filter((s) => s.country === 'ES')).toMatchObject([
         { id, name: 'Renamed', lon: -3.71, lat: 40.41 },
       ]);
+    });
+
+    it('gives a new station an id that begins with its sample key, on either backend', async () => {
+      // The layout PostgreSQL's fuel_station_id writes (its migration 003), from one random UUID.
+      expect(stationIdOf(0x1234abc, '01234567-89ab-4cde-9f01-23456789abcd')).toBe(
+        '01234abc-89ab-8cde-9f01-23456789abcd',
+      );
+      const ids = ['1', '2', 'a-long-external-id', 'ñ'];
+      await store.upsertStations(ids.map((id, i) => station(id, [-3.7 + i / 100, 40.4])));
+      await store.replacePrices(
+        'miteco',
+        'ES',
+        ids.map((id) => price(id, 'B7', 1.4)),
+      );
+      const { stations } = await stationRows(store).stationsInBox({
+        bbox: [-4, 40, -3, 41],
+        fuel: 'B7',
+        limit: 10,
+      });
+      expect(stations).toHaveLength(ids.length);
+      for (const s of stations) {
+        expect(s.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(s.id.slice(0, 8)).toBe(sampleKey('ES', s.externalId).toString(16).padStart(8, '0'));
+      }
+      expect(new Set(stations.map((s) => s.id)).size).toBe(ids.length);
     });
 
     it('writes a change to any one field of a station, and keeps a station given as it is', async () => {

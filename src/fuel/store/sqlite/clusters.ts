@@ -111,8 +111,9 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
     // Each fuel's stations are freed before the next is read.
     const { version: of, stations } = readFuel(c, fuel);
     const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
-    // Packed before the write transaction: the sort of every station is not done holding the write lock.
-    const packed = [...packPoints(stations)];
+    // Sorted before the write transaction (the sort of every station is not done holding the write lock),
+    // packed row by row as they are written.
+    const packed = packPoints(stations);
     const write = c.db.transaction(() => {
       c.prepare('DELETE FROM station_clusters WHERE fuel = ?').run(fuel);
       for (const level of levels) {

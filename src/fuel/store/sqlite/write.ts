@@ -1,7 +1,6 @@
 /**
  * The SQLite store's writes: stations upserted in batches, a source's prices replaced, stations removed.
  */
-import { randomUUID } from 'node:crypto';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from '../input';
 import {
   CURRENCY_SLOTS,
@@ -13,7 +12,7 @@ import {
   pricesOf,
   STATION_KEYS,
 } from '../price-diff';
-import { sampleKey } from '../sample-key';
+import { sampleKey, stationIdOf } from '../sample-key';
 import type {
   DeleteBySourceOptions,
   FailedBatch,
@@ -58,8 +57,9 @@ const PRICES_PER_RUN = 2 ** 23;
 
 /**
  * A station already stored is updated only when one of its fields changed (most of a feed, every run,
- * is left alone; updated_at is when its fields last changed); a new one gets its number and its Feature
- * text (migrations 004 and 005), which are not computed for the others.
+ * is left alone; updated_at is when its fields last changed); a new one gets its number, its Feature
+ * text (migrations 004 and 005), an id that begins with its sample key (sample-key.ts) and, after the
+ * batch's rows, its R*Tree entry (migration 008).
  */
 export async function upsertStations(
   c: SqliteConnection,
@@ -84,6 +84,9 @@ export async function upsertStations(
      VALUES (${seq}, @id, @externalId, @country, ${values}, @sampleKey, @now, @now,
        ${featureHeadSql('@id', '@externalId', '@country')})`,
   );
+  const indexed = c.prepare(
+    'INSERT INTO stations_rtree (seq, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)',
+  );
   const failedBatches: FailedBatch[] = [];
   let count = 0;
   for (const batch of batchesOf(inSampleKeyOrder(stations), options.batchSize ?? DEFAULT_BATCH_SIZE)) {
@@ -93,6 +96,8 @@ export async function upsertStations(
     const unique = dedupeStations(batch.items);
     const write = c.db.transaction(() => {
       let changed = 0;
+      /** The batch's new stations, for the spatial index (migration 008): seq, lon, lat. */
+      const added: number[] = [];
       for (const s of unique) {
         const row = {
           externalId: s.externalId,
@@ -113,10 +118,16 @@ export async function upsertStations(
         if (stored.get(row)) {
           changed += update.run(row).changes;
         } else {
-          row.id = randomUUID();
           row.sampleKey = sampleKey(s.country, s.externalId);
-          changed += insert.run(row).changes;
+          row.id = stationIdOf(row.sampleKey);
+          const { changes, lastInsertRowid } = insert.run(row);
+          changed += changes;
+          added.push(Number(lastInsertRowid), s.lon, s.lat);
         }
+      }
+      for (let i = 0; i < added.length; i += 3) {
+        const [seq, lon, lat] = added.slice(i, i + 3) as [number, number, number];
+        indexed.run(seq, lon, lon, lat, lat);
       }
       if (changed > 0) moveMapVersion(c);
     });
