@@ -44,8 +44,8 @@ export interface LineChunk {
  * Splits a line into chunks of up to `segments` segments and gives each the boxes that contain every point
  * within `corridorKm` of it; a spatial index answers small boxes far better than the one box of a long line.
  * 32 segments measured best on both backends when each box was a query of the spatial index
- * (scripts/bench/fuel.ts): fewer probes, little overlap. Not measured again since the corridor's candidates
- * come from memory.
+ * (scripts/bench/fuel.ts): fewer probes, little overlap. The corridor search, whose candidates now come
+ * from memory, asks for 16 (store/corridor.ts).
  */
 export function corridorChunks(line: LonLat[], corridorKm: number, segments = 32): LineChunk[] {
   const cum = cumulativeKm(line);

@@ -44,8 +44,16 @@ const READ_MARGIN = 16;
  * usual fuels; a fuel fewer sell is read in more batches once the first answers tell.
  */
 const FIRST_SHARE = 0.9;
-/** Chunks searched per round, after which the settled stations are read: few enough to stop early. */
-const CHUNKS_PER_ROUND = 4;
+/**
+ * Chunks searched per round, after which the settled stations are read, and the line's segments per chunk:
+ * a round searched past the limit's place is measured for nothing. At 10,000,000 stations over Europe a
+ * city's stretch of the line fills the limit within a few kilometres; one chunk of 16 segments a round
+ * (about 8 km of the benchmark's line) took its search from 120-124 to 76-77 ms, and from 57-60 to
+ * 46-51 ms at 1,000,000, where four chunks of 32 had been measured when the candidates were still probes of
+ * the spatial index (scripts/bench/README.md, fuel decisions).
+ */
+const CHUNKS_PER_ROUND = 1;
+const SEGMENTS_PER_CHUNK = 16;
 
 interface Hit {
   place: number;
@@ -113,7 +121,7 @@ export async function searchCorridor<R extends Placed = StationRow>(
 ): Promise<{ stations: (R & { routeFraction: number })[]; truncated: boolean }> {
   const prepared = prepareLine(line, corridorKm + SLACK_KM);
   const totalKm = prepared.cum.at(-1) ?? 0;
-  const chunks = corridorChunks(line, corridorKm);
+  const chunks = corridorChunks(line, corridorKm, SEGMENTS_PER_CHUNK);
   const { edges, owner, cells } = flatBoxes(chunks);
   const allBoxes = Array.from(owner, (_, box) => box);
   /** Every station seen, measured or not, by place: a station is measured once, when first seen. */
