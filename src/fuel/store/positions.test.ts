@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OFF_THREAD_FROM, PositionsBuilder, type StationPositions, VersionedPositions } from './positions';
+import { UuidColumn } from './postgres/positions';
+import { stationIdOf } from './sample-key';
 
 const positionsOf = (points: [number, number][]): Promise<StationPositions> => {
   const builder = new PositionsBuilder(1);
@@ -17,6 +20,33 @@ describe('station positions', () => {
     const inside = positions.inBox([1, 0, 1.002, 1]).map((place) => positions.keyAt(place));
     expect(inside.sort()).toEqual([1100, 1101, 1102]);
     expect([positions.lonAt(2999), positions.latAt(2999)]).toEqual([2.999, 0.9]);
+  });
+
+  it('keep PostgreSQL ids packed and give each back as it was read, past the size first allocated', async () => {
+    const ids = [
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      stationIdOf(0),
+      stationIdOf(0x7fffffff),
+      ...Array.from({ length: 3000 }, () => randomUUID()),
+      ...Array.from({ length: 100 }, (_, i) => stationIdOf(i * 4099)),
+    ];
+    const builder = new PositionsBuilder<string>(0, new UuidColumn());
+    for (const [i, id] of ids.entries()) builder.add(id, i / 1000, 0);
+    const positions = await builder.finish();
+    expect(Array.from({ length: ids.length }, (_, place) => positions.keyAt(place))).toEqual(ids);
+    expect(positions.inBox([0.0015, -1, 0.0025, 1]).map((place) => positions.keyAt(place))).toEqual([ids[2]]);
+    const column = new UuidColumn();
+    column.push(ids[0] as string);
+    expect([column.at(-1), column.at(1), column.at(0.5)]).toEqual([undefined, undefined, undefined]);
+    for (const bad of [
+      '',
+      'A0000000-0000-0000-0000-000000000000',
+      '00000000000000000000000000000000----',
+      `${ids[5]} `,
+    ])
+      expect(() => column.push(bad), bad).toThrow('not a station id');
+    expect(column.length).toBe(1);
   });
 
   it('are read once per version, again when it moves, and not kept when the read fails', async () => {

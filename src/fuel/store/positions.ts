@@ -73,10 +73,17 @@ function buildOffThread(lons: Float64Array, lats: Float64Array): Promise<KDBush>
   });
 }
 
+/** The stations' keys in the order they were read: an array, or a column that packs them (UuidColumn). */
+export interface KeyColumn<K> {
+  readonly length: number;
+  at(index: number): K | undefined;
+  push(key: K): unknown;
+}
+
 export class StationPositions<K = number> {
   /** Parallel arrays: the backend's key of each station, and its longitude and latitude; their index. */
   constructor(
-    private readonly keys: ArrayLike<K>,
+    private readonly keys: Pick<KeyColumn<K>, 'length' | 'at'>,
     private readonly lons: Float64Array,
     private readonly lats: Float64Array,
     private readonly index: KDBush = indexOf(lons, lats),
@@ -87,7 +94,7 @@ export class StationPositions<K = number> {
    * loop keeps answering meanwhile) and here when there are few (a thread's round trip costs more).
    */
   static async build<K>(
-    keys: ArrayLike<K>,
+    keys: Pick<KeyColumn<K>, 'length' | 'at'>,
     lons: Float64Array,
     lats: Float64Array,
   ): Promise<StationPositions<K>> {
@@ -101,7 +108,7 @@ export class StationPositions<K = number> {
 
   /** The backend's key of the station at `place` in the index. */
   keyAt(place: number): K {
-    return this.keys[place] as K;
+    return this.keys.at(place) as K;
   }
 
   lonAt(place: number): number {
@@ -123,11 +130,13 @@ export class StationPositions<K = number> {
  * expected, and makes the index of them at the end: the rows are not held until then.
  */
 export class PositionsBuilder<K = number> {
-  private readonly keys: K[] = [];
   private lons: Float64Array;
   private lats: Float64Array;
 
-  constructor(expected = 0) {
+  constructor(
+    expected = 0,
+    private readonly keys: KeyColumn<K> = [],
+  ) {
     const size = Math.max(1024, expected);
     this.lons = new Float64Array(size);
     this.lats = new Float64Array(size);

@@ -41,10 +41,7 @@ async function readFuel(
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const { rows } = await client.query<{ version: string }>('SELECT version FROM map_version');
     const version = Number(rows[0]?.version ?? 0);
-    const ux: number[] = [];
-    const uy: number[] = [];
-    const price: number[] = [];
-    const currency: number[] = [];
+    const columns = new StationColumns();
     const currencies = new Map<string, number>();
     // COPY takes no parameters: the fuel is written as a literal where the query's $8 stands.
     const found = fuelStations(fuel, null).replaceAll('$8', client.escapeLiteral(fuel));
@@ -52,29 +49,65 @@ async function readFuel(
       copyTo(`COPY (SELECT ux, uy, price, currency FROM (${inUnits(found)}) u) TO STDOUT`),
     );
     await forEachStreamedCopyRow(copy, 4, ([x, y, p, code]) => {
-      ux.push(Number(x));
-      uy.push(Number(y));
-      price.push(p === '\\N' ? Number.NaN : Number(p));
       const text = code === '\\N' || code === undefined ? null : (unescapeCopyText(code) ?? null);
       if (text !== null && !currencies.has(text)) currencies.set(text, currencies.size);
-      currency.push(text === null ? -1 : (currencies.get(text) as number));
+      columns.push(
+        Number(x),
+        Number(y),
+        p === '\\N' ? Number.NaN : Number(p),
+        text === null ? -1 : (currencies.get(text) as number),
+      );
     });
     await client.query('COMMIT');
-    return {
-      version,
-      stations: {
-        ux: Uint32Array.from(ux),
-        uy: Uint32Array.from(uy),
-        price: Float64Array.from(price),
-        currency: Int32Array.from(currency),
-        currencies: [...currencies.keys()],
-      },
-    };
+    return { version, stations: columns.finish([...currencies.keys()]) };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/**
+ * A fuel's stations as they are read, in typed columns grown by doubling: arrays of 9,000,000 numbers grown
+ * by push, then copied into typed arrays, took a build at 10,000,000 stations to 2.3 GB.
+ */
+class StationColumns {
+  private size = 0;
+  private ux = new Uint32Array(1024);
+  private uy = new Uint32Array(1024);
+  private price = new Float64Array(1024);
+  private currency = new Int32Array(1024);
+
+  push(ux: number, uy: number, price: number, currency: number): void {
+    if (this.size === this.ux.length) {
+      const grown = <T extends Uint32Array | Float64Array | Int32Array>(column: T, bigger: T): T => {
+        bigger.set(column);
+        return bigger;
+      };
+      const length = 2 * this.size;
+      this.ux = grown(this.ux, new Uint32Array(length));
+      this.uy = grown(this.uy, new Uint32Array(length));
+      this.price = grown(this.price, new Float64Array(length));
+      this.currency = grown(this.currency, new Int32Array(length));
+    }
+    this.ux[this.size] = ux;
+    this.uy[this.size] = uy;
+    this.price[this.size] = price;
+    this.currency[this.size] = currency;
+    this.size++;
+  }
+
+  /** The columns as read (views of the grown arrays: a copy would hold both at once). */
+  finish(currencies: string[]): ClusterStations {
+    const n = this.size;
+    return {
+      ux: this.ux.subarray(0, n),
+      uy: this.uy.subarray(0, n),
+      price: this.price.subarray(0, n),
+      currency: this.currency.subarray(0, n),
+      currencies,
+    };
   }
 }
 

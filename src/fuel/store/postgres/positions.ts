@@ -3,7 +3,7 @@
  * after a write.
  */
 import type { CorridorSource, Placed } from '../corridor';
-import { PositionsBuilder, type StationPositions } from '../positions';
+import { type KeyColumn, PositionsBuilder, type StationPositions } from '../positions';
 import { forEachRow, type PostgresConnection } from './connection';
 
 /**
@@ -45,11 +45,44 @@ async function stationPositions(c: PostgresConnection): Promise<StationPositions
  * fuel decisions); now the index alone does.
  */
 async function readPositions(c: PostgresConnection): Promise<StationPositions<string>> {
-  const positions = new PositionsBuilder<string>();
+  const positions = new PositionsBuilder<string>(0, new UuidColumn());
   await forEachRow<[string, number, number]>(
     c.pool,
     { text: 'SELECT id::text, ST_X(geom), ST_Y(geom) FROM stations' },
     ([id, lon, lat]) => positions.add(id, lon, lat),
   );
   return positions.finish();
+}
+
+/**
+ * Station ids (UUIDs as PostgreSQL writes them: lowercase, with hyphens) packed as four 32-bit words each,
+ * written back as text when asked for. As strings, 10,000,000 ids held about 600 MB of a corridor's
+ * positions; packed they take 160 MB.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export class UuidColumn implements KeyColumn<string> {
+  private words = new Uint32Array(4 * 1024);
+  length = 0;
+
+  push(id: string): void {
+    if (!UUID.test(id)) throw new Error(`not a station id: ${id}`);
+    const hex = id.replaceAll('-', '');
+    if (4 * this.length === this.words.length) {
+      const grown = new Uint32Array(2 * this.words.length);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    for (let k = 0; k < 4; k++)
+      this.words[4 * this.length + k] = Number.parseInt(hex.slice(8 * k, 8 * k + 8), 16);
+    this.length++;
+  }
+
+  at(index: number): string | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
+    const hex = Array.from(this.words.subarray(4 * index, 4 * index + 4), (word) =>
+      word.toString(16).padStart(8, '0'),
+    ).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
 }
