@@ -122,7 +122,7 @@ export interface PointsRow {
  * walked, so a writer can sort before it takes its write lock without holding every row at once (at
  * 9,000,000 stations the 615,000 rows took 450 MB).
  */
-export function packPoints(stations: ClusterStations): Iterable<PointsRow> {
+export function packPoints(stations: ClusterStations): Generator<PointsRow> {
   const n = stations.ux.length;
   const shift = UNIT_BITS - POINTS_ZOOM;
   // Key and index in one double (a key has 2 * POINTS_ZOOM bits): one numeric sort groups the stations.

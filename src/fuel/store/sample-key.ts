@@ -22,8 +22,8 @@ export function sampleKey(country: string, externalId: string): number {
  * A new station's public id: its sample key in the first 32 bits (big-endian), the rest random, marked as
  * a version 8 (custom layout) UUID. PostgreSQL writes the same layout (`fuel_station_id`, its migration
  * 003). Ids of one write batch, which holds stations in sample-key order, then land side by side in the
- * id's index instead of on a random page each: at 10,000,000 stations that was a quarter of an upsert's
- * time on SQLite (scripts/bench/README.md).
+ * id's index instead of on a random page each: about a quarter of the time of an upsert of new stations
+ * into 1,000,000 stored on SQLite (scripts/bench/README.md).
  */
 export function stationIdOf(key: number, random: string = randomUUID()): string {
   return `${key.toString(16).padStart(8, '0')}${random.slice(8, 14)}8${random.slice(15)}`;

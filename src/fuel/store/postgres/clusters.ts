@@ -69,8 +69,8 @@ async function readFuel(
 }
 
 /**
- * A fuel's stations as they are read, in typed columns grown by doubling: arrays of 9,000,000 numbers grown
- * by push, then copied into typed arrays, took a build at 10,000,000 stations to 2.3 GB.
+ * A fuel's stations as they are read, in typed columns grown by doubling: with arrays of numbers grown by
+ * push, then copied into typed arrays, a build at 10,000,000 stations peaked at 905 MB; with these, 690 MB.
  */
 class StationColumns {
   private size = 0;

@@ -126,8 +126,9 @@ export async function upsertStations(
         }
       }
       for (let i = 0; i < added.length; i += 3) {
-        const [seq, lon, lat] = added.slice(i, i + 3) as [number, number, number];
-        indexed.run(seq, lon, lon, lat, lat);
+        const lon = added[i + 1] as number;
+        const lat = added[i + 2] as number;
+        indexed.run(added[i] as number, lon, lon, lat, lat);
       }
       if (changed > 0) moveMapVersion(c);
     });
