@@ -2,6 +2,7 @@ import { timeLimit } from '../../common/time-limit';
 import { type FuelCode, isFuelCode } from '../model/fuels';
 import type { FuelStore, PriceInput, PriceList, StationInput } from '../store/store';
 import { type BandLimits, DEFAULT_BAND_LIMITS, isPlausiblePrice } from './bands';
+import { IdTable } from './id-table';
 import { isValidLatLon } from './parse';
 import { Spool } from './spool';
 import type {
@@ -124,8 +125,11 @@ class PriceColumns {
 interface Intake {
   /** The parts' stations with a valid id and position, the last listing of an id within its part. */
   stations: Spool<RawStation>;
-  /** Per usable station id: the part of its last listing, times two, plus one for a fuel station. */
-  last: Map<string, number>;
+  /**
+   * Per usable station id: the part of its last listing times four, plus one for a fuel station, plus two
+   * once a valid price names it (`listing`, `PRICED`).
+   */
+  last: IdTable;
   prices: PriceColumns;
   fetchedStations: number;
   fetchedPrices: number;
@@ -134,7 +138,8 @@ interface Intake {
   invalid: number;
 }
 
-const listing = (part: number, station: RawStation) => part * 2 + (station.type === 'fuel' ? 1 : 0);
+const listing = (part: number, station: RawStation) => part * 4 + (station.type === 'fuel' ? 1 : 0);
+const PRICED = 2;
 
 /** Step 1, and the filters of step 2 that need no other part: every part taken as it comes. */
 async function intake(
@@ -144,7 +149,7 @@ async function intake(
 ): Promise<Intake> {
   const taken: Intake = {
     stations: spool,
-    last: new Map(),
+    last: new IdTable(),
     prices: new PriceColumns(),
     fetchedStations: 0,
     fetchedPrices: 0,
@@ -223,11 +228,11 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     if (taken.outOfBand > 0) log.info(`${tag} Filtered out ${taken.outOfBand} prices outside the price band`);
     if (taken.invalid > 0)
       log.info(`${tag} Skipped ${taken.invalid} stations without a valid id or position`);
-    // Both are let go before the price step (about 150 MB at 1,000,000 stations); the prices' columns stay.
+    // Let go before the price step; the prices' columns stay.
     const { last } = taken;
-    const priced = new Set(taken.prices.ids);
+    for (const id of taken.prices.ids) last.addBits(id, PRICED);
     let dropped = 0;
-    for (const [id, place] of last) if (place % 2 === 1 && !priced.has(id)) dropped++;
+    for (const entry of last.values()) if ((entry & (PRICED | 1)) === 1) dropped++;
     log.info(
       `${tag} Fetched ${taken.fetchedStations} stations, ${taken.fetchedPrices} price rows` +
         (dropped > 0 ? ` (dropped ${dropped} with no prices)` : ''),
@@ -247,10 +252,10 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     const failedBatches: { offset: number; size: number; message: string }[] = [];
     for (const [place, listed] of spool.lists()) {
       const stations: StationInput[] = listed
-        .filter(
-          (s) =>
-            last.get(s.externalId) === listing(place, s) && (s.type !== 'fuel' || priced.has(s.externalId)),
-        )
+        .filter((s) => {
+          const entry = last.get(s.externalId) ?? -1;
+          return (entry & ~PRICED) === listing(place, s) && (s.type !== 'fuel' || (entry & PRICED) !== 0);
+        })
         .map((s) =>
           Object.assign(s, { country: scraper.country, source: scraper.source, powerKw: s.powerKw ?? null }),
         );
@@ -274,7 +279,6 @@ export async function runScraper(scraper: Scraper, deps: RunDeps): Promise<RunSu
     // The prices of the stations written: a price's station, if usable, was kept (the price is valid).
     let prices: PriceList | undefined = taken.prices.onePricePerFuel(scraper.country, (id) => last.has(id));
     last.clear();
-    priced.clear();
     taken = undefined;
     const historyDays = deps.historyDays ?? 90;
     const replaced = await store.replacePrices(scraper.source, scraper.country, prices, {

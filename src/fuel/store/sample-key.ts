@@ -5,17 +5,23 @@ import { randomUUID } from 'node:crypto';
  * both backends and after a re-import, so an oversized box is cut the same way every time.
  */
 export function sampleKey(country: string, externalId: string): number {
+  return hash32(`${country}\u0000${externalId}`) >>> 1;
+}
+
+/**
+ * FNV-1a over a text's UTF-16 units, with a final avalanche so that neighbouring texts do not get
+ * neighbouring hashes (an unsigned 32-bit number).
+ */
+export function hash32(text: string): number {
   let hash = 0x811c9dc5;
-  const text = `${country}\u0000${externalId}`;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  // A final avalanche so that neighbouring ids do not get neighbouring keys.
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
-  return (hash >>> 1) & 0x7fffffff;
+  return hash >>> 0;
 }
 
 /**
