@@ -44,7 +44,8 @@ describe('fuel migrate', () => {
       expect(lines[7]).toMatch(/^fuel: applied migration 008_scrape_runs_finished to /);
       expect(lines[8]).toMatch(/^fuel: applied migration 009_station_clusters to /);
       expect(lines[9]).toMatch(/^fuel: applied migration 010_station_tile_points to /);
-      expect(lines[10]).toMatch(/is up to date$/);
+      expect(lines[10]).toMatch(/^fuel: applied migration 011_price_place_key to /);
+      expect(lines[11]).toMatch(/is up to date$/);
     } finally {
       await db.drop();
     }

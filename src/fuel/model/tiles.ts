@@ -91,6 +91,24 @@ export function worldUnits(lon: number, lat: number): [number, number] {
 }
 
 /**
+ * A position's place key: the bits of its units interleaved from the top, a row's bit before a column's (the
+ * order of model/tile-points.ts pointsKey), so the positions of any tile of zoom up to UNIT_BITS hold one range
+ * of keys (placeKeyRange). PostgreSQL's prices carry their station's (`fuel_place_key`, its migration 011).
+ */
+export function placeKey(ux: number, uy: number): number {
+  let key = 0;
+  for (let bit = UNIT_BITS - 1; bit >= 0; bit--) key = key * 4 + ((uy >>> bit) & 1) * 2 + ((ux >>> bit) & 1);
+  return key;
+}
+
+/** The place keys of a tile's positions: from, to (exclusive). Keys reach 2^50, exact in a number. */
+export function placeKeyRange({ z, x, y }: TileAddress): [number, number] {
+  const shift = 2 ** (UNIT_BITS - z);
+  const first = placeKey(x * shift, y * shift);
+  return [first, first + shift * shift];
+}
+
+/**
  * A cluster's place in its zoom-`z` tile, from the sum of its stations' units and their count: their mean
  * position, rounded to the tile's units. The stores write the same arithmetic in their own language.
  */

@@ -4,8 +4,9 @@ import { hash32 } from '../store/sample-key';
  * A map from station ids to small whole numbers for a feed's whole run, kept in a few flat arrays: each id's
  * UTF-8 bytes end to end in one buffer, found through an open-addressing table of their hashes. A
  * `Map<string, number>` of a 10,000,000-point charger register's ids took about 880 MB; this takes the
- * ids' bytes and 16-20 more a key (scripts/bench/README.md, fuel ingest). Lookups compare the bytes, so
- * the answer is exact whatever the hashes do.
+ * ids' bytes and about 20 more a key, its arrays grown by doubling (about 420 MB for those 10,000,000 ids
+ * of 13-14 characters; scripts/bench/README.md, fuel ingest). Lookups compare the bytes, so the answer is
+ * exact whatever the hashes do.
  */
 export class IdTable {
   /** The keys' bytes, one after the other; past `textEnd`, room for the key being looked up. */

@@ -198,6 +198,39 @@ export function tilesCases(it: CaseIt, under: StoreUnderTest): void {
       );
     });
 
+    it('at street zoom every priced station is in the tile holding it, with its price', async () => {
+      const tiles = new Map<string, TileAddress>();
+      for (const [i, row] of rows.entries()) {
+        for (const z of i % 5 === 0 ? [STREET_ZOOM, 18, 22] : [STREET_ZOOM]) {
+          const address = tileOf(z, [row.lon, row.lat]);
+          tiles.set(`${address.z}/${address.x}/${address.y}`, address);
+        }
+      }
+      const price = new Map(rows.map((r) => [r.externalId, r.price]));
+      for (const [key, address] of tiles) {
+        const points = (await tileOfFuel('B7', address)).stations ?? [];
+        const ids = rows.filter((r) => placeInTile(address, r.lon, r.lat)).map((r) => r.externalId);
+        expect(ids.length, key).toBeGreaterThan(0);
+        expect(points.map((p) => p.properties.externalId).sort(), key).toEqual(ids.sort());
+        for (const p of points)
+          expect(p.properties.price, key).toBe(price.get(String(p.properties.externalId)));
+      }
+    });
+
+    it('a station that moves leaves its street tile for its new one, with its price', async () => {
+      const row = rows.find((r) => r.externalId === 'mad-5') as StationRow;
+      const lisbon: LonLat = [-9.1393, 38.7223];
+      const ids = async (position: LonLat) =>
+        ((await tileOfFuel('B7', tileOf(STREET_ZOOM, position))).stations ?? []).map((p) => [
+          p.properties.externalId,
+          p.properties.price,
+        ]);
+      expect(await ids([row.lon, row.lat])).toContainEqual(['mad-5', row.price]);
+      await store.upsertStations([station('mad-5', lisbon)]);
+      expect(await ids(lisbon)).toContainEqual(['mad-5', row.price]);
+      expect(await ids([row.lon, row.lat])).not.toContainEqual(['mad-5', row.price]);
+    });
+
     it('charge points: clusters count them without prices; at street zoom each has its power', async () => {
       const chargers = (
         await stationRows(store).stationsInBox({ bbox: [-180, -90, 180, 90], fuel: 'EV', limit: 100 })

@@ -1,13 +1,16 @@
 // The store suite (store.cases.ts) on PostgreSQL + PostGIS (a copy of a migrated template database per case), then what only this backend does.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../common/seeded-random';
 import { createTestDatabase, type TestDatabase } from '../../../common/testing/postgres';
+import { placeKey } from '../../model/tiles';
 import { parseFeatureTexts } from '../../testing/json';
 import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
 import { decodeTile } from '../../testing/tiles';
 import type { FuelStore } from '../store';
 import { fuelStoreCases } from '../store.cases';
-import { openPostgresStore } from '.';
+import { openPostgresStore, readAhead } from '.';
+import { inUnits } from './tiles';
 
 fuelStoreCases('postgresql', { open: TEST_BACKENDS.postgresql, openShared: TEST_SHARED_BACKENDS.postgresql });
 
@@ -229,5 +232,71 @@ describe('the PostgreSQL store’s cluster table built by two processes at once'
       await one.close();
       await two.close();
     }
+  });
+});
+
+describe('the PostgreSQL place key of a price (migration 011)', () => {
+  let db: TestDatabase;
+  let admin: pg.Client;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_place_key');
+    await (await openPostgresStore(db.url)).close();
+    admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+  });
+  afterEach(async () => {
+    await admin.end();
+    await db.drop();
+  });
+
+  it('is the model’s key of the units the live tiles compute, at every edge of the world', async () => {
+    const next = seededRandom(11);
+    const positions: [number, number][] = [
+      [-180, -90],
+      [180, 90],
+      [-180, 85.0511287798066],
+      [179.99999999, -85.06],
+      [0, 0],
+      ...Array.from({ length: 2_000 }, (): [number, number] => [next() * 360 - 180, next() * 180 - 90]),
+    ];
+    // Tile borders of zoom 22 at the unit: a position whose unit flips between two neighbouring numbers.
+    for (let i = 0; i < 200; i++) {
+      const x = Math.floor(next() * 2 ** 22);
+      positions.push([(x / 2 ** 22) * 360 - 180, next() * 170 - 85]);
+    }
+    const { rows } = await admin.query<{ ux: number; uy: number; key: string }>(
+      `SELECT ux, uy, fuel_place_key(geom)::text AS key FROM (${inUnits(
+        `SELECT ST_SetSRID(ST_MakePoint(lon, lat), 4326) AS geom FROM unnest($1::float8[], $2::float8[]) AS v(lon, lat)`,
+      )}) u`,
+      [positions.map((p) => p[0]), positions.map((p) => p[1])],
+    );
+    expect(rows).toHaveLength(positions.length);
+    for (const row of rows) expect(Number(row.key)).toBe(placeKey(Number(row.ux), Number(row.uy)));
+  });
+});
+
+describe('the PostgreSQL store’s connections', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase('specyard_fuel_read_ahead');
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('ask for the pages of a scattered read ahead before their first query, and keep going where refused', async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    pool.on('connect', readAhead);
+    try {
+      const settings = await Promise.all(
+        [1, 2].map(async () => (await pool.query('SHOW effective_io_concurrency')).rows[0]),
+      );
+      expect(settings).toEqual([{ effective_io_concurrency: '128' }, { effective_io_concurrency: '128' }]);
+    } finally {
+      await pool.end();
+    }
+    // A server without posix_fadvise refuses the setting: the connection goes on with its default.
+    const refused = { query: () => Promise.reject(new Error('effective_io_concurrency must be set to 0')) };
+    expect(() => readAhead(refused as unknown as pg.PoolClient)).not.toThrow();
   });
 });

@@ -6,6 +6,7 @@
 import {
   CLUSTER_GRID,
   MAX_MERCATOR_LAT,
+  placeKeyRange,
   STREET_ZOOM,
   TILE_EXTENT,
   tileSearchBox,
@@ -28,6 +29,32 @@ export function fuelStations(fuel: string, envelope: string | null): string {
        ORDER BY s.id, p.reported_at DESC, p.id DESC`;
 }
 
+/** The search box of a tile's query ($4-$7). */
+const SEARCH_BOX = 'ST_MakeEnvelope($4, $5, $6, $7, 4326)';
+
+/**
+ * The stations of a street tile for the fuel with their newest price ($4-$7 the search box, $8 the fuel, $9
+ * and $10 the tile's place keys): the stations inside the box, and the fuel's prices in the tile's range of
+ * place keys (migration 011), each read in one index range and joined in memory. A street tile holds a few
+ * thousand stations at most; a cluster tile read from the stations (before a fuel's first build) reads them
+ * as the box does.
+ */
+function streetStations(fuel: string): string {
+  return fuel === EV_FUEL
+    ? `${fuelStations(fuel, SEARCH_BOX)}
+         -- Charge points have no prices to range over; every parameter still needs a type.
+         AND $9::bigint IS NOT NULL AND $10::bigint IS NOT NULL`
+    : // Materialized, the box's stations keep their estimate (the tile's bounds above would make it one
+      // row), so the two are hashed together: looping over the prices per station cost 1.1 s of CPU at
+      // 3,600 stations.
+      `WITH s AS MATERIALIZED (SELECT * FROM stations s WHERE s.geom && ${SEARCH_BOX}),
+         p AS MATERIALIZED (
+           SELECT DISTINCT ON (q.station_id) q.station_id, q.price, q.currency, q.reported_at
+           FROM prices q WHERE q.fuel = $8 AND q.place_key >= $9 AND q.place_key < $10
+           ORDER BY q.station_id, q.reported_at DESC, q.id DESC)
+       SELECT s.*, p.price, p.currency, p.reported_at FROM s JOIN p ON p.station_id = s.id`;
+}
+
 /**
  * `found`'s rows with `fx` and `fy` (the position as a fraction of the world, as model/tiles.ts
  * worldFraction computes it) and `ux` and `uy` (its units, worldUnits).
@@ -42,11 +69,11 @@ export function inUnits(found: string): string {
 }
 
 /**
- * The stations of the tile for the fuel ($1 zoom, $2 column, $3 row, $4-$7 the search box, $8 the fuel), each
- * with `gx` and `gy`, its place as a fraction of the tile, computed as model/tiles.ts placeInTile does.
+ * The stations `found` reads for the tile ($1 zoom, $2 column, $3 row), each with `gx` and `gy`, its place as
+ * a fraction of the tile, computed as model/tiles.ts placeInTile does.
  */
-function placed(fuel: string): string {
-  const world = inUnits(fuelStations(fuel, 'ST_MakeEnvelope($4, $5, $6, $7, 4326)'));
+function placed(found: string): string {
+  const world = inUnits(found);
   return `WITH world AS (${world}),
     placed AS (
       SELECT w.*, w.fx * 2 ^ $1::int - $2::int AS gx, w.fy * 2 ^ $1::int - $3::int AS gy FROM world w)
@@ -68,7 +95,7 @@ export function clusterLayer(cells: string): string {
 }
 
 function clusterTile(fuel: string): string {
-  return `WITH inside AS (${placed(fuel)})
+  return `WITH inside AS (${placed(fuelStations(fuel, SEARCH_BOX))})
     ${clusterLayer(`SELECT cell, count(*) AS count, sum(ux) AS sum_ux, sum(uy) AS sum_uy, min(price) AS cheapest,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median,
         CASE WHEN count(DISTINCT currency) = 1 THEN min(currency) END AS currency
@@ -76,7 +103,7 @@ function clusterTile(fuel: string): string {
 }
 
 function stationTileSql(fuel: string): string {
-  return `WITH inside AS (${placed(fuel)})
+  return `WITH inside AS (${placed(streetStations(fuel))})
     SELECT coalesce(ST_AsMVT(t, 'stations', ${TILE_EXTENT}, 'geom'), ''::bytea) AS tile FROM (
       SELECT ST_MakePoint(px, py) AS geom, external_id AS "externalId", country, name,
         brand, address, city, $8::text AS "fuelType", ${fuel === EV_FUEL ? "'EUR'" : 'currency'} AS currency,
@@ -95,6 +122,7 @@ export async function stationTile(c: PostgresConnection, query: TileQuery): Prom
         y,
         ...tileSearchBox(query),
         fuel,
+        ...(z >= STREET_ZOOM ? placeKeyRange(query) : []),
       ])
     ).rows[0]?.tile;
   return tile ? new Uint8Array(tile.buffer, tile.byteOffset, tile.byteLength) : new Uint8Array();

@@ -262,8 +262,8 @@ export async function replacePrices(
         items: Array.from({ length: Math.min(PRICE_BATCH, mine.length - from) }, (_, n) => from + n),
       };
       const result = await client.query(
-        `INSERT INTO prices (station_id, fuel, price, currency, reported_at, source)
-         SELECT s.id, u.f, u.p, u.cur, u.at, $1 ${matched}`,
+        `INSERT INTO prices (station_id, fuel, price, currency, reported_at, source, place_key)
+         SELECT s.id, u.f, u.p, u.cur, u.at, $1, fuel_place_key(s.geom) ${matched}`,
         columns(batch.items),
       );
       inserted += result.rowCount ?? 0;
