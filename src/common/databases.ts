@@ -56,6 +56,8 @@ export interface PgPoolOptions {
   types?: pg.CustomTypesConfig;
   /** Told when an idle connection breaks (a database restart); the process keeps running either way. */
   onIdleError?: (error: Error) => void;
+  /** Run on each new connection before its first use (awaited; a rejection fails that connect). */
+  onConnect?: (client: pg.ClientBase) => Promise<void>;
 }
 
 /**
@@ -73,6 +75,7 @@ export function createPgPool(url: string, options: PgPoolOptions = {}): pg.Pool 
     ...(options.connectTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     options: options.options === undefined ? EXACT_FLOATS : `${EXACT_FLOATS} ${options.options}`,
     ...(options.types ? { types: options.types } : {}),
+    ...(options.onConnect ? { onConnect: options.onConnect } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(error));
   return pool;

@@ -34,8 +34,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     // These are short queries whose planner costs look high (20,000-row answers); compiling them with JIT
     // costs more than it saves, and so does starting parallel workers (5 ms of a 6 ms nearest search).
     options: '-c jit=off -c max_parallel_workers_per_gather=0',
+    onConnect: readAhead,
   });
-  pool.on('connect', readAhead);
   try {
     if (options.migrate ?? true) await migrateFuel({ backend: 'postgresql', pool });
     else await pool.query('SELECT 1');
@@ -51,10 +51,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
  * stations). With the pages asked for ahead (posix_fadvise), a cold tile of central Rome took 120-126 ms
  * instead of 329-382 (scripts/bench/README.md, vector tiles); PostgreSQL's default asks for one. A server
  * without posix_fadvise refuses any value but 0: the connection then keeps its default. Sent before the
- * connection's first query (a client runs its queries in order).
+ * connection's first use.
  */
-export function readAhead(client: pg.PoolClient): void {
-  client.query(`SET effective_io_concurrency = ${READ_AHEAD_PAGES}`).catch(() => undefined);
+export async function readAhead(client: pg.ClientBase): Promise<void> {
+  await client.query(`SET effective_io_concurrency = ${READ_AHEAD_PAGES}`).catch(() => undefined);
 }
 
 const READ_AHEAD_PAGES = 128;
