@@ -50,12 +50,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
  * A street tile reads a few thousand stations' rows scattered over the table (one page each at 10,000,000
  * stations). With the pages asked for ahead (posix_fadvise), a cold tile of central Rome took 120-126 ms
  * instead of 329-382 (scripts/bench/README.md, vector tiles); PostgreSQL's default asks for one. A server
- * without posix_fadvise refuses any value but 0: the connection then keeps its default. Sent before the
- * connection's first use.
+ * without posix_fadvise refuses any value but 0 (invalid_parameter_value): the connection then keeps its
+ * default. Any other failure fails the connect. Sent before the connection's first use.
  */
 export async function readAhead(client: pg.ClientBase): Promise<void> {
-  await client.query(`SET effective_io_concurrency = ${READ_AHEAD_PAGES}`).catch(() => undefined);
+  try {
+    await client.query(`SET effective_io_concurrency = ${READ_AHEAD_PAGES}`);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== INVALID_PARAMETER_VALUE) throw error;
+  }
 }
+
+const INVALID_PARAMETER_VALUE = '22023';
 
 const READ_AHEAD_PAGES = 128;
 

@@ -295,7 +295,12 @@ describe('the PostgreSQL store’s connections', () => {
       await pool.end();
     }
     // A server without posix_fadvise refuses the setting: the connection goes on with its default.
-    const refused = { query: () => Promise.reject(new Error('effective_io_concurrency must be set to 0')) };
-    await expect(readAhead(refused as unknown as pg.ClientBase)).resolves.toBeUndefined();
+    const failing = (code: string) =>
+      ({
+        query: () => Promise.reject(Object.assign(new Error('effective_io_concurrency'), { code })),
+      }) as unknown as pg.ClientBase;
+    await expect(readAhead(failing('22023'))).resolves.toBeUndefined();
+    // Any other failure (a connection lost) fails the connect.
+    await expect(readAhead(failing('57P01'))).rejects.toThrow('effective_io_concurrency');
   });
 });
