@@ -48,8 +48,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
 /**
  * A street tile reads a few thousand stations' rows scattered over the table (one page each at 10,000,000
- * stations). With the pages asked for ahead (posix_fadvise), a cold tile of central Rome took 120-126 ms
- * instead of 329-382 (scripts/bench/README.md, vector tiles); PostgreSQL's default asks for one. A server
+ * stations). With the pages asked for ahead (posix_fadvise), the two densest tiles, in central Rome, took
+ * 54-60 ms instead of 299-360 from a cold server and page cache (scripts/bench/README.md, vector tiles);
+ * PostgreSQL's default asks for one page ahead. A server
  * without posix_fadvise refuses any value but 0 (invalid_parameter_value): the connection then keeps its
  * default. Any other failure fails the connect. Sent before the connection's first use.
  */
