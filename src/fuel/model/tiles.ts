@@ -101,26 +101,6 @@ export function placeKey(ux: number, uy: number): number {
   return key;
 }
 
-/** A position's place key (the SQLite store keeps it with each station and its newest prices). */
-export function placeKeyOf(lon: number, lat: number): number {
-  const [ux, uy] = worldUnits(lon, lat);
-  return placeKey(ux, uy);
-}
-
-/** The units a place key holds: placeKey's inverse. */
-export function placeUnits(key: number): [number, number] {
-  let ux = 0;
-  let uy = 0;
-  let rest = key;
-  for (let bit = 0; bit < UNIT_BITS; bit++) {
-    const pair = rest % 4;
-    rest = (rest - pair) / 4;
-    ux |= (pair & 1) << bit;
-    uy |= (pair >> 1) << bit;
-  }
-  return [ux, uy];
-}
-
 /** The place keys of a tile's positions: from, to (exclusive). Keys reach 2^50, exact in a number. */
 export function placeKeyRange({ z, x, y }: TileAddress): [number, number] {
   const shift = 2 ** (UNIT_BITS - z);

@@ -8,10 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migratePostgres, migrateSqlite, readMigrations } from '../../common/migrations';
 import { createTestDatabase, type TestDatabase } from '../../common/testing/postgres';
 import { type StationFeature, stationFeature } from '../domain/features';
-import { placeKeyOf, UNIT_BITS, worldUnits } from '../model/tiles';
 import { parseFeatureTexts } from '../testing/json';
 import { stationRows } from '../testing/stores';
-import { decodeTile } from '../testing/tiles';
 import { openPostgresStore } from './postgres';
 import { sampleKey } from './sample-key';
 import { openSqliteDatabase, openSqliteStore } from './sqlite';
@@ -332,21 +330,6 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
           .get(),
       ).toBe(3);
       expect(migrated.prepare('SELECT count(*) FROM stations_rtree').pluck().get()).toBe(3);
-      // Migration 009: each station's place key, and its newest price's, from its position.
-      const keys = migrated
-        .prepare(
-          `SELECT s.lon, s.lat, s.place_key, p.place_key FROM stations s
-           LEFT JOIN latest_prices p ON p.station_seq = s.seq ORDER BY s.external_id`,
-        )
-        .raw()
-        .all() as [number, number, number, number | null][];
-      expect(
-        keys.map(([lon, lat, key, priceKey]) => [key - placeKeyOf(lon, lat), priceKey ?? 'none']),
-      ).toEqual([
-        [0, keys[0]?.[2]],
-        [0, keys[1]?.[2]],
-        [0, 'none'],
-      ]);
       expect(
         migrated
           .prepare('SELECT count(*) FROM prices p JOIN stations s ON s.seq = p.station_seq')
@@ -399,15 +382,6 @@ describe('fuel migrations 004 and 005 on SQLite (Feature texts stored with the r
         (await stationRows(store).stationsInBox(query)).stations.map((row) => stationFeature(row, 'B7')),
       );
       expect(after.map((f) => [f.properties.name, f.properties.price])).toEqual([['Renamed', 1.7]]);
-      // The street tile holding it, read in place order.
-      const [ux, uy] = worldUnits(-3.7, 40.4);
-      const street = { fuel: 'B7', z: 16, x: ux >>> (UNIT_BITS - 16), y: uy >>> (UNIT_BITS - 16) };
-      expect(
-        decodeTile(await store.stationTile(street)).stations?.map((f) => [
-          f.properties.name,
-          f.properties.price,
-        ]),
-      ).toEqual([['Renamed', 1.7]]);
       const near = await store.nearestStations({ lon: -3.7, lat: 40.4, radiusKm: 2, fuel: 'B7', limit: 5 });
       expect(near.map((s) => [s.externalId, s.price])).toEqual([['a-2', 1.7]]);
       // A station's prices still go with it.

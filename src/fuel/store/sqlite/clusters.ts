@@ -12,7 +12,7 @@ import {
   pointsKeyRange,
   tallyPoints,
 } from '../../model/tile-points';
-import { PYRAMID_MAX_ZOOM, placeUnits } from '../../model/tiles';
+import { PYRAMID_MAX_ZOOM, worldUnits } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
 
@@ -48,16 +48,20 @@ function readFuel(c: SqliteConnection, fuel: string): { version: number; station
       currencies: [],
     };
     const currencies = new Map<string, number>();
-    // Each station's units from its place key (migration 009): the prices are read alone, in key order.
     const rows =
       fuel === EV_FUEL
-        ? c.prepare("SELECT place_key, NULL, NULL FROM stations WHERE station_type IN ('ev_charger', 'both')")
-        : c.prepare('SELECT place_key, price, currency FROM latest_prices WHERE fuel = ?');
+        ? c.prepare("SELECT lon, lat, NULL, NULL FROM stations WHERE station_type IN ('ev_charger', 'both')")
+        : c.prepare(
+            `SELECT s.lon, s.lat, p.price, p.currency FROM latest_prices p JOIN stations s ON s.seq = p.station_seq
+             WHERE p.fuel = ?`,
+          );
     let s = 0;
-    for (const [key, price, currency] of rows.raw().iterate(...(fuel === EV_FUEL ? [] : [fuel])) as Iterable<
-      [number, number | null, string | null]
+    for (const [lon, lat, price, currency] of rows
+      .raw()
+      .iterate(...(fuel === EV_FUEL ? [] : [fuel])) as Iterable<
+      [number, number, number | null, string | null]
     >) {
-      [stations.ux[s], stations.uy[s]] = placeUnits(key);
+      [stations.ux[s], stations.uy[s]] = worldUnits(lon, lat);
       if (price !== null) stations.price[s] = price;
       if (currency !== null) {
         if (!currencies.has(currency)) currencies.set(currency, currencies.size);

@@ -3,7 +3,6 @@
  */
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../../../common/databases';
-import { placeKeyOf } from '../../model/tiles';
 import { VersionedPositions } from '../positions';
 
 export interface SqliteStoreOptions {
@@ -28,7 +27,7 @@ export function openSqliteDatabase(
   file: string,
   options: Pick<SqliteStoreOptions, 'forScrapes'> = {},
 ): Database.Database {
-  const db = openSqlite(file, {
+  return openSqlite(file, {
     // A country-sized box reads 20,000 rows in random order: a page cache of 64 MB and a memory-mapped
     // file spare most of the read system calls (measured in scripts/bench/fuel.ts).
     pragmas: options.forScrapes
@@ -37,12 +36,6 @@ export function openSqliteDatabase(
         ? ['cache_size = -65536']
         : ['cache_size = -65536', 'mmap_size = 268435456'],
   });
-  // The place keys migration 009 gives the stations stored before it; the store's writes compute them in
-  // JavaScript (model/tiles.ts) and no trigger or index calls it, so the file stays readable without it.
-  db.function('fuel_place_key', { deterministic: true }, (lon: unknown, lat: unknown) =>
-    placeKeyOf(Number(lon), Number(lat)),
-  );
-  return db;
 }
 
 /**

@@ -58,9 +58,8 @@ const IN_BOX = `r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @
 
 const EV_TYPES = `s.station_type IN ('ev_charger', 'both')`;
 
-/** The station's newest price of the fuel (kept by replacePrices, migration 003): one lookup by its key (009). */
-const LATEST_PRICE =
-  'JOIN latest_prices p ON p.place_key = s.place_key AND p.station_seq = s.seq AND p.fuel = @fuel';
+/** The station's newest price for the fuel (kept by replacePrices, see migration 003). */
+const LATEST_PRICE = 'JOIN latest_prices p ON p.station_seq = s.seq AND p.fuel = @fuel';
 
 function selection(fuel: string): { columns: string; prices: string; join: string; where: string } {
   const prices =

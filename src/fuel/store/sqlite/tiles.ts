@@ -1,15 +1,13 @@
 /**
- * The SQLite store's vector tiles: a street tile's stations read in place order (migration 009), a cluster
- * tile's through the R*Tree (with their newest price, migration 003) when no build answers it; grouped and
- * placed as model/tiles.ts says, and encoded by @maplibre/vt-pbf, the encoder of MapLibre's own project.
- * The PostgreSQL store groups and encodes in the database (ST_AsMVT).
+ * The SQLite store's vector tiles: the tile's stations read through the R*Tree (with their newest price,
+ * migration 003), grouped and placed as model/tiles.ts says, and encoded by @maplibre/vt-pbf, the
+ * encoder of MapLibre's own project. The PostgreSQL store groups and encodes in the database (ST_AsMVT).
  */
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { CellTally, type ClusterCell } from '../../model/tile-points';
 import {
   clusterPlace,
   placeInTile,
-  placeKeyRange,
   STREET_ZOOM,
   TILE_EXTENT,
   tileSearchBox,
@@ -26,46 +24,24 @@ interface Point {
   tags: Properties;
 }
 
-/** The stations of the tile's search box for the fuel, through the R*Tree: their place, then the price's. */
-function tileRows(c: SqliteConnection, { fuel, z, x, y }: TileQuery): IterableIterator<unknown[]> {
+/** The stations of the tile's search box for the fuel: their columns, then the price's three. */
+function tileRows(
+  c: SqliteConnection,
+  { fuel, z, x, y }: TileQuery,
+  columns: string,
+): IterableIterator<unknown[]> {
   const [minLon, minLat, maxLon, maxLat] = tileSearchBox({ z, x, y });
   const ev = fuel === EV_FUEL;
   return c
     .prepare(
-      `SELECT s.lon, s.lat, ${ev ? 'NULL, NULL' : 'p.price, p.currency'}
+      `SELECT ${columns}, ${ev ? 'NULL, NULL, NULL' : 'p.price, p.currency, p.reported_at'}
        FROM stations_rtree r JOIN stations s ON s.seq = r.seq
-       ${ev ? '' : 'JOIN latest_prices p ON p.place_key = s.place_key AND p.station_seq = s.seq AND p.fuel = @fuel'}
+       ${ev ? '' : 'JOIN latest_prices p ON p.station_seq = s.seq AND p.fuel = @fuel'}
        WHERE r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @minLat AND r.min_lat <= @maxLat
          AND ${ev ? "s.station_type IN ('ev_charger', 'both') AND @fuel IS NOT NULL" : '1'}`,
     )
     .raw()
     .iterate({ minLon, minLat, maxLon, maxLat, fuel }) as IterableIterator<unknown[]>;
-}
-
-/**
- * A street tile's stations for the fuel, with their card's columns and the price's three: one range of place
- * keys (migration 009) read from the stations' street index, never their rows, each price looked up by key
- * in the same order (CROSS JOIN keeps the stations first: from the prices, each station would be a lookup by
- * number, in sample-key order).
- */
-export function streetTileSql(ev: boolean): string {
-  const columns = 's.lon, s.lat, s.external_id, s.country, s.name, s.brand, s.address, s.city, s.power_kw';
-  return ev
-    ? `SELECT ${columns}, NULL, NULL, NULL FROM stations s INDEXED BY stations_street
-       WHERE s.place_key >= @from AND s.place_key < @to AND s.station_type IN ('ev_charger', 'both')`
-    : `SELECT ${columns}, p.price, p.currency, p.reported_at
-       FROM stations s INDEXED BY stations_street CROSS JOIN latest_prices p
-         ON p.place_key = s.place_key AND p.station_seq = s.seq AND p.fuel = @fuel
-       WHERE s.place_key >= @from AND s.place_key < @to`;
-}
-
-function streetRows(c: SqliteConnection, query: TileQuery): IterableIterator<unknown[]> {
-  const [from, to] = placeKeyRange(query);
-  const ev = query.fuel === EV_FUEL;
-  return c
-    .prepare(streetTileSql(ev))
-    .raw()
-    .iterate(ev ? { from, to } : { from, to, fuel: query.fuel }) as IterableIterator<unknown[]>;
 }
 
 /**
@@ -75,7 +51,8 @@ function streetRows(c: SqliteConnection, query: TileQuery): IterableIterator<unk
  */
 function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
   const found: { key: string; point: Point }[] = [];
-  for (const row of streetRows(c, query)) {
+  const columns = 's.lon, s.lat, s.external_id, s.country, s.name, s.brand, s.address, s.city, s.power_kw';
+  for (const row of tileRows(c, query, columns)) {
     const [lon, lat, externalId, country, name, brand, address, city, powerKw, price, currency, at] = row as [
       number,
       number,
@@ -110,7 +87,7 @@ function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
 /** The tile's cells computed from its stations: each station read, in units (model/tiles.ts worldUnits). */
 function liveClusters(c: SqliteConnection, query: TileQuery): ClusterCell[] {
   const tally = new CellTally(query.z, query.x, query.y);
-  for (const row of tileRows(c, query)) {
+  for (const row of tileRows(c, query, 's.lon, s.lat')) {
     const [lon, lat, price, currency] = row as [number, number, number | null, string | null];
     const [ux, uy] = worldUnits(lon, lat);
     tally.add(ux, uy, price, currency);

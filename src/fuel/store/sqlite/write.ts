@@ -1,8 +1,6 @@
 /**
  * The SQLite store's writes: stations upserted in batches, a source's prices replaced, stations removed.
  */
-
-import { placeKeyOf } from '../../model/tiles';
 import { batchesOf, DEFAULT_BATCH_SIZE, dedupeStations, errorMessage, inSampleKeyOrder } from '../input';
 import {
   CURRENCY_SLOTS,
@@ -73,7 +71,7 @@ export async function upsertStations(
   const values = '@type, @name, @brand, @address, @city, @lon, @lat, @powerKw, @source';
   const update = c.prepare(
     `UPDATE stations SET (${fields.join(', ')}, updated_at) = (${values}, @now),
-       place_key = @placeKey, feature_head = ${featureHeadSql('id', 'external_id', 'country')}
+       feature_head = ${featureHeadSql('id', 'external_id', 'country')}
      WHERE external_id = @externalId AND country = @country AND (${fields.join(', ')}) IS NOT (${values})`,
   );
   // A new station's number is the next free one of its sample key's place (migration 005).
@@ -81,9 +79,9 @@ export async function upsertStations(
     WHERE seq BETWEEN @sampleKey * ${SEQ_PER_KEY} AND @sampleKey * ${SEQ_PER_KEY} + ${SEQ_PER_KEY - 1}),
     @sampleKey * ${SEQ_PER_KEY})`;
   const insert = c.prepare(
-    `INSERT INTO stations (seq, id, external_id, country, ${fields.join(', ')}, place_key, sample_key,
-       created_at, updated_at, feature_head)
-     VALUES (${seq}, @id, @externalId, @country, ${values}, @placeKey, @sampleKey, @now, @now,
+    `INSERT INTO stations (seq, id, external_id, country, ${fields.join(', ')}, sample_key, created_at,
+       updated_at, feature_head)
+     VALUES (${seq}, @id, @externalId, @country, ${values}, @sampleKey, @now, @now,
        ${featureHeadSql('@id', '@externalId', '@country')})`,
   );
   const indexed = c.prepare(
@@ -113,7 +111,6 @@ export async function upsertStations(
           lat: s.lat,
           powerKw: s.powerKw ?? null,
           source: s.source,
-          placeKey: placeKeyOf(s.lon, s.lat),
           now,
           id: '',
           sampleKey: 0,
@@ -335,19 +332,16 @@ function previousPrices(
  * place keeps its row).
  */
 function refreshLatestPrices(c: SqliteConnection, country: string): void {
-  // Kept in place order with their station's key (migration 009).
   c.prepare(
-    `DELETE FROM latest_prices
-     WHERE (place_key, station_seq) IN (SELECT place_key, seq FROM stations WHERE country = ?)`,
+    'DELETE FROM latest_prices WHERE station_seq IN (SELECT seq FROM stations WHERE country = ?)',
   ).run(country);
   c.prepare(
-    `INSERT INTO latest_prices (place_key, station_seq, fuel, price, currency, reported_at)
-     SELECT s.place_key, p.station_seq, p.fuel, p.price, p.currency, p.reported_at
+    `INSERT INTO latest_prices (station_seq, fuel, price, currency, reported_at)
+     SELECT p.station_seq, p.fuel, p.price, p.currency, p.reported_at
      FROM stations s JOIN prices p ON p.station_seq = s.seq
      WHERE s.country = ? AND p.rowid = (
        SELECT q.rowid FROM prices q WHERE q.station_seq = p.station_seq AND q.fuel = p.fuel
-       ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)
-     ORDER BY s.place_key, p.station_seq`,
+       ORDER BY q.reported_at DESC, q.rowid DESC LIMIT 1)`,
   ).run(country);
   moveMapVersion(c);
 }
