@@ -7,7 +7,7 @@ import { inSampleKeyOrder } from '../store/input';
 import type { FuelStore } from '../store/store';
 import { type OpenedTestStore, stationRows, TEST_BACKENDS } from '../testing/stores';
 import { OcmGate, ocmScraper } from './feeds/ocm';
-import { runScraper } from './pipeline';
+import { listing, MAX_PARTS, runScraper } from './pipeline';
 import { recordingLog } from './testing/context';
 import type { FeedBatch, FetchResult, RawPrice, RawStation, Scraper } from './types';
 
@@ -387,5 +387,14 @@ describe.each(
       '[testfeed] Fetching data for AL ...',
       '[testfeed] Nothing to store this run: allowance spent',
     ]);
+  });
+});
+
+describe('a listing', () => {
+  it('keeps the part and the fuel bit in 31 bits, and refuses a part past them rather than wrap', () => {
+    expect(listing(MAX_PARTS - 1, { type: 'fuel' }) + 2).toBe(2 ** 31 - 1);
+    expect(new Int32Array([listing(MAX_PARTS - 1, { type: 'fuel' }) + 2])[0]).toBe(2 ** 31 - 1);
+    expect(listing(3, { type: 'ev_charger' })).toBe(12);
+    expect(() => listing(MAX_PARTS, { type: 'fuel' })).toThrow(/more than 536870912 parts/);
   });
 });

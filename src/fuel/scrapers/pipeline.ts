@@ -138,7 +138,14 @@ interface Intake {
   invalid: number;
 }
 
-const listing = (part: number, station: RawStation) => part * 4 + (station.type === 'fuel' ? 1 : 0);
+/** The most parts a feed may hand over: a listing and its two bits are kept in 31 (id-table.ts). */
+export const MAX_PARTS = 2 ** 29;
+
+/** An id's listing: the part it was last listed in, and whether as a fuel station (see Intake.last). */
+export function listing(part: number, station: Pick<RawStation, 'type'>): number {
+  if (part >= MAX_PARTS) throw new RangeError(`the feed handed over more than ${MAX_PARTS} parts`);
+  return part * 4 + (station.type === 'fuel' ? 1 : 0);
+}
 const PRICED = 2;
 
 /** Step 1, and the filters of step 2 that need no other part: every part taken as it comes. */
