@@ -319,7 +319,8 @@ describe.each(TEST_BACKENDS)('platform-bound commands on %s', (backend) => {
       io,
       { logger, signal: stop.signal },
     );
-    await expect.poll(() => io.lines).toContain('Scheduler waiting: not configured');
+    // The schedule migrates its database first: a second under load is not enough for that.
+    await expect.poll(() => io.lines, { timeout: 15_000 }).toContain('Scheduler waiting: not configured');
     expect(warnings.join('')).toContain(
       'the backup is not configured: set MSGR_API_ID, MSGR_API_HASH, MSGR_ACCOUNT_1_PHONE',
     );

@@ -24,6 +24,7 @@ describe('fuel migrate', () => {
       `fuel: applied migration 006_station_clusters to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 007_station_tile_points to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: applied migration 008_rtree_written_by_upsert to sqlite:${path.join(dir, 'fuel.db')}`,
+      `fuel: applied migration 009_street_copies to sqlite:${path.join(dir, 'fuel.db')}`,
       `fuel: sqlite:${path.join(dir, 'fuel.db')} is up to date`,
     ]);
   });

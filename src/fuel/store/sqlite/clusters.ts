@@ -1,7 +1,8 @@
 /**
- * The SQLite store's cluster table (migration 006, model/cluster-pyramid.ts) and its stations by zoom-13
- * tile (migration 007, model/tile-points.ts): the version every write that changes the map moves, their
- * rebuild from the stations, and the cluster tiles they answer.
+ * The SQLite store's cluster table (migration 006, model/cluster-pyramid.ts), its stations by zoom-13 tile
+ * (migration 007, model/tile-points.ts) and its copies of the densest street tiles (009, street-copies.ts):
+ * the version every write that changes the map moves, their rebuild from the stations, and the cluster
+ * tiles they answer.
  */
 import { buildClusterLevels, type ClusterStations } from '../../model/cluster-pyramid';
 import {
@@ -15,6 +16,7 @@ import {
 import { PYRAMID_MAX_ZOOM, worldUnits } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
+import { denseStreetTiles, streetCopiesOf } from './street-copies';
 
 /** Called inside each write transaction that changed a station's place or type, or a newest price. */
 export function moveMapVersion(c: SqliteConnection): void {
@@ -29,8 +31,15 @@ export async function tileVersion(c: SqliteConnection): Promise<string> {
   return c.prepare("SELECT version || '.' || clusters_built FROM map_version").pluck().get() as string;
 }
 
-/** A fuel's stations as the builder reads them, with the version they are of (one read transaction). */
-function readFuel(c: SqliteConnection, fuel: string): { version: number; stations: ClusterStations } {
+/**
+ * A fuel's stations as the builder reads them, with the version they are of, and the copies of its densest
+ * street tiles (street-copies.ts): one read transaction.
+ */
+function readFuel(
+  c: SqliteConnection,
+  fuel: string,
+  denseTiles: readonly number[],
+): { version: number; stations: ClusterStations; streets: { tile: number; rows: Buffer }[] } {
   const read = c.db.transaction(() => {
     const version = versionNow(c);
     const count =
@@ -70,7 +79,8 @@ function readFuel(c: SqliteConnection, fuel: string): { version: number; station
       s++;
     }
     stations.currencies = [...currencies.keys()];
-    return { version, stations };
+    const streets = streetCopiesOf(c, fuel, denseTiles);
+    return { version, stations, streets };
   });
   return read();
 }
@@ -102,14 +112,18 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
   const insertPoints = c.prepare(
     'INSERT INTO station_tile_points (fuel, tile, currencies, points) VALUES (?, ?, ?, ?)',
   );
+  const insertStreet = c.prepare('INSERT INTO station_street_copies (fuel, tile, rows) VALUES (?, ?, ?)');
   const insert = c.prepare(
     `INSERT INTO station_clusters (fuel, z, tx, ty, cell, count, sum_ux, sum_uy, cheapest, median, currency)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  /** The street tiles to copy, found once for every fuel built (street-copies.ts). */
+  let denseTiles: number[] | undefined;
   for (const fuel of fuels) {
     if (built.get(fuel) === version) continue;
     // Each fuel's stations are freed before the next is read.
-    const { version: of, stations } = readFuel(c, fuel);
+    denseTiles ??= denseStreetTiles(c, c.streetCopyFrom);
+    const { version: of, stations, streets } = readFuel(c, fuel, denseTiles);
     const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
     // Sorted before the write transaction (the sort of every station is not done holding the write lock),
     // packed row by row as they are written.
@@ -142,6 +156,8 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
       for (const row of packed) {
         insertPoints.run(fuel, row.key, JSON.stringify(row.currencies), row.points);
       }
+      c.prepare('DELETE FROM station_street_copies WHERE fuel = ?').run(fuel);
+      for (const copy of streets) insertStreet.run(fuel, copy.tile, copy.rows);
       c.prepare('INSERT OR REPLACE INTO station_cluster_builds (fuel, version) VALUES (?, ?)').run(fuel, of);
       c.prepare('UPDATE map_version SET clusters_built = clusters_built + 1').run();
     });
@@ -157,6 +173,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
       for (const fuel of gone) {
         c.prepare('DELETE FROM station_clusters WHERE fuel = ?').run(fuel);
         c.prepare('DELETE FROM station_tile_points WHERE fuel = ?').run(fuel);
+        c.prepare('DELETE FROM station_street_copies WHERE fuel = ?').run(fuel);
         c.prepare('DELETE FROM station_cluster_builds WHERE fuel = ?').run(fuel);
       }
     })

@@ -18,6 +18,8 @@ export interface SqliteStoreOptions {
    * (default 50,000); the server answers other requests between two statements.
    */
   positionsPerRead?: number;
+  /** The fewest stations of a fuel in a zoom-14 tile for a build to copy its rows (street-copies.ts). */
+  streetCopyFrom?: number;
 }
 
 export const POSITIONS_PER_READ = 50_000;
@@ -49,6 +51,7 @@ export class SqliteConnection {
   constructor(
     readonly db: Database.Database,
     readonly positionsPerRead: number,
+    readonly streetCopyFrom: number,
   ) {}
 
   prepare(sql: string): Database.Statement {

@@ -29,6 +29,7 @@ import {
   stationsInBox,
   stats,
 } from './read';
+import { STREET_COPY_FROM } from './street-copies';
 import { stationTile } from './tiles';
 import { deleteOrphanFuelStations, deleteStationsBySource, replacePrices, upsertStations } from './write';
 
@@ -42,7 +43,13 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     db.close();
     throw error;
   }
-  return sqliteFuelStore(new SqliteConnection(db, options.positionsPerRead ?? POSITIONS_PER_READ));
+  return sqliteFuelStore(
+    new SqliteConnection(
+      db,
+      options.positionsPerRead ?? POSITIONS_PER_READ,
+      options.streetCopyFrom ?? STREET_COPY_FROM,
+    ),
+  );
 }
 
 /** The store's interface over one connection, each operation from its file. */

@@ -2,8 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STREET_ZOOM, UNIT_BITS, worldUnits } from '../../model/tiles';
 import { stationRows, TEST_BACKENDS, TEST_SHARED_BACKENDS } from '../../testing/stores';
 import { decodeTile } from '../../testing/tiles';
 import type { FuelStore, LonLat, PriceInput, StationInput } from '../store';
@@ -103,6 +105,140 @@ describe('the SQLite store’s cluster table', () => {
       expect(await count(0)).toBe(999);
       expect((await store.refreshStationClusters()).rebuilt).toEqual(['B7', 'EV']);
       expect(await count(0)).toBe(3);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+});
+
+describe('the SQLite store’s copies of its densest street tiles', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'specyard-streets-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The street tiles (zooms 14, 16 and 22) holding each station, by fuel. */
+  const tilesOf = (stations: StationInput[]) => {
+    const tiles = new Map<string, { fuel: string; z: number; x: number; y: number }>();
+    for (const s of stations) {
+      const [ux, uy] = worldUnits(s.lon, s.lat);
+      for (const fuel of ['B7', 'EV']) {
+        for (const z of [STREET_ZOOM, 16, 22]) {
+          const tile = { fuel, z, x: ux >>> (UNIT_BITS - z), y: uy >>> (UNIT_BITS - z) };
+          tiles.set(JSON.stringify(tile), tile);
+        }
+      }
+    }
+    return [...tiles.values()];
+  };
+
+  it('answer a tile with the very bytes read live while the map is as built, and never after a write', async () => {
+    const file = path.join(dir, 'fuel.db');
+    const store = openSqliteStore(file, { streetCopyFrom: 3 });
+    const other = new Database(file);
+    try {
+      const stations = [
+        ...Array.from({ length: 12 }, (_, n) => stationAt(n)),
+        // Three chargers in one zoom-14 tile, one of them also a fuel station without a price.
+        { ...stationAt(40), externalId: 'c-1', type: 'ev_charger' as const, powerKw: 50, lon: -3.789 },
+        { ...stationAt(41), externalId: 'c-2', type: 'both' as const, powerKw: 22, lon: -3.7885 },
+        { ...stationAt(42), externalId: 'c-3', type: 'ev_charger' as const, lon: -3.79, lat: 40.4 },
+      ];
+      await store.upsertStations(stations);
+      await store.replacePrices('miteco', 'ES', b7(stations.slice(0, 10)));
+      const tiles = tilesOf(stations);
+      const read = async () =>
+        Promise.all(tiles.map((t) => store.stationTile(t).then((b) => Buffer.from(b))));
+      const live = await read();
+      expect((await store.refreshStationClusters()).rebuilt).toEqual(['B7', 'EV']);
+      const copies = other.prepare('SELECT fuel, tile, rows FROM station_street_copies').raw().all() as [
+        string,
+        number,
+        Buffer,
+      ][];
+      // Each fuel's stations in the zoom-14 tiles holding three stations or more.
+      expect(new Set(copies.map(([fuel]) => fuel))).toEqual(new Set(['B7', 'EV']));
+      expect(await read()).toEqual(live);
+
+      // A copy altered behind the store's back shows: the tiles came from the copies.
+      for (const [fuel, tile, rows] of copies) {
+        const changed = (JSON.parse(inflateRawSync(rows).toString('utf8')) as unknown[][]).map((row) => {
+          const copy = [...row];
+          copy[4] = 'From the copy';
+          return copy;
+        });
+        other
+          .prepare('UPDATE station_street_copies SET rows = ? WHERE fuel = ? AND tile = ?')
+          .run(deflateRawSync(JSON.stringify(changed)), fuel, tile);
+      }
+      const names = async (fuel: string) =>
+        new Set(
+          (
+            await Promise.all(
+              tiles
+                .filter((t) => t.fuel === fuel)
+                .map(async (t) => decodeTile(await store.stationTile(t)).stations ?? []),
+            )
+          )
+            .flat()
+            .map((f) => f.properties.name),
+        );
+      expect(await names('B7')).toContain('From the copy');
+      expect(await names('EV')).toContain('From the copy');
+
+      // Any write, and every street tile is read live until the next build.
+      await store.replacePrices('miteco', 'ES', [
+        ...b7(stations.slice(0, 10)),
+        { externalId: 's-3', country: 'ES', fuel: 'B7', price: 1.234, currency: 'EUR' },
+      ]);
+      expect(await names('B7')).not.toContain('From the copy');
+      expect(await names('EV')).not.toContain('From the copy');
+      const prices = async () =>
+        (
+          await Promise.all(
+            tiles
+              .filter((t) => t.fuel === 'B7')
+              .map(async (t) => decodeTile(await store.stationTile(t)).stations ?? []),
+          )
+        )
+          .flat()
+          .filter((f) => f.properties.externalId === 's-3')
+          .map((f) => f.properties.price);
+      expect(new Set(await prices())).toEqual(new Set([1.234]));
+      await store.refreshStationClusters();
+      expect(await names('B7')).not.toContain('From the copy');
+      expect(new Set(await prices())).toEqual(new Set([1.234]));
+      const rebuilt = await read();
+      const reopened = openSqliteStore(file, { streetCopyFrom: Number.MAX_SAFE_INTEGER });
+      try {
+        // Read live by a store that copies nothing: the same bytes.
+        other.prepare('DELETE FROM station_street_copies').run();
+        expect(
+          await Promise.all(tiles.map((t) => reopened.stationTile(t).then((b) => Buffer.from(b)))),
+        ).toEqual(rebuilt);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('copies only the zoom-14 tiles holding at least the set number of stations of the fuel', async () => {
+    const file = path.join(dir, 'fuel.db');
+    const store = openSqliteStore(file, { streetCopyFrom: 1000 });
+    const other = new Database(file, { readonly: true });
+    try {
+      const stations = Array.from({ length: 40 }, (_, n) => stationAt(n));
+      await store.upsertStations(stations);
+      await store.replacePrices('miteco', 'ES', b7(stations));
+      await store.refreshStationClusters();
+      expect(other.prepare('SELECT count(*) FROM station_street_copies').pluck().get()).toBe(0);
     } finally {
       other.close();
       await store.close();

@@ -1,47 +1,21 @@
 /**
  * The SQLite store's vector tiles: the tile's stations read through the R*Tree (with their newest price,
- * migration 003), grouped and placed as model/tiles.ts says, and encoded by @maplibre/vt-pbf, the
+ * migration 003; the densest street tiles from their copy, street-copies.ts), grouped and placed as model/tiles.ts says, and encoded by @maplibre/vt-pbf, the
  * encoder of MapLibre's own project. The PostgreSQL store groups and encodes in the database (ST_AsMVT).
  */
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { CellTally, type ClusterCell } from '../../model/tile-points';
-import {
-  clusterPlace,
-  placeInTile,
-  STREET_ZOOM,
-  TILE_EXTENT,
-  tileSearchBox,
-  worldUnits,
-} from '../../model/tiles';
+import { clusterPlace, placeInTile, STREET_ZOOM, TILE_EXTENT, worldUnits } from '../../model/tiles';
 import { EV_FUEL, type TileQuery } from '../store';
 import { tableClusters } from './clusters';
 import type { SqliteConnection } from './connection';
+import { streetRows, tileRows } from './street-copies';
 
 type Properties = Record<string, string | number>;
 interface Point {
   type: 1;
   geometry: [number, number][];
   tags: Properties;
-}
-
-/** The stations of the tile's search box for the fuel: their columns, then the price's three. */
-function tileRows(
-  c: SqliteConnection,
-  { fuel, z, x, y }: TileQuery,
-  columns: string,
-): IterableIterator<unknown[]> {
-  const [minLon, minLat, maxLon, maxLat] = tileSearchBox({ z, x, y });
-  const ev = fuel === EV_FUEL;
-  return c
-    .prepare(
-      `SELECT ${columns}, ${ev ? 'NULL, NULL, NULL' : 'p.price, p.currency, p.reported_at'}
-       FROM stations_rtree r JOIN stations s ON s.seq = r.seq
-       ${ev ? '' : 'JOIN latest_prices p ON p.station_seq = s.seq AND p.fuel = @fuel'}
-       WHERE r.max_lon >= @minLon AND r.min_lon <= @maxLon AND r.max_lat >= @minLat AND r.min_lat <= @maxLat
-         AND ${ev ? "s.station_type IN ('ev_charger', 'both') AND @fuel IS NOT NULL" : '1'}`,
-    )
-    .raw()
-    .iterate({ minLon, minLat, maxLon, maxLat, fuel }) as IterableIterator<unknown[]>;
 }
 
 /**
@@ -51,8 +25,7 @@ function tileRows(
  */
 function stationPoints(c: SqliteConnection, query: TileQuery): Point[] {
   const found: { key: string; point: Point }[] = [];
-  const columns = 's.lon, s.lat, s.external_id, s.country, s.name, s.brand, s.address, s.city, s.power_kw';
-  for (const row of tileRows(c, query, columns)) {
+  for (const row of streetRows(c, query)) {
     const [lon, lat, externalId, country, name, brand, address, city, powerKw, price, currency, at] = row as [
       number,
       number,
