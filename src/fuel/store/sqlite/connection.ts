@@ -18,7 +18,7 @@ export interface SqliteStoreOptions {
    * (default 50,000); the server answers other requests between two statements.
    */
   positionsPerRead?: number;
-  /** The fewest stations of a fuel in a zoom-14 tile for a build to copy its rows (street-copies.ts). */
+  /** The fewest stations (of any kind) in a zoom-14 tile for a build to copy its rows (street-copies.ts). */
   streetCopyFrom?: number;
 }
 

@@ -229,7 +229,7 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
     }
   });
 
-  it('copies only the zoom-14 tiles holding at least the set number of stations of the fuel', async () => {
+  it('copies no zoom-14 tile holding fewer stations than the set number', async () => {
     const file = path.join(dir, 'fuel.db');
     const store = openSqliteStore(file, { streetCopyFrom: 1000 });
     const other = new Database(file, { readonly: true });

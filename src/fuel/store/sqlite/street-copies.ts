@@ -3,8 +3,8 @@
  * and, for the densest zoom-14 tiles, a copy of those very rows written by each build (migration 009). A
  * street tile's stations are a row and a price each at random places of the file (the stations are in
  * sample-key order): from disk, the densest tile at 10,000,000 stations (3,280 stations with a price of one
- * fuel) took 0.5-1.2 s, at about 28,000 random reads a second (scripts/bench/README.md, vector tiles). A
- * copy is a few neighbouring pages. It answers only while the map is at the version its build read, so a
+ * fuel) took 0.5-1.2 s, its reads one after the other (scripts/bench/README.md, vector tiles). A copy is a
+ * few neighbouring pages. It answers only while the map is at the version its build read, so a
  * tile is never older than the stations: after any write the tiles are read live until the next build.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -76,9 +76,9 @@ export function denseStreetTiles(c: SqliteConnection, from: number): number[] {
   const rows = c.prepare('SELECT min_lon, min_lat FROM stations_rtree').raw().iterate() as Iterable<
     [number, number]
   >;
+  const shift = UNIT_BITS - STREET_ZOOM;
   for (const [lon, lat] of rows) {
     const [ux, uy] = worldUnits(lon, lat);
-    const shift = UNIT_BITS - STREET_ZOOM;
     const key = streetKey(ux >>> shift, uy >>> shift);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }

@@ -1,7 +1,8 @@
 /**
  * The SQLite store's vector tiles: the tile's stations read through the R*Tree (with their newest price,
- * migration 003; the densest street tiles from their copy, street-copies.ts), grouped and placed as model/tiles.ts says, and encoded by @maplibre/vt-pbf, the
- * encoder of MapLibre's own project. The PostgreSQL store groups and encodes in the database (ST_AsMVT).
+ * migration 003; the densest street tiles from their copy, street-copies.ts), grouped and placed as
+ * model/tiles.ts says, and encoded by @maplibre/vt-pbf, the encoder of MapLibre's own project. The
+ * PostgreSQL store groups and encodes in the database (ST_AsMVT).
  */
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { CellTally, type ClusterCell } from '../../model/tile-points';
