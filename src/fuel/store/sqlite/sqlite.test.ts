@@ -229,6 +229,62 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
     }
   });
 
+  it('copies a station on the edge of two tiles into the tile it is drawn in, and a tile without the fuel empty', async () => {
+    const file = path.join(dir, 'fuel.db');
+    const store = openSqliteStore(file, { streetCopyFrom: 3 });
+    const other = new Database(file, { readonly: true });
+    try {
+      // The corner of four zoom-14 tiles near Madrid, and stations on it, a centimetre off it each way
+      // and a hair's breadth off it: three or more in each of the four tiles, none of them chargers.
+      const size = 2 ** STREET_ZOOM;
+      const x = Math.floor(((-3.7 + 180) / 360) * size);
+      const y = 6_300;
+      const lon = (x / size) * 360 - 180;
+      const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
+      const offsets = [0, 1e-7, -1e-7, 1e-12, -1e-12, 3e-4, -3e-4];
+      const stations = offsets.flatMap((dx, i) =>
+        offsets.map((dy, j) => ({ ...stationAt(i * 10 + j), lon: lon + dx, lat: lat + dy })),
+      );
+      await store.upsertStations(stations);
+      await store.replacePrices('miteco', 'ES', b7(stations));
+      const tiles = tilesOf(stations);
+      const quadrants = new Set(
+        stations.map((s) =>
+          worldUnits(s.lon, s.lat)
+            .map((u) => u >>> (UNIT_BITS - STREET_ZOOM))
+            .join('/'),
+        ),
+      );
+      expect(quadrants).toEqual(
+        new Set([`${x}/${y}`, `${x - 1}/${y}`, `${x}/${y - 1}`, `${x - 1}/${y - 1}`]),
+      );
+      const read = async () =>
+        Promise.all(tiles.map((t) => store.stationTile(t).then((b) => Buffer.from(b))));
+      const live = await read();
+      await store.refreshStationClusters();
+      const copies = other.prepare('SELECT fuel, tile, rows FROM station_street_copies').raw().all() as [
+        string,
+        number,
+        Buffer,
+      ][];
+      const held = (fuel: string) =>
+        copies
+          .filter(([f]) => f === fuel)
+          .map(([, tile, rows]) => [
+            tile,
+            (JSON.parse(inflateRawSync(rows).toString('utf8')) as unknown[]).length,
+          ]);
+      // Every station in exactly one copy of B7, the tile it is drawn in; the chargers' copies empty.
+      expect(held('B7').reduce((n, [, count]) => n + (count as number), 0)).toBe(stations.length);
+      expect(held('B7')).toHaveLength(4);
+      expect(held('EV')).toEqual(held('B7').map(([tile]) => [tile, 0]));
+      expect(await read()).toEqual(live);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it('copies no zoom-14 tile holding fewer stations than the set number', async () => {
     const file = path.join(dir, 'fuel.db');
     const store = openSqliteStore(file, { streetCopyFrom: 1000 });

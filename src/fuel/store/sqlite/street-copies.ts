@@ -14,10 +14,11 @@ import type { SqliteConnection } from './connection';
 
 /**
  * A zoom-14 tile holding at least this many stations gets a copy for each fuel. A live read is two random
- * page reads a station, one after the other: this disk answers about 6,500 a second that way, so 400
- * stations are about 120 ms from disk (scripts/bench/README.md).
+ * page reads a station, one after the other: this disk answers 2,500-6,500 a second that way, so 128
+ * stations are 40-100 ms from disk (scripts/bench/README.md). At 10,000,000 stations, 11,128 tiles and
+ * 3,915,214 stations are copied; the copy pass reads every station of the fuel once whatever the line.
  */
-export const STREET_COPY_FROM = 400;
+export const STREET_COPY_FROM = 128;
 
 /** The columns of a street tile's station, then its price's three. */
 const STREET_COLUMNS =
@@ -87,18 +88,64 @@ export function denseStreetTiles(c: SqliteConnection, from: number): number[] {
   return dense.sort((a, b) => a - b);
 }
 
-/** The copies of the fuel's street tiles among `tiles` (denseStreetTiles), read live: in the build's read transaction. */
+/**
+ * The copies of the fuel's street tiles among `tiles` (denseStreetTiles), in the build's read transaction:
+ * one pass over the fuel's stations in the file's order, the dense tiles' rows grouped by SQLite's sorter
+ * (which spills to a temporary file past its memory). Reading each tile through the R*Tree instead is two
+ * random page reads a station, as a live read is: from disk, hours for the millions of stations in dense
+ * tiles at 10,000,000 (scripts/bench/README.md). A station belongs to the zoom-14 tile of its world units,
+ * the tile placeInTile puts it in at zoom 14 and above. A dense tile without a station of the fuel gets an
+ * empty copy: read live it would still read the row of each of its stations.
+ */
 export function streetCopiesOf(
   c: SqliteConnection,
   fuel: string,
   tiles: readonly number[],
 ): { tile: number; rows: Buffer }[] {
+  if (tiles.length === 0) return [];
+  const dense = new Set(tiles);
+  const shift = UNIT_BITS - STREET_ZOOM;
+  c.db.function('street_copy_tile', { deterministic: true }, (lon, lat) => {
+    const [ux, uy] = worldUnits(lon as number, lat as number);
+    const tile = streetKey(ux >>> shift, uy >>> shift);
+    return dense.has(tile) ? tile : null;
+  });
+  const ev = fuel === EV_FUEL;
+  const rows = c
+    .prepare(
+      `SELECT street_copy_tile(s.lon, s.lat) AS tile, ${STREET_COLUMNS},
+              ${ev ? 'NULL, NULL, NULL' : 'p.price, p.currency, p.reported_at'}
+       ${
+         ev
+           ? "FROM stations s WHERE s.station_type IN ('ev_charger', 'both') AND @fuel IS NOT NULL"
+           : 'FROM latest_prices p JOIN stations s ON s.seq = p.station_seq WHERE p.fuel = @fuel'
+       }
+         AND tile IS NOT NULL
+       ORDER BY tile`,
+    )
+    .raw()
+    .iterate({ fuel }) as IterableIterator<unknown[]>;
   const copies: { tile: number; rows: Buffer }[] = [];
-  for (const tile of tiles) {
-    const x = tile % 2 ** STREET_ZOOM;
-    const y = Math.floor(tile / 2 ** STREET_ZOOM);
-    const rows = [...tileRows(c, { fuel, z: STREET_ZOOM, x, y }, STREET_COLUMNS)];
-    if (rows.length > 0) copies.push({ tile, rows: deflateRawSync(JSON.stringify(rows), { level: 1 }) });
+  const copy = (tile: number, of: unknown[][]) => {
+    const rows = deflateRawSync(JSON.stringify(of), { level: 1 });
+    // A copy shorter than zlib's 16 KB chunk is a view of that chunk: kept as such, every small copy of
+    // the build would hold 16 KB until the write.
+    copies.push({ tile, rows: rows.byteLength < rows.buffer.byteLength ? Buffer.from(rows) : rows });
+  };
+  const withoutStations = new Set(tiles);
+  let tile = -1;
+  let group: unknown[][] = [];
+  for (const row of rows) {
+    const of = row[0] as number;
+    if (of !== tile) {
+      if (group.length > 0) copy(tile, group);
+      withoutStations.delete(of);
+      tile = of;
+      group = [];
+    }
+    group.push(row.slice(1));
   }
+  if (group.length > 0) copy(tile, group);
+  for (const empty of withoutStations) copy(empty, []);
   return copies;
 }
