@@ -14,11 +14,12 @@ import type { SqliteConnection } from './connection';
 
 /**
  * A zoom-14 tile holding at least this many stations gets a copy for each fuel. A live read is two random
- * page reads a station, one after the other: this disk answers 2,500-6,500 a second that way, so 128
- * stations are 40-100 ms from disk (scripts/bench/README.md). At 10,000,000 stations, 11,128 tiles and
- * 3,915,214 stations are copied; the copy pass reads every station of the fuel once whatever the line.
+ * page reads a station, one after the other, besides the R*Tree's: from disk, tiles of 56-62 stations took
+ * 100-198 ms and tiles of 28-31 stations 42-246 ms (scripts/bench/README.md). At 10,000,000 stations, 33,676
+ * tiles and 5,351,482 stations are copied; the copy pass reads every station of the fuel once whatever the
+ * line, so a lower line costs the copies' bytes, not reads.
  */
-export const STREET_COPY_FROM = 128;
+export const STREET_COPY_FROM = 32;
 
 /** The columns of a street tile's station, then its price's three. */
 const STREET_COLUMNS =
