@@ -2,9 +2,11 @@
  * One scheduler replica in its own process, for the replica test (key-lock.test.ts): the real scheduler
  * and key lock on the PostgreSQL database of REPLICA_DATABASE_URL, scheduling key ES at once, with a run
  * that reports `started` over IPC and ends when the parent sends `finish`. Scheduler lines go to the
- * parent as `{ line }`. With REPLICA_MODE=count a run ends at once and reports `{ ran, at }` (its start in
- * milliseconds), every REPLICA_INTERVAL_HOURS.
+ * parent as `{ line }`. With REPLICA_MODE=count a run ends at once and reports `{ ran, at }`, every
+ * REPLICA_INTERVAL_HOURS: `at` is its start as the key lock recorded it (the database's clock, in
+ * milliseconds), which is what the lock compares; this process's clock would add its own delays under load.
  */
+import pg from 'pg';
 import { createLogger } from '../../../common/logger';
 import { parseScraperConfig } from '../../scrapers/config';
 import type { RunSummary } from '../../scrapers/types';
@@ -34,7 +36,17 @@ const scheduler = await startScheduler({
   firstDelayMs: 0,
   runKey: async (key): Promise<RunSummary> => {
     if (process.env.REPLICA_MODE === 'count') {
-      send({ ran: key, at: Date.now() });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const started = await client.query<{ at: number }>(
+          'SELECT (extract(epoch FROM started_at) * 1000)::float8 AS at FROM scrape_runs WHERE key = $1',
+          [key],
+        );
+        send({ ran: key, at: started.rows[0]?.at });
+      } finally {
+        await client.end();
+      }
       return { key, source: 'test', country: 'ES', stations: 1, prices: 1, durationMs: 1, errors: [] };
     }
     await new Promise<void>((resolve) => {
