@@ -1,6 +1,6 @@
 /**
  * The SQLite store's cluster table (migration 006, model/cluster-pyramid.ts), its stations by zoom-13 tile
- * (migration 007, model/tile-points.ts) and its copies of the densest street tiles (009, street-copies.ts):
+ * (migration 007, model/tile-points.ts) and its copies of the street tiles (009, street-copies.ts):
  * the version every write that changes the map moves, their rebuild from the stations, and the cluster
  * tiles they answer.
  */
@@ -16,7 +16,7 @@ import {
 import { PYRAMID_MAX_ZOOM, worldUnits } from '../../model/tiles';
 import { type ClusterRefresh, EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
-import { denseStreetTiles, streetCopiesOf } from './street-copies';
+import { denseStreetTiles, stageStreetCopies, writeStreetCopies } from './street-copies';
 
 /** Called inside each write transaction that changed a station's place or type, or a newest price. */
 export function moveMapVersion(c: SqliteConnection): void {
@@ -32,14 +32,14 @@ export async function tileVersion(c: SqliteConnection): Promise<string> {
 }
 
 /**
- * A fuel's stations as the builder reads them, with the version they are of, and the copies of its densest
+ * A fuel's stations as the builder reads them, with the version they are of, and the copies of its
  * street tiles (street-copies.ts): one read transaction.
  */
 function readFuel(
   c: SqliteConnection,
   fuel: string,
   denseTiles: readonly number[],
-): { version: number; stations: ClusterStations; streets: { tile: number; rows: Buffer }[] } {
+): { version: number; stations: ClusterStations } {
   const read = c.db.transaction(() => {
     const version = versionNow(c);
     const count =
@@ -79,8 +79,8 @@ function readFuel(
       s++;
     }
     stations.currencies = [...currencies.keys()];
-    const streets = streetCopiesOf(c, fuel, denseTiles);
-    return { version, stations, streets };
+    stageStreetCopies(c, fuel, denseTiles);
+    return { version, stations };
   });
   return read();
 }
@@ -112,7 +112,6 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
   const insertPoints = c.prepare(
     'INSERT INTO station_tile_points (fuel, tile, currencies, points) VALUES (?, ?, ?, ?)',
   );
-  const insertStreet = c.prepare('INSERT INTO station_street_copies (fuel, tile, rows) VALUES (?, ?, ?)');
   const insert = c.prepare(
     `INSERT INTO station_clusters (fuel, z, tx, ty, cell, count, sum_ux, sum_uy, cheapest, median, currency)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -123,7 +122,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
     if (built.get(fuel) === version) continue;
     // Each fuel's stations are freed before the next is read.
     denseTiles ??= denseStreetTiles(c, c.streetCopyFrom);
-    const { version: of, stations, streets } = readFuel(c, fuel, denseTiles);
+    const { version: of, stations } = readFuel(c, fuel, denseTiles);
     const levels = buildClusterLevels(stations, PYRAMID_MAX_ZOOM);
     // Sorted before the write transaction (the sort of every station is not done holding the write lock),
     // packed row by row as they are written.
@@ -156,8 +155,7 @@ export async function refreshStationClusters(c: SqliteConnection): Promise<Clust
       for (const row of packed) {
         insertPoints.run(fuel, row.key, JSON.stringify(row.currencies), row.points);
       }
-      c.prepare('DELETE FROM station_street_copies WHERE fuel = ?').run(fuel);
-      for (const copy of streets) insertStreet.run(fuel, copy.tile, copy.rows);
+      writeStreetCopies(c, fuel);
       c.prepare('INSERT OR REPLACE INTO station_cluster_builds (fuel, version) VALUES (?, ?)').run(fuel, of);
       c.prepare('UPDATE map_version SET clusters_built = clusters_built + 1').run();
     });

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STREET_ZOOM, UNIT_BITS, worldUnits } from '../../model/tiles';
@@ -11,6 +11,7 @@ import { decodeTile } from '../../testing/tiles';
 import type { FuelStore, LonLat, PriceInput, StationInput } from '../store';
 import { fuelStoreCases } from '../store.cases';
 import { openSqliteStore } from '.';
+import { copyRows } from './street-copies';
 
 const line: LonLat[] = [
   [-3.8, 40.4],
@@ -112,7 +113,7 @@ describe('the SQLite store’s cluster table', () => {
   });
 });
 
-describe('the SQLite store’s copies of its densest street tiles', () => {
+describe('the SQLite store’s copies of its street tiles', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'specyard-streets-'));
@@ -158,7 +159,7 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
       const copies = other.prepare('SELECT fuel, tile, rows FROM station_street_copies').raw().all() as [
         string,
         number,
-        Buffer,
+        string | Buffer,
       ][];
       // Each fuel's stations in the zoom-14 tiles holding three stations or more.
       expect(new Set(copies.map(([fuel]) => fuel))).toEqual(new Set(['B7', 'EV']));
@@ -166,7 +167,7 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
 
       // A copy altered behind the store's back shows: the tiles came from the copies.
       for (const [fuel, tile, rows] of copies) {
-        const changed = (JSON.parse(inflateRawSync(rows).toString('utf8')) as unknown[][]).map((row) => {
+        const changed = copyRows(rows).map((row) => {
           const copy = [...row];
           copy[4] = 'From the copy';
           return copy;
@@ -229,33 +230,40 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
     }
   });
 
-  it('copies a station on the edge of two tiles into the tile it is drawn in, and a tile without the fuel empty', async () => {
+  it('copies every tile holding a station, a station on the corner of four tiles into the tile it is drawn in, and a tile without the fuel empty', async () => {
     const file = path.join(dir, 'fuel.db');
-    const store = openSqliteStore(file, { streetCopyFrom: 3 });
+    const store = openSqliteStore(file);
     const other = new Database(file, { readonly: true });
     try {
       // The corner of four zoom-14 tiles near Madrid, and stations on it, a centimetre off it each way
-      // and a hair's breadth off it: three or more in each of the four tiles, none of them chargers.
+      // and a hair's breadth off it, none of them chargers; then a pump alone in its tile, and a charger
+      // alone in another.
       const size = 2 ** STREET_ZOOM;
       const x = Math.floor(((-3.7 + 180) / 360) * size);
       const y = 6_300;
       const lon = (x / size) * 360 - 180;
       const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
       const offsets = [0, 1e-7, -1e-7, 1e-12, -1e-12, 3e-4, -3e-4];
-      const stations = offsets.flatMap((dx, i) =>
+      const corner = offsets.flatMap((dx, i) =>
         offsets.map((dy, j) => ({ ...stationAt(i * 10 + j), lon: lon + dx, lat: lat + dy })),
       );
+      const alone = { ...stationAt(90), lon: lon + 0.5, lat: lat + 0.5 };
+      const charger = {
+        ...stationAt(91),
+        externalId: 'c-1',
+        type: 'ev_charger' as const,
+        powerKw: 50,
+        lon: lon - 0.5,
+        lat: lat - 0.5,
+      };
+      const stations = [...corner, alone, charger];
       await store.upsertStations(stations);
-      await store.replacePrices('miteco', 'ES', b7(stations));
+      await store.replacePrices('miteco', 'ES', b7([...corner, alone]));
       const tiles = tilesOf(stations);
-      const quadrants = new Set(
-        stations.map((s) =>
-          worldUnits(s.lon, s.lat)
-            .map((u) => u >>> (UNIT_BITS - STREET_ZOOM))
-            .join('/'),
-        ),
-      );
-      expect(quadrants).toEqual(
+      const tileOf = (s: StationInput) =>
+        worldUnits(s.lon, s.lat).map((u) => u >>> (UNIT_BITS - STREET_ZOOM)) as [number, number];
+      const key = ([tx, ty]: [number, number]) => ty * size + tx;
+      expect(new Set(corner.map((s) => tileOf(s).join('/')))).toEqual(
         new Set([`${x}/${y}`, `${x - 1}/${y}`, `${x}/${y - 1}`, `${x - 1}/${y - 1}`]),
       );
       const read = async () =>
@@ -265,19 +273,20 @@ describe('the SQLite store’s copies of its densest street tiles', () => {
       const copies = other.prepare('SELECT fuel, tile, rows FROM station_street_copies').raw().all() as [
         string,
         number,
-        Buffer,
+        string | Buffer,
       ][];
       const held = (fuel: string) =>
-        copies
-          .filter(([f]) => f === fuel)
-          .map(([, tile, rows]) => [
-            tile,
-            (JSON.parse(inflateRawSync(rows).toString('utf8')) as unknown[]).length,
-          ]);
-      // Every station in exactly one copy of B7, the tile it is drawn in; the chargers' copies empty.
-      expect(held('B7').reduce((n, [, count]) => n + (count as number), 0)).toBe(stations.length);
-      expect(held('B7')).toHaveLength(4);
-      expect(held('EV')).toEqual(held('B7').map(([tile]) => [tile, 0]));
+        new Map(copies.filter(([f]) => f === fuel).map(([, tile, rows]) => [tile, copyRows(rows).length]));
+      // Each station in exactly one copy, the tile it is drawn in; each fuel has a copy of each tile
+      // holding a station, empty where none of its stations is.
+      const occupied = new Set(stations.map((s) => key(tileOf(s))));
+      expect(occupied.size).toBe(6);
+      expect(new Set(held('B7').keys())).toEqual(occupied);
+      expect(new Set(held('EV').keys())).toEqual(occupied);
+      expect([...held('B7').values()].reduce((n, count) => n + count, 0)).toBe(corner.length + 1);
+      expect(held('B7').get(key(tileOf(alone)))).toBe(1);
+      expect(held('B7').get(key(tileOf(charger)))).toBe(0);
+      expect([...held('EV')].filter(([, count]) => count > 0)).toEqual([[key(tileOf(charger)), 1]]);
       expect(await read()).toEqual(live);
     } finally {
       other.close();

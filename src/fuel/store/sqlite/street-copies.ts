@@ -14,13 +14,15 @@ import { EV_FUEL, type TileQuery } from '../store';
 import type { SqliteConnection } from './connection';
 
 /**
- * A zoom-14 tile holding at least this many stations gets a copy for each fuel. A live read is two random
- * page reads a station, one after the other, besides the R*Tree's: from disk, tiles of 56-62 stations took
- * 100-198 ms and tiles of 28-31 stations 42-246 ms (scripts/bench/README.md). At 10,000,000 stations, 33,676
- * tiles and 5,351,482 stations are copied; the copy pass reads every station of the fuel once whatever the
- * line, so a lower line costs the copies' bytes, not reads.
+ * A zoom-14 tile holding at least this many stations gets a copy for each fuel: every tile holding one. A
+ * live read is two random page reads a station, one after the other, besides the R*Tree's, and from disk
+ * its time follows the disk's moments more than the station count: at the line of 32, tiles of 28-31
+ * stations took 42-246 ms, at 64 tiles of 56-62 took 100-198 ms. Copied, every tile measured at 10,000,000
+ * stations took 0.4-78 ms from disk (scripts/bench/README.md). The copy pass reads every station of the
+ * fuel once whatever the line, so a lower line costs the copies' bytes (1.4 GB at that size), not reads.
+ * Tests set other lines.
  */
-export const STREET_COPY_FROM = 32;
+export const STREET_COPY_FROM = 1;
 
 /** The columns of a street tile's station, then its price's three. */
 const STREET_COLUMNS =
@@ -64,15 +66,15 @@ export function streetRows(c: SqliteConnection, query: TileQuery): Iterable<unkn
        WHERE k.fuel = ? AND k.tile = ?`,
     )
     .pluck()
-    .get(query.fuel, streetKey(query.x >>> shift, query.y >>> shift)) as Uint8Array | undefined;
-  if (copy) return JSON.parse(inflateRawSync(copy).toString('utf8')) as unknown[][];
+    .get(query.fuel, streetKey(query.x >>> shift, query.y >>> shift)) as string | Uint8Array | undefined;
+  if (copy !== undefined) return copyRows(copy);
   return tileRows(c, query, STREET_COLUMNS);
 }
 
 /**
- * The zoom-14 tiles whose live read is long: those holding at least `from` stations of any kind, all of
- * which a tile of any fuel reads (from the R*Tree's own copy of the positions, one pass; a station on a
- * tile's edge may count in its neighbour, which only moves the line a little).
+ * The zoom-14 tiles to copy: those holding at least `from` stations of any kind, all of which a live tile of
+ * any fuel reads (from the R*Tree's own copy of the positions, one pass; a station on a tile's edge may
+ * count in its neighbour, which only moves the line a little: a station in no copied tile is read live).
  */
 export function denseStreetTiles(c: SqliteConnection, from: number): number[] {
   const counts = new Map<number, number>();
@@ -90,21 +92,39 @@ export function denseStreetTiles(c: SqliteConnection, from: number): number[] {
   return dense.sort((a, b) => a - b);
 }
 
+/** Where a build puts a fuel's copies as it makes them, on its own connection (writeStreetCopies). */
+const STAGE = 'temp.street_copy_stage';
+
 /**
- * The copies of the fuel's street tiles among `tiles` (denseStreetTiles), in the build's read transaction:
- * one pass over the fuel's stations in the file's order, the dense tiles' rows grouped by SQLite's sorter
- * (which spills to a temporary file past its memory). Reading each tile through the R*Tree instead is two
- * random page reads a station, as a live read is: at 10,000,000 stations and the line of 128, 261.4 s for
- * one fuel against 33.7 s for this pass, with most of the file in the page cache (scripts/bench/README.md). A station belongs to the zoom-14 tile of its world units,
- * the tile placeInTile puts it in at zoom 14 and above. A dense tile without a station of the fuel gets an
- * empty copy: read live it would still read the row of each of its stations.
+ * A copy's value: the rows' JSON as text while it is short (deflating a tile of a few stations saves little
+ * and costs about 12 µs a copy, at 1,729,287 tiles a fuel), deflated as a blob past it.
  */
-export function streetCopiesOf(
-  c: SqliteConnection,
-  fuel: string,
-  tiles: readonly number[],
-): { tile: number; rows: Buffer }[] {
-  if (tiles.length === 0) return [];
+const DEFLATE_FROM = 1024;
+const copyValue = (rows: unknown[][]): string | Buffer => {
+  const json = JSON.stringify(rows);
+  return json.length < DEFLATE_FROM ? json : deflateRawSync(json, { level: 1 });
+};
+
+/** A copy's rows, from its value (copyValue). */
+export const copyRows = (value: string | Uint8Array): unknown[][] =>
+  JSON.parse(typeof value === 'string' ? value : inflateRawSync(value).toString('utf8')) as unknown[][];
+
+/**
+ * Makes the copies of the fuel's street tiles among `tiles` (denseStreetTiles, sorted) in the build's read
+ * transaction, into a temporary table of the build's connection (its writes take no lock on the file): one
+ * pass over the fuel's stations in the file's order, the tiles' rows grouped by SQLite's sorter (which spills
+ * to a temporary file past its memory). Reading each tile through the R*Tree instead is two random page reads
+ * a station, as a live read is: at 10,000,000 stations and the line of 128, 261.4 s for one fuel against
+ * 33.7 s for this pass, with most of the file in the page cache (scripts/bench/README.md). Held in memory
+ * until the write, every tile's copies of one fuel would not fit beside the build's stations. A station
+ * belongs to the zoom-14 tile of its world units, the tile placeInTile puts it in at zoom 14 and above. A
+ * tile without a station of the fuel gets an empty copy: read live it would still read the row of each of
+ * its stations. Returns how many copies were made.
+ */
+export function stageStreetCopies(c: SqliteConnection, fuel: string, tiles: readonly number[]): number {
+  c.db.exec(`CREATE TABLE IF NOT EXISTS ${STAGE} (tile INTEGER PRIMARY KEY, rows BLOB NOT NULL)`);
+  c.db.exec(`DELETE FROM ${STAGE}`);
+  if (tiles.length === 0) return 0;
   const dense = new Set(tiles);
   const shift = UNIT_BITS - STREET_ZOOM;
   c.db.function('street_copy_tile', { deterministic: true }, (lon, lat) => {
@@ -112,42 +132,40 @@ export function streetCopiesOf(
     const tile = streetKey(ux >>> shift, uy >>> shift);
     return dense.has(tile) ? tile : null;
   });
+  c.db.aggregate('street_copy_rows', {
+    start: () => [] as unknown[][],
+    step: (rows: unknown[][], ...row: unknown[]) => {
+      rows.push(row);
+      return rows;
+    },
+    result: copyValue,
+    varargs: true,
+  });
   const ev = fuel === EV_FUEL;
-  const rows = c
-    .prepare(
-      `SELECT street_copy_tile(s.lon, s.lat) AS tile, ${STREET_COLUMNS},
-              ${ev ? 'NULL, NULL, NULL' : 'p.price, p.currency, p.reported_at'}
+  c.prepare(
+    `INSERT INTO ${STAGE} (tile, rows)
+     SELECT tile, street_copy_rows(${STREET_COLUMNS}, ${ev ? 'NULL, NULL, NULL' : 's.price, s.currency, s.reported_at'})
+     FROM (SELECT street_copy_tile(s.lon, s.lat) AS tile, ${STREET_COLUMNS}${ev ? '' : ', p.price, p.currency, p.reported_at'}
        ${
          ev
            ? "FROM stations s WHERE s.station_type IN ('ev_charger', 'both') AND @fuel IS NOT NULL"
            : 'FROM latest_prices p JOIN stations s ON s.seq = p.station_seq WHERE p.fuel = @fuel'
-       }
-         AND tile IS NOT NULL
-       ORDER BY tile`,
-    )
-    .raw()
-    .iterate({ fuel }) as IterableIterator<unknown[]>;
-  const copies: { tile: number; rows: Buffer }[] = [];
-  const copy = (tile: number, of: unknown[][]) => {
-    const rows = deflateRawSync(JSON.stringify(of), { level: 1 });
-    // A copy shorter than zlib's 16 KB chunk is a view of that chunk: kept as such, every small copy of
-    // the build would hold 16 KB until the write.
-    copies.push({ tile, rows: rows.byteLength < rows.buffer.byteLength ? Buffer.from(rows) : rows });
-  };
-  const withoutStations = new Set(tiles);
-  let tile = -1;
-  let group: unknown[][] = [];
-  for (const row of rows) {
-    const of = row[0] as number;
-    if (of !== tile) {
-      if (group.length > 0) copy(tile, group);
-      withoutStations.delete(of);
-      tile = of;
-      group = [];
-    }
-    group.push(row.slice(1));
-  }
-  if (group.length > 0) copy(tile, group);
-  for (const empty of withoutStations) copy(empty, []);
-  return copies;
+       }) AS s
+     WHERE tile IS NOT NULL
+     GROUP BY tile`,
+  ).run({ fuel });
+  // The tiles without a station of the fuel.
+  c.prepare(`INSERT OR IGNORE INTO ${STAGE} (tile, rows) SELECT value, '[]' FROM json_each(?)`).run(
+    JSON.stringify(tiles),
+  );
+  return tiles.length;
+}
+
+/** In the build's write transaction: the fuel's copies become those stageStreetCopies made. */
+export function writeStreetCopies(c: SqliteConnection, fuel: string): void {
+  c.prepare('DELETE FROM station_street_copies WHERE fuel = ?').run(fuel);
+  c.prepare(
+    `INSERT INTO station_street_copies (fuel, tile, rows) SELECT ?, tile, rows FROM ${STAGE} ORDER BY tile`,
+  ).run(fuel);
+  c.db.exec(`DELETE FROM ${STAGE}`);
 }
