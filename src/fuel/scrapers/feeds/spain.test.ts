@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWhole, testContext } from '../testing/context';
 import { type FakeFeeds, fixture, json, startFakeFeeds } from '../testing/fake-feeds';
@@ -105,6 +107,53 @@ describe('Spain (ministry REST JSON)', () => {
       await expect(spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).rejects.toThrow(
         'Spanish ministry feed: no station list',
       );
+    });
+
+    it('keeps no station of the list once its part is handed over', async () => {
+      fake.route('/es', json(manyStations(40_000)));
+      // The collector, run by hand so the heap measures what is still held.
+      v8.setFlagsFromString('--expose_gc');
+      const collect = vm.runInNewContext('gc') as () => void;
+      const read = await spainScraper(`${fake.url}/es`).fetch(testContext());
+      collect();
+      const before = process.memoryUsage().heapUsed;
+      let parts = 0;
+      let held = 0;
+      for await (const _ of read.batches) {
+        // 35,000 stations handed over: the list's objects alone would be about 50 MB.
+        if (++parts === 7) {
+          collect();
+          held = process.memoryUsage().heapUsed - before;
+        }
+      }
+      expect(parts).toBe(8);
+      expect(held).toBeLessThan(20 * 2 ** 20);
+    });
+
+    it('knows a list by a member of the answer named ListaEESSPrecio holding an array, empty or not', async () => {
+      const read = async (_answer: unknown) =>
+        (await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).stations.length;
+      const noList = 'Spanish ministry feed: no station list';
+      for (const answer of [
+        { Nota: 'ListaEESSPrecio', ResultadoConsulta: 'OK' },
+        { Otra: { ListaEESSPrecio: [] }, ResultadoConsulta: 'OK' },
+        { ListaEESSPrecio: {}, ResultadoConsulta: 'OK' },
+        { ListaEESSPrecio: 'ListaEESSPrecio', Fecha: [], ResultadoConsulta: 'OK' },
+      ]) {
+        fake.route('/es', json(answer));
+        await expect(read(answer), JSON.stringify(answer)).rejects.toThrow(noList);
+        // The same answer read whole says the same.
+        expect(() => parseSpain(answer as never), JSON.stringify(answer)).toThrow(noList);
+      }
+      for (const answer of [
+        { ListaEESSPrecio: [], ResultadoConsulta: 'OK' },
+        { Nota: 'x', ListaEESSPrecio: [], Otra: [[]], ResultadoConsulta: 'OK' },
+      ]) {
+        fake.route('/es', json(answer));
+        expect(await read(answer)).toBe(0);
+      }
+      fake.route('/es', json({ Nota: ['ListaEESSPrecio'], ...manyStations(2) }));
+      expect(await read(undefined)).toBe(2);
     });
 
     it('reads a Windows-1252 answer by asking again and reading it whole', async () => {

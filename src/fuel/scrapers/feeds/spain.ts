@@ -1,4 +1,4 @@
-import { JSONParser } from '@streamparser/json';
+import { JSONParser, TokenType } from '@streamparser/json';
 import type { FuelCode } from '../../model/fuels';
 import { getJson, type RequestOptions, request } from '../http';
 import { type Bounds, clean, looseNumber, orNull, placeInBounds } from '../parse';
@@ -103,10 +103,9 @@ export function parseSpain(answer: MinistryAnswer): FetchResult {
 async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions): AsyncGenerator<FeedBatch> {
   const response = await request(ctx, url, options);
   const host = new URL(url).host;
-  const parser = new JSONParser({
-    paths: ['$.ListaEESSPrecio.*', '$.ListaEESSPrecio', '$.ResultadoConsulta'],
-    keepStack: false,
-  });
+  // Only the stations and the result are asked for: asking for the list too would keep every station in
+  // it until its end (the parser holds what a path it emits contains), 2.8 GB for a list of 1,000,000.
+  const parser = new JSONParser({ paths: ['$.ListaEESSPrecio.*', '$.ResultadoConsulta'], keepStack: false });
   let part: FeedBatch = { stations: [], prices: [] };
   const ready: FeedBatch[] = [];
   const seen = new Set<string>();
@@ -121,11 +120,27 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
           part = { stations: [], prices: [] };
         }
       }
-    } else if (key === 'ListaEESSPrecio') {
-      listed = Array.isArray(value);
     } else if (key === 'ResultadoConsulta') {
       result = value;
     }
+  };
+  // Whether the answer has a list (an empty one too), from its tokens: a member of the answer's object
+  // named ListaEESSPrecio whose value opens with a bracket.
+  let depth = 0;
+  let name: unknown;
+  let named = false;
+  parser.onToken = ({ token, value }) => {
+    if (depth === 1) {
+      if (token === TokenType.STRING && !named) name = value;
+      else if (token === TokenType.COLON) named = true;
+      else {
+        if (token === TokenType.LEFT_BRACKET && named && name === 'ListaEESSPrecio') listed = true;
+        name = undefined;
+        named = false;
+      }
+    }
+    if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) depth++;
+    else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) depth--;
   };
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const body = response.body;
