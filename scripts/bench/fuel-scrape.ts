@@ -116,7 +116,11 @@ try {
   const during = await openLoop(base, () => scraped !== undefined);
   const after = await phase(SECONDS);
   feed.close();
-  const summary = scraped?.scraped as { ms: number; stations: number } | undefined;
+  const summary = scraped?.scraped as { ms: number; stations: number; errors: unknown[] } | undefined;
+  // A failed scrape measures nothing: say so instead of printing its table.
+  if (!summary || summary.errors.length > 0) {
+    throw new Error(`the scrape did not take the feed: ${JSON.stringify(summary)}`);
+  }
   console.log(
     `\nfuel map around a scrape: ${values.stations} stored stations, a ${values.feed}-station feed scraped in ${((summary?.ms ?? 0) / 1000).toFixed(1)} s; ` +
       `open-loop clients; p50 / p99 ms; target: p99 during and after <= 2x idle`,

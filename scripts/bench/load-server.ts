@@ -37,7 +37,13 @@ async function scrapeOnThread(url: string) {
     APP_ENABLED_COUNTRIES: 'ES',
     APP_EV_ENABLED: '0',
   });
-  const thread = new ScrapeThread({ config, database: fuel.config.database }, quiet('fuel'));
+  // The Spanish feed's time limit (60 s) covers its whole answer, which the real feed sends in seconds; a
+  // synthetic feed of 1,000,000 stations (1.1 GB) takes minutes to read, and the benchmark measures the
+  // server around the scrape, not the limit.
+  const thread = new ScrapeThread(
+    { config, database: fuel.config.database, tuning: { timeoutMs: 30 * 60_000 } },
+    quiet('fuel'),
+  );
   try {
     const started = Date.now();
     const summary = await thread.run('ES', new AbortController().signal);

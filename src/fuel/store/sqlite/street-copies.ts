@@ -119,12 +119,12 @@ export const copyRows = (value: string | Uint8Array): unknown[][] =>
  * until the write, every tile's copies of one fuel would not fit beside the build's stations. A station
  * belongs to the zoom-14 tile of its world units, the tile placeInTile puts it in at zoom 14 and above. A
  * tile without a station of the fuel gets an empty copy: read live it would still read the row of each of
- * its stations. Returns how many copies were made.
+ * its stations.
  */
-export function stageStreetCopies(c: SqliteConnection, fuel: string, tiles: readonly number[]): number {
+export function stageStreetCopies(c: SqliteConnection, fuel: string, tiles: readonly number[]): void {
   c.db.exec(`CREATE TABLE IF NOT EXISTS ${STAGE} (tile INTEGER PRIMARY KEY, rows BLOB NOT NULL)`);
   c.db.exec(`DELETE FROM ${STAGE}`);
-  if (tiles.length === 0) return 0;
+  if (tiles.length === 0) return;
   const dense = new Set(tiles);
   const shift = UNIT_BITS - STREET_ZOOM;
   c.db.function('street_copy_tile', { deterministic: true }, (lon, lat) => {
@@ -158,7 +158,6 @@ export function stageStreetCopies(c: SqliteConnection, fuel: string, tiles: read
   c.prepare(`INSERT OR IGNORE INTO ${STAGE} (tile, rows) SELECT value, '[]' FROM json_each(?)`).run(
     JSON.stringify(tiles),
   );
-  return tiles.length;
 }
 
 /** In the build's write transaction: the fuel's copies become those stageStreetCopies made. */
