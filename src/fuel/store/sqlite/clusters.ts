@@ -32,8 +32,8 @@ export async function tileVersion(c: SqliteConnection): Promise<string> {
 }
 
 /**
- * A fuel's stations as the builder reads them, with the version they are of, and the copies of its
- * street tiles (street-copies.ts): one read transaction.
+ * A fuel's stations as the builder reads them, with the version they are of, its street tiles' copies
+ * staged for the write (street-copies.ts): one read transaction.
  */
 function readFuel(
   c: SqliteConnection,

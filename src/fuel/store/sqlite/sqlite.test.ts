@@ -287,6 +287,11 @@ describe('the SQLite store’s copies of its street tiles', () => {
       expect(held('B7').get(key(tileOf(alone)))).toBe(1);
       expect(held('B7').get(key(tileOf(charger)))).toBe(0);
       expect([...held('EV')].filter(([, count]) => count > 0)).toEqual([[key(tileOf(charger)), 1]]);
+      // Short copies are kept as text, longer ones deflated: both are read below.
+      expect(typeof copies.find(([fuel, tile]) => fuel === 'B7' && tile === key(tileOf(alone)))?.[2]).toBe(
+        'string',
+      );
+      expect(copies.filter(([, , rows]) => Buffer.isBuffer(rows)).length).toBeGreaterThan(0);
       expect(await read()).toEqual(live);
     } finally {
       other.close();
