@@ -111,9 +111,11 @@ describe('Spain (ministry REST JSON)', () => {
 
     it('keeps no station of the list once its part is handed over', async () => {
       fake.route('/es', json(manyStations(40_000)));
-      // The collector, run by hand so the heap measures what is still held.
+      // The collector, run by hand so the heap measures what is still held; the flag is only on while
+      // the function is taken.
       v8.setFlagsFromString('--expose_gc');
       const collect = vm.runInNewContext('gc') as () => void;
+      v8.setFlagsFromString('--no-expose_gc');
       const read = await spainScraper(`${fake.url}/es`).fetch(testContext());
       collect();
       const before = process.memoryUsage().heapUsed;
@@ -154,6 +156,25 @@ describe('Spain (ministry REST JSON)', () => {
       }
       fake.route('/es', json({ Nota: ['ListaEESSPrecio'], ...manyStations(2) }));
       expect(await read(undefined)).toBe(2);
+      // A name given twice: the last one counts, as JSON.parse keeps it.
+      const text = (first: string, second: string) =>
+        `{"ListaEESSPrecio": ${first}, "ResultadoConsulta": "OK", "ListaEESSPrecio": ${second}}`;
+      for (const [first, second, listed] of [
+        ['[]', '{}', false],
+        ['{}', '[]', true],
+        ['[]', '"x"', false],
+        ['null', '[]', true],
+      ] as const) {
+        const body = text(first, second);
+        fake.route('/es', { body: Buffer.from(body), headers: { 'content-type': 'application/json' } });
+        if (listed) {
+          expect(await read(body)).toBe(0);
+          expect(parseSpain(JSON.parse(body)).stations).toEqual([]);
+        } else {
+          await expect(read(body), body).rejects.toThrow(noList);
+          expect(() => parseSpain(JSON.parse(body)), body).toThrow(noList);
+        }
+      }
     });
 
     it('reads a Windows-1252 answer by asking again and reading it whole', async () => {

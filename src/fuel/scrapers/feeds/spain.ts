@@ -124,8 +124,8 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
       result = value;
     }
   };
-  // Whether the answer has a list (an empty one too), from its tokens: a member of the answer's object
-  // named ListaEESSPrecio whose value opens with a bracket.
+  // Whether the answer has a list (an empty one too), from its tokens: the last member of the answer's
+  // object named ListaEESSPrecio (JSON.parse keeps the last of a repeated name) opens with a bracket.
   let depth = 0;
   let name: unknown;
   let named = false;
@@ -134,7 +134,7 @@ async function* readSpain(ctx: FeedContext, url: string, options: RequestOptions
       if (token === TokenType.STRING && !named) name = value;
       else if (token === TokenType.COLON) named = true;
       else {
-        if (token === TokenType.LEFT_BRACKET && named && name === 'ListaEESSPrecio') listed = true;
+        if (named && name === 'ListaEESSPrecio') listed = token === TokenType.LEFT_BRACKET;
         name = undefined;
         named = false;
       }
