@@ -59,7 +59,16 @@ async function scrapeOnThread(url: string) {
 }
 
 process.on('message', async (message: { scrape?: string; stop?: boolean }) => {
-  if (message.scrape) send({ scraped: await scrapeOnThread(message.scrape) });
+  if (message.scrape) {
+    // A run that throws is reported as a failed scrape, so the benchmark stops instead of waiting.
+    const scraped = await scrapeOnThread(message.scrape).catch((error: unknown) => ({
+      ms: 0,
+      stations: 0,
+      prices: 0,
+      errors: [String(error)],
+    }));
+    send({ scraped });
+  }
   if (message.stop) {
     await servers.close();
     process.exit(0);
