@@ -122,7 +122,7 @@ try {
     throw new Error(`the scrape did not take the feed: ${JSON.stringify(summary)}`);
   }
   console.log(
-    `\nfuel map around a scrape: ${values.stations} stored stations, a ${values.feed}-station feed scraped in ${((summary?.ms ?? 0) / 1000).toFixed(1)} s; ` +
+    `\nfuel map around a scrape: ${values.stations} stored stations, a ${values.feed}-station feed scraped in ${(summary.ms / 1000).toFixed(1)} s; ` +
       `open-loop clients; p50 / p99 ms; target: p99 during and after <= 2x idle`,
   );
   console.log('| route | idle | during | after | during / idle p99 | after / idle p99 | failed |');

@@ -133,7 +133,7 @@ describe('Spain (ministry REST JSON)', () => {
     });
 
     it('knows a list by a member of the answer named ListaEESSPrecio holding an array, empty or not', async () => {
-      const read = async (_answer: unknown) =>
+      const read = async () =>
         (await spainScraper(`${fake.url}/es`).fetch(testContext()).then(readWhole)).stations.length;
       const noList = 'Spanish ministry feed: no station list';
       for (const answer of [
@@ -143,7 +143,7 @@ describe('Spain (ministry REST JSON)', () => {
         { ListaEESSPrecio: 'ListaEESSPrecio', Fecha: [], ResultadoConsulta: 'OK' },
       ]) {
         fake.route('/es', json(answer));
-        await expect(read(answer), JSON.stringify(answer)).rejects.toThrow(noList);
+        await expect(read(), JSON.stringify(answer)).rejects.toThrow(noList);
         // The same answer read whole says the same.
         expect(() => parseSpain(answer as never), JSON.stringify(answer)).toThrow(noList);
       }
@@ -152,10 +152,10 @@ describe('Spain (ministry REST JSON)', () => {
         { Nota: 'x', ListaEESSPrecio: [], Otra: [[]], ResultadoConsulta: 'OK' },
       ]) {
         fake.route('/es', json(answer));
-        expect(await read(answer)).toBe(0);
+        expect(await read()).toBe(0);
       }
       fake.route('/es', json({ Nota: ['ListaEESSPrecio'], ...manyStations(2) }));
-      expect(await read(undefined)).toBe(2);
+      expect(await read()).toBe(2);
       // A name given twice: the last one counts, as JSON.parse keeps it.
       const text = (first: string, second: string) =>
         `{"ListaEESSPrecio": ${first}, "ResultadoConsulta": "OK", "ListaEESSPrecio": ${second}}`;
@@ -168,10 +168,10 @@ describe('Spain (ministry REST JSON)', () => {
         const body = text(first, second);
         fake.route('/es', { body: Buffer.from(body), headers: { 'content-type': 'application/json' } });
         if (listed) {
-          expect(await read(body)).toBe(0);
+          expect(await read()).toBe(0);
           expect(parseSpain(JSON.parse(body)).stations).toEqual([]);
         } else {
-          await expect(read(body), body).rejects.toThrow(noList);
+          await expect(read(), body).rejects.toThrow(noList);
           expect(() => parseSpain(JSON.parse(body)), body).toThrow(noList);
         }
       }
