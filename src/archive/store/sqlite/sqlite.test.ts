@@ -261,6 +261,7 @@ describe('migration 006 on an archive written before it', () => {
           '009_substring_search',
           '010_substring_words',
           '011_search_words_lookup',
+          '012_search_words_pending_list',
         ]);
         const store = await openArchiveStore(config, silentLogger());
         try {
@@ -337,6 +338,7 @@ describe('migration 008 on an archive written before it', () => {
           '009_substring_search',
           '010_substring_words',
           '011_search_words_lookup',
+          '012_search_words_pending_list',
         ]);
         const after = new Database(file, { readonly: true });
         try {
@@ -371,6 +373,7 @@ Lighthouse');`,
           '009_substring_search',
           '010_substring_words',
           '011_search_words_lookup',
+          '012_search_words_pending_list',
         ]);
         const after = new Database(file, { readonly: true });
         try {
