@@ -51,6 +51,40 @@ describe('SQLite and PostgreSQL behind the API', () => {
     expect(postgres?.body).toEqual(sqlite?.body);
   });
 
+  it('refuses text holding U+0000 (which PostgreSQL cannot store) alike, naming the field', async () => {
+    const requests: [string, { method?: string; body?: unknown }, string][] = [
+      [`/api/chats/${RC}/messages?search=ab%00`, {}, 'search'],
+      [`/api/chats/${RC}/messages?search=%00`, {}, 'search'],
+      ['/api/search/messages?q=%00%00', {}, 'q'],
+      ['/api/chats?search=%00', {}, 'search'],
+      ['/api/admin/audit?action=%00', {}, 'action'],
+      ['/api/login', { body: { username: 'admin\u0000', password: 'x' } }, 'username'],
+      ['/api/admin/settings/theme', { method: 'PUT', body: { value: 'dark\u0000' } }, 'value'],
+    ];
+    for (const [route, init, field] of requests) {
+      const [sqlite, postgres] = await Promise.all(
+        viewers.map((v, i) => call(v.url, route, { ...init, cookie: cookies[i] })),
+      );
+      expect({ status: sqlite?.status, body: sqlite?.body }, route).toEqual({
+        status: 400,
+        body: { detail: `${field}: must not contain the character U+0000` },
+      });
+      expect(postgres?.status, route).toBe(400);
+      expect(postgres?.body, route).toEqual(sqlite?.body);
+    }
+    // A path parameter holding it names nothing: the front door's 404, before any store is asked.
+    for (const route of [
+      `/api/chats/${RC}%00/messages`,
+      `/api/chats/%00/stats`,
+      `/media/${RC}/4182_photo%00`,
+    ]) {
+      const answers = await Promise.all(viewers.map((v, i) => call(v.url, route, { cookie: cookies[i] })));
+      for (const answer of answers) {
+        expect([route, answer?.status, answer?.body]).toEqual([route, 404, { detail: 'Not Found' }]);
+      }
+    }
+  });
+
   it('reports its backend in the status', async () => {
     const [sqlite, postgres] = await Promise.all(
       viewers.map((v, i) => call(v.url, '/api/status', { cookie: cookies[i] })),

@@ -7,6 +7,7 @@ import type { OpenApiNode } from '../openapi';
 import type { Service } from '../services';
 import { type FrontDoorAnswers, type FrontDoorOptions, frontDoor } from './front-door';
 import { matchedOperation, OperationTable } from './matched-operation';
+import { refuseNulText } from './nul-text';
 import {
   type MountableHandlers,
   type OperationHooks,
@@ -43,8 +44,8 @@ export interface ServiceAppOptions {
 /**
  * One pipeline for the three services. The front door answers every request it cannot match; what it hands
  * on has exactly one operation, and everything after it works for that operation: the service's checks,
- * the operation's hooks, the body, the validator (which must find the same operation) and the operation's
- * own handler.
+ * the operation's hooks, the body, the validator (which must find the same operation), the refusal of
+ * text holding U+0000 (nul-text.ts) and the operation's own handler.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const doc = loadBundledDocument(options.service);
@@ -62,6 +63,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.use(reader);
   }
   app.use(validator(doc, options));
+  app.use(refuseNulText);
   app.use(operationDispatcher(options.service, doc, options.handlers));
   app.use(options.errorMapper);
   return app;

@@ -32,6 +32,38 @@ describe('the app on SQLite and on PostgreSQL', () => {
     );
   const ids = (c: Collection) => c.features.map((f) => f.properties.externalId);
 
+  it('refuse text holding U+0000 (which PostgreSQL cannot store) alike, naming the parameter', async () => {
+    for (const [route, path] of [
+      ['/api/geocode?q=Madrid%00', '/query/q'],
+      ['/api/geocode?q=%00', '/query/q'],
+    ] as const) {
+      const answers = await Promise.all(
+        running.map(async ({ fuel }) => {
+          const res = await fetch(`${fuel.url}${route}`);
+          return { status: res.status, body: await res.json() };
+        }),
+      );
+      expect(answers[0], route).toEqual({
+        status: 400,
+        body: {
+          error: 'Invalid parameters',
+          details: [{ path, message: 'must not contain the character U+0000' }],
+        },
+      });
+      expect(answers[1], route).toEqual(answers[0]);
+    }
+    // A path parameter holding it names no station: the front door's 404, before any store is asked.
+    for (const route of [
+      '/api/stations/ES/10%0022/history?fuel=B7',
+      '/api/stations/ES/%00/history?fuel=B7',
+    ]) {
+      for (const { fuel } of running) {
+        const res = await fetch(`${fuel.url}${route}`);
+        expect([route, res.status, await res.json()]).toEqual([route, 404, { error: 'Not found' }]);
+      }
+    }
+  });
+
   it('select the same stations in a box, with the same prices', async () => {
     const [a, b] = (await both('/api/stations?bbox=-10,36,4,44&fuel=E5')) as [Collection, Collection];
     expect(a.features.length).toBeGreaterThan(100);
