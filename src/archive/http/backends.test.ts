@@ -72,15 +72,16 @@ describe('SQLite and PostgreSQL behind the API', () => {
       expect(postgres?.status, route).toBe(400);
       expect(postgres?.body, route).toEqual(sqlite?.body);
     }
-    // A path parameter holding it names nothing: the front door's 404, before any store is asked.
-    for (const route of [
-      `/api/chats/${RC}%00/messages`,
-      `/api/chats/%00/stats`,
-      `/media/${RC}/4182_photo%00`,
-    ]) {
+    // In a path: a chat's ref is checked first (a ref holding it is no chat's), another parameter answers
+    // the operation's 400.
+    for (const [route, status, detail] of [
+      [`/api/chats/${RC}%00/messages`, 404, 'Chat not found'],
+      ['/api/chats/%00/stats', 404, 'Chat not found'],
+      [`/media/${RC}/4182_photo%00`, 400, 'media_key: must not contain the character U+0000'],
+    ] as const) {
       const answers = await Promise.all(viewers.map((v, i) => call(v.url, route, { cookie: cookies[i] })));
       for (const answer of answers) {
-        expect([route, answer?.status, answer?.body]).toEqual([route, 404, { detail: 'Not Found' }]);
+        expect([route, answer?.status, answer?.body]).toEqual([route, status, { detail }]);
       }
     }
   });

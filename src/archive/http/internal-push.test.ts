@@ -26,6 +26,13 @@ const invalid = (detail: string) => ({ detail });
 const CASES: Case[] = [
   { name: 'an ordinary post', body: json(ok), status: 200, answer: { status: 'ok' }, published: true },
   {
+    name: 'text holding U+0000',
+    body: json({ ...ok, data: { ...EDIT, new_text: 'a\u0000b' } }),
+    status: 400,
+    answer: invalid('data.new_text: must not contain the character U+0000'),
+    published: false,
+  },
+  {
     name: 'a post with charset',
     body: json(ok),
     contentType: 'application/json; charset=utf-8',

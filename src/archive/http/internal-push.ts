@@ -9,12 +9,13 @@
  * a JSON body that the document's own schema accepts) with the same steps and the same answer, and hands
  * every other request, untouched or with its body already read, to the normal path, which then answers
  * it exactly as before: a refused caller, another content type, a body too large, a query, a body the
- * schema rejects, a type's missing field, a number beyond 2^53.
+ * schema rejects, a type's missing field, a number beyond 2^53, text holding U+0000.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { operations } from '../../../generated/archive/types';
 import { compileComponentSchema } from '../../common/documents';
 import { writeContext } from '../../common/http/context';
+import { nulTextAt } from '../../common/http/nul-text';
 import type { Handlers } from '../../common/http/operations';
 import { type LiveEventType, missingField, type WireEvent } from '../live/events';
 import { RAW_BODY } from './context';
@@ -59,7 +60,11 @@ export function internalPushFastPath(push: Handlers<operations>['pushInternalUpd
       }
       // From here on the normal path answers with the body already read (the parser sees it finished).
       req.body = exactJson(text, body);
-      if (!validEvent(req.body) || missingField(req.body.type as LiveEventType, req.body.data) !== null) {
+      if (
+        !validEvent(req.body) ||
+        missingField(req.body.type as LiveEventType, req.body.data) !== null ||
+        nulTextAt(req.body, '/body') !== undefined
+      ) {
         return next();
       }
       writeContext(res.req, RAW_BODY, req.body);

@@ -130,17 +130,6 @@ describe('createServiceApp', () => {
     expect(await res.json()).toEqual({ error: 'no such route' });
   });
 
-  it('sends a path whose parameter holds U+0000 to the not-found answer, and passes its neighbours', async () => {
-    for (const id of ['%00', '10%0022', '22%00', '%00%00']) {
-      const res = await fetch(`${server.url}/api/stations/ES/${id}/history?fuel=B7`);
-      expect([id, res.status, await res.json()]).toEqual([id, 404, { error: 'no such route' }]);
-    }
-    // A percent sign followed by 00, another control character and the symbol for NUL name a station.
-    for (const id of ['%2500', '10%0122', '%E2%90%80']) {
-      expect((await fetch(`${server.url}/api/stations/ES/${id}/history?fuel=B7`)).status, id).toBe(200);
-    }
-  });
-
   it('refuses to start when a handler is missing or undocumented', () => {
     const { listStations: _dropped, ...partial } = stubHandlers();
     const build = (handlers: Record<string, OperationHandler<never>>) => () =>

@@ -63,7 +63,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.use(reader);
   }
   app.use(validator(doc, options));
-  app.use(refuseNulText);
+  app.use(refuseNulText(options.answers.notFound));
   app.use(operationDispatcher(options.service, doc, options.handlers));
   app.use(options.errorMapper);
   return app;

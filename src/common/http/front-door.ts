@@ -2,7 +2,7 @@
  * The front door of every service, and the only matcher: it reads the request target (request-target.ts),
  * finds the one operation of the document it is for, records it in the request's context and rewrites the
  * request to the document's spelling. A request it cannot read answers 400, one that matches no operation
- * (or names a path parameter holding U+0000) 404 (405 with `Allow` where the service says so, a CORS preflight where the path is known), all before
+ * 404 (405 with `Allow` where the service says so, a CORS preflight where the path is known), all before
  * any of the service's code runs: only a matched request is handed on, and behind it each handler is
  * reached by its operation id (operations.ts), never by a second path matcher.
  */
@@ -58,10 +58,9 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
     if (target.authority !== undefined) req.headers.host = target.authority;
     const found = table.find(req.method, pathname, options.match);
     if (found && (options.served?.(found) ?? true)) {
-      const params = Object.values(found.rawParams).map(decoded);
-      if (params.some((value) => value === undefined)) return answers.badTarget(req, res, next);
-      // Nothing is named with U+0000 (nul-text.ts): such a path is one no operation serves.
-      if (params.some((value) => value?.includes('\u0000'))) return answers.notFound(req, res, next);
+      if (Object.values(found.rawParams).some((value) => decoded(value) === undefined)) {
+        return answers.badTarget(req, res, next);
+      }
       writeContext(req, MATCHED_OPERATION, found);
       req.url = `${found.path}${target.query}`;
       req.originalUrl = req.url;

@@ -1,12 +1,15 @@
 /**
- * No text of a request may hold U+0000: not a query parameter's name or value, nor a JSON body's string or
- * key. PostgreSQL's text cannot hold the character, so on that backend any such value reaching a statement
- * failed it (a search, a login, a setting answered 500), while SQLite took it; refused at one place, every
- * operation of the three services answers 400 on either backend. A path parameter holding it names
- * nothing: the front door answers 404 (front-door.ts). Bodies that are not JSON (files) are bytes and are
- * not read here. The documents state the rule.
+ * No text of a request may hold U+0000: not a path parameter, a query parameter's name or value, nor a JSON
+ * body's string or key. PostgreSQL's text cannot hold the character, so on that backend any such value
+ * reaching a statement failed it (a search, a login, a setting answered 500), while SQLite took it;
+ * refused at one place, every operation of the three services answers its documented 400 on either
+ * backend. An operation that documents no 400 takes only path parameters (a chat's ref): such a path
+ * names nothing, and it answers the service's 404. Bodies that are not JSON (files) are bytes and are not
+ * read here. A hook that answers before the validator (a fast path) must leave such a body to it. The
+ * documents state the rule.
  */
 import type { RequestHandler } from 'express';
+import { decoded, matchedOperation } from './matched-operation';
 
 const NUL = '\u0000';
 
@@ -30,9 +33,24 @@ export function nulTextAt(value: unknown, at: string): string | undefined {
   return undefined;
 }
 
-/** After the validator: a request holding U+0000 in its text answers the service's own 400. */
-export const refuseNulText: RequestHandler = (req, _res, next) => {
-  const at = nulTextAt(req.query, '/query') ?? (req.is('json') ? nulTextAt(req.body, '/body') : undefined);
-  if (at === undefined) return next();
-  next({ status: 400, errors: [{ path: at, message: 'must not contain the character U+0000' }] });
-};
+/**
+ * After the validator: a request holding U+0000 in its text answers the service's own 400, or `notFound`
+ * (the front door's 404) for an operation that documents no 400.
+ */
+export function refuseNulText(notFound: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const operation = matchedOperation(req);
+    const params = Object.fromEntries(
+      Object.entries(operation?.rawParams ?? {}).map(([name, raw]) => [name, decoded(raw) ?? '']),
+    );
+    const at =
+      nulTextAt(params, '/path') ??
+      nulTextAt(req.query, '/query') ??
+      (req.is('json') ? nulTextAt(req.body, '/body') : undefined);
+    if (at === undefined) return next();
+    const responses = (operation?.operation as { responses?: Record<string, unknown> } | undefined)
+      ?.responses;
+    if (!responses?.['400']) return notFound(req, res, next);
+    next({ status: 400, errors: [{ path: at, message: 'must not contain the character U+0000' }] });
+  };
+}
